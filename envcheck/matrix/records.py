@@ -1,0 +1,158 @@
+"""Frozen records for the rows of the version matrix (one class per kind of row).
+
+The records hold exactly what the data files say, already parsed into typed values; every
+lookup across them is derived in `envcheck.matrix.model`. Nothing here reads files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from packaging.version import Version
+
+from envcheck.versions import ComputeCapability, CudaTarget, PythonVersion, major_minor
+
+# Platform names used by the matrix for wheel availability; `envcheck recommend --os/--arch`
+# maps onto these.
+PLATFORMS = ("linux-x86_64", "linux-aarch64", "windows-x86_64", "macos-x86_64", "macos-arm64")
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a fact came from: an id used by rows, and the citation a person can follow."""
+
+    id: str
+    citation: str
+
+
+@dataclass(frozen=True)
+class TensorflowRelease:
+    """One TensorFlow minor series (e.g. 2.15) as built by the TensorFlow team."""
+
+    versions: tuple[Version, ...]  # every final patch release of the series, ascending
+    gpu_package: str  # the PyPI project that carries CUDA: "tensorflow-gpu" up to 2.0
+    python: tuple[PythonVersion, ...]  # interpreters the newest patch has wheels for
+    cuda: Version | None  # CUDA the official GPU build was compiled with
+    cudnn: Version | None  # cuDNN major.minor it was compiled with
+    linux_gpu: bool
+    windows_gpu: bool  # native Windows; WSL2 counts as Linux
+    platforms: frozenset[str]  # where `pip install tensorflow==X` finds a wheel
+    cuda_targets: tuple[CudaTarget, ...]
+    and_cuda: tuple[str, ...]  # requirements of the `and-cuda` extra (2.14+)
+    install_pins: tuple[str, ...]  # extra requirements a working install needs
+    notes: tuple[str, ...]
+    sources: tuple[str, ...]
+
+    @property
+    def latest(self) -> Version:
+        return self.versions[-1]
+
+    @property
+    def series(self) -> str:
+        major, minor = major_minor(self.latest)
+        return f"{major}.{minor}"
+
+    @property
+    def has_gpu_build(self) -> bool:
+        return self.cuda is not None
+
+    @property
+    def sass(self) -> tuple[ComputeCapability, ...]:
+        return tuple(t.capability for t in self.cuda_targets if t.kind == "sass")
+
+    @property
+    def ptx(self) -> tuple[ComputeCapability, ...]:
+        return tuple(t.capability for t in self.cuda_targets if t.kind == "ptx")
+
+
+@dataclass(frozen=True)
+class CudaToolkit:
+    """One CUDA toolkit release and the driver NVIDIA ships or requires with it."""
+
+    version: Version
+    label: str
+    linux_driver: Version | None
+    windows_driver: Version | None
+    note: str
+    sources: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CudaFamily:
+    """The driver floor of one CUDA major under minor-version compatibility (CUDA 11+)."""
+
+    major: int
+    linux_driver: Version
+    windows_driver: Version | None
+    minor_version_compatibility: bool
+    note: str
+    sources: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ArchitectureTargets:
+    """The compute capabilities nvcc of toolkits >= `since` can compile for."""
+
+    since: Version
+    capabilities: tuple[ComputeCapability, ...]
+    note: str
+    sources: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CudnnRelease:
+    """A range of cuDNN releases and the CUDA toolkits NVIDIA supports them with."""
+
+    first: Version
+    last: Version
+    cuda: tuple[Version, ...]  # CUDA major.minor versions listed in NVIDIA's support matrix
+    note: str
+    sources: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class LibraryFile:
+    """One shared library by its loader names on Linux and Windows."""
+
+    role: str  # e.g. "cudart", "cudnn_cnn_infer"
+    linux: str | None  # soname, e.g. libcudart.so.12
+    windows: str | None  # DLL name, e.g. cudart64_110.dll
+    wheel: str | None  # pip distribution that ships it, e.g. nvidia-cuda-runtime-cu12
+    wheel_dir: str | None  # its directory under site-packages, e.g. nvidia/cuda_runtime/lib
+    required: bool  # TensorFlow refuses the GPU when it cannot load this one
+
+
+@dataclass(frozen=True)
+class CudaLibrarySet:
+    """The CUDA libraries a TensorFlow build for these CUDA versions loads by name."""
+
+    cuda: tuple[Version, ...]
+    libraries: tuple[LibraryFile, ...]
+    note: str
+    sources: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CudnnMajor:
+    """How one cuDNN major is packaged: its libraries, version header and encoding."""
+
+    major: int
+    version_header: str  # the header holding CUDNN_MAJOR/MINOR/PATCHLEVEL
+    version_multiplier: int  # CUDNN_VERSION = major * multiplier + minor * 100 + patch
+    libraries: tuple[LibraryFile, ...]  # the shim first, then the sub-libraries
+    windows_dependencies: tuple[str, ...]  # DLLs the sub-libraries need besides CUDA's own
+    note: str
+    sources: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Gpu:
+    """An NVIDIA GPU model and its compute capability."""
+
+    name: str
+    compute_capability: ComputeCapability
+    architecture: str
+    segment: str
+    aliases: tuple[str, ...]
+    note: str
+    sources: tuple[str, ...]

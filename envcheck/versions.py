@@ -1,0 +1,107 @@
+"""Value types for the versions envcheck compares, and their parsers.
+
+Each kind of version gets its own name, because mixing them up is the classic mistake: a driver
+release (535.104.05), the CUDA version a driver supports (12.2), a CUDA toolkit or runtime
+version (12.5.1), a cuDNN version (9.3.0) and a GPU's compute capability (8.6). Parsers are pure
+and raise InputError with a one-line message; nothing here reads the machine.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from packaging.version import InvalidVersion, Version
+
+from envcheck.errors import InputError
+
+_NUMERIC = re.compile(r"^\d+(\.\d+)*$")
+
+
+def parse_numeric_version(text: str, what: str) -> Version:
+    """Parse a dotted numeric version such as '535.104.05' or '12.2'; `what` names it in errors."""
+    cleaned = text.strip()
+    if not _NUMERIC.match(cleaned):
+        raise InputError(f"{what} {text!r} is not a version: expected digits and dots, e.g. 535.104.05")
+    try:
+        return Version(cleaned)
+    except InvalidVersion as exc:  # pragma: no cover - the regex admits only valid versions
+        raise InputError(f"{what} {text!r} is not a version") from exc
+
+
+def major_minor(version: Version) -> tuple[int, int]:
+    """(major, minor) of a version, with a missing minor read as 0."""
+    release = (*version.release, 0)
+    return release[0], release[1]
+
+
+def format_major_minor(version: Version) -> str:
+    major, minor = major_minor(version)
+    return f"{major}.{minor}"
+
+
+@dataclass(frozen=True, order=True)
+class PythonVersion:
+    """A Python feature version such as 3.11 (the part that decides which wheels fit)."""
+
+    major: int
+    minor: int
+
+    def __str__(self) -> str:
+        return f"{self.major}.{self.minor}"
+
+    @classmethod
+    def parse(cls, text: str) -> PythonVersion:
+        match = re.fullmatch(r"\s*(\d+)\.(\d+)(?:\.\d+)?\s*", text)
+        if match is None:
+            raise InputError(f"Python version {text!r} is not of the form X.Y, e.g. 3.11")
+        return cls(int(match.group(1)), int(match.group(2)))
+
+
+@dataclass(frozen=True, order=True)
+class ComputeCapability:
+    """A GPU architecture as CUDA numbers it: 8.6 is major 8, minor 6."""
+
+    major: int
+    minor: int
+
+    def __str__(self) -> str:
+        return f"{self.major}.{self.minor}"
+
+    @classmethod
+    def parse(cls, text: str) -> ComputeCapability:
+        """Accept '8.6', '86', 'sm_86' or 'compute_86' (the last digit is the minor)."""
+        cleaned = text.strip().lower()
+        match = re.fullmatch(r"(\d+)\.(\d)", cleaned)
+        if match is not None:
+            return cls(int(match.group(1)), int(match.group(2)))
+        match = re.fullmatch(r"(?:sm_|compute_)?(\d+)(\d)[af]?", cleaned)
+        if match is not None:
+            return cls(int(match.group(1)), int(match.group(2)))
+        raise InputError(f"compute capability {text!r} is not of the form X.Y, e.g. 8.6")
+
+
+@dataclass(frozen=True, order=True)
+class CudaTarget:
+    """One entry of a build's CUDA target list: SASS for one architecture or PTX from one.
+
+    SASS (`sm_XY`) runs only on GPUs of the same major with a minor >= Y; PTX (`compute_XY`)
+    can be compiled by the driver for any GPU of capability >= X.Y (NVIDIA's compatibility
+    rules, quoted in TensorFlow's .bazelrc).
+    """
+
+    kind: str  # "sass" or "ptx"
+    capability: ComputeCapability
+
+    def __str__(self) -> str:
+        prefix = "sm" if self.kind == "sass" else "compute"
+        return f"{prefix}_{self.capability.major}{self.capability.minor}"
+
+    @classmethod
+    def parse(cls, text: str) -> CudaTarget:
+        cleaned = text.strip().lower()
+        if cleaned.startswith("sm_"):
+            return cls("sass", ComputeCapability.parse(cleaned))
+        if cleaned.startswith("compute_"):
+            return cls("ptx", ComputeCapability.parse(cleaned))
+        raise InputError(f"CUDA target {text!r} is neither sm_XY nor compute_XY")
