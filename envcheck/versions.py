@@ -8,6 +8,7 @@ and raise InputError with a one-line message; nothing here reads the machine.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -22,7 +23,9 @@ def parse_numeric_version(text: str, what: str) -> Version:
     """Parse a dotted numeric version such as '535.104.05' or '12.2'; `what` names it in errors."""
     cleaned = text.strip()
     if not _NUMERIC.match(cleaned):
-        raise InputError(f"{what} {text!r} is not a version: expected digits and dots, e.g. 535.104.05")
+        raise InputError(
+            f"{what} {text!r} is not a version: expected digits and dots, e.g. 535.104.05"
+        )
     try:
         return Version(cleaned)
     except InvalidVersion as exc:  # pragma: no cover - the regex admits only valid versions
@@ -38,6 +41,38 @@ def major_minor(version: Version) -> tuple[int, int]:
 def format_major_minor(version: Version) -> str:
     major, minor = major_minor(version)
     return f"{major}.{minor}"
+
+
+@functools.total_ordering
+@dataclass(frozen=True, eq=False)
+class DriverVersion:
+    """An NVIDIA driver release such as 535.104.05, compared numerically, printed as NVIDIA does.
+
+    packaging would print 450.80.02 as 450.80.2, which nobody can find in NVIDIA's tables.
+    """
+
+    text: str
+
+    @property
+    def key(self) -> Version:
+        return Version(self.text)
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DriverVersion) and self.key == other.key
+
+    def __lt__(self, other: DriverVersion) -> bool:
+        return self.key < other.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    @classmethod
+    def parse(cls, text: str, what: str = "driver version") -> DriverVersion:
+        parse_numeric_version(text, what)
+        return cls(text.strip())
 
 
 @dataclass(frozen=True, order=True)

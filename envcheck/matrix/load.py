@@ -36,6 +36,7 @@ from envcheck.matrix.records import (
 from envcheck.versions import (
     ComputeCapability,
     CudaTarget,
+    DriverVersion,
     PythonVersion,
     parse_numeric_version,
 )
@@ -142,6 +143,18 @@ class _Row:
         except InputError as exc:
             raise self._error(key, str(exc)) from exc
 
+    def driver(self, key: str) -> DriverVersion:
+        text = self.string(key)
+        self._as_version(key, text)
+        return DriverVersion(text)
+
+    def optional_driver(self, key: str) -> DriverVersion | None:
+        text = self.optional_string(key)
+        if text is None:
+            return None
+        self._as_version(key, text)
+        return DriverVersion(text)
+
     def versions(self, key: str) -> tuple[Version, ...]:
         return tuple(self._as_version(key, text) for text in self.string_list(key))
 
@@ -155,7 +168,11 @@ class _Row:
     def sources(self) -> tuple[str, ...]:
         value = self._get("source", required=True)
         ids = (value,) if isinstance(value, str) else value
-        if not isinstance(ids, (list, tuple)) or not ids or not all(isinstance(i, str) for i in ids):
+        if (
+            not isinstance(ids, (list, tuple))
+            or not ids
+            or not all(isinstance(i, str) for i in ids)
+        ):
             raise self._error("source", "expected a source id or a non-empty list of them")
         unknown = [i for i in ids if i not in self._sources]
         if unknown:
@@ -273,6 +290,7 @@ def load_tensorflow(directory: Path) -> tuple[tuple[TensorflowRelease, ...], dic
                     _requirement(row, "install_pins", r)
                     for r in row.string_list("install_pins", required=False)
                 ),
+                cuda_setup=row.string_list("cuda_setup", required=False),
                 notes=row.string_list("notes", required=False),
                 sources=row.sources(),
             )
@@ -294,8 +312,8 @@ def load_cuda_drivers(
             CudaToolkit(
                 version=row.version("version"),
                 label=row.string("label"),
-                linux_driver=row.optional_version("linux_driver"),
-                windows_driver=row.optional_version("windows_driver"),
+                linux_driver=row.optional_driver("linux_driver"),
+                windows_driver=row.optional_driver("windows_driver"),
                 note=row.text("note"),
                 sources=row.sources(),
             )
@@ -308,8 +326,8 @@ def load_cuda_drivers(
         families.append(
             CudaFamily(
                 major=row.integer("major"),
-                linux_driver=row.version("linux_driver"),
-                windows_driver=row.optional_version("windows_driver"),
+                linux_driver=row.driver("linux_driver"),
+                windows_driver=row.optional_driver("windows_driver"),
                 minor_version_compatibility=row.boolean("minor_version_compatibility"),
                 note=" ".join(part for part in (note, windows_note) if part),
                 sources=row.sources(),
@@ -319,7 +337,9 @@ def load_cuda_drivers(
     return tuple(toolkits), tuple(families), sources
 
 
-def load_architectures(directory: Path) -> tuple[tuple[ArchitectureTargets, ...], dict[str, Source]]:
+def load_architectures(
+    directory: Path,
+) -> tuple[tuple[ArchitectureTargets, ...], dict[str, Source]]:
     name = "cuda_architectures.toml"
     data = _read_toml(directory, name)
     _check_top_level(data, name, {"targets"})
@@ -448,9 +468,7 @@ def bundled_matrix_dir() -> Path:
     root = resources.files("envcheck._matrix_data")
     path = Path(str(root))
     if not (path / FILES[0]).is_file():
-        raise MatrixDataError(
-            f"the bundled matrix is missing from {path}; reinstall envcheck"
-        )
+        raise MatrixDataError(f"the bundled matrix is missing from {path}; reinstall envcheck")
     return path
 
 
@@ -463,4 +481,3 @@ def matrix_dir(override: str | None = None) -> Path:
     if not path.is_dir():
         raise InputError(f"matrix directory {chosen!r} does not exist or is not a directory")
     return path
-

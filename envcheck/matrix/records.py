@@ -10,7 +10,13 @@ from dataclasses import dataclass
 
 from packaging.version import Version
 
-from envcheck.versions import ComputeCapability, CudaTarget, PythonVersion, major_minor
+from envcheck.versions import (
+    ComputeCapability,
+    CudaTarget,
+    DriverVersion,
+    PythonVersion,
+    major_minor,
+)
 
 # Platform names used by the matrix for wheel availability; `envcheck recommend --os/--arch`
 # maps onto these.
@@ -40,6 +46,7 @@ class TensorflowRelease:
     cuda_targets: tuple[CudaTarget, ...]
     and_cuda: tuple[str, ...]  # requirements of the `and-cuda` extra (2.14+)
     install_pins: tuple[str, ...]  # extra requirements a working install needs
+    cuda_setup: tuple[str, ...]  # commands that provide CUDA/cuDNN where no and-cuda extra does
     notes: tuple[str, ...]
     sources: tuple[str, ...]
 
@@ -71,8 +78,8 @@ class CudaToolkit:
 
     version: Version
     label: str
-    linux_driver: Version | None
-    windows_driver: Version | None
+    linux_driver: DriverVersion | None
+    windows_driver: DriverVersion | None
     note: str
     sources: tuple[str, ...]
 
@@ -82,8 +89,8 @@ class CudaFamily:
     """The driver floor of one CUDA major under minor-version compatibility (CUDA 11+)."""
 
     major: int
-    linux_driver: Version
-    windows_driver: Version | None
+    linux_driver: DriverVersion
+    windows_driver: DriverVersion | None
     minor_version_compatibility: bool
     note: str
     sources: tuple[str, ...]

@@ -1,0 +1,5 @@
+"""`python -m envcheck` runs the command line."""
+
+from envcheck.cli import main
+
+main()

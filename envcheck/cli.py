@@ -1,0 +1,287 @@
+"""The command line: parse options, call the library, print, and choose the exit code.
+
+Data goes to stdout, errors to stderr as one line. Exit codes: 0 success (for `recommend`: a GPU
+candidate exists), 1 a negative answer (no GPU candidate, matrix problems, no matching rows),
+2 a usage error or unusable input. Every option can also be set with an ENVCHECK_* variable.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+from collections.abc import Callable
+from typing import Any, Optional, TypeVar
+
+import typer
+from packaging.version import Version
+
+from envcheck import __version__
+from envcheck.errors import EnvcheckError
+from envcheck.machine import GpuDescription, describe_machine
+from envcheck.matrix.checks import Problem, check_matrix
+from envcheck.matrix.gpu_names import GpuIndex
+from envcheck.matrix.load import MatrixDataError, matrix_dir
+from envcheck.matrix.model import Matrix, load_matrix
+from envcheck.recommend import recommend
+from envcheck.report import matrix_rows, recommendation
+from envcheck.versions import ComputeCapability, major_minor, parse_numeric_version
+
+EXIT_OK = 0
+EXIT_NEGATIVE = 1
+EXIT_USAGE = 2
+EXIT_INTERNAL = 3
+
+app = typer.Typer(
+    name="envcheck",
+    help="Will TensorFlow, CUDA, cuDNN, the NVIDIA driver and this GPU work together?",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+matrix_app = typer.Typer(
+    help="Show the version matrix rows, or validate a matrix directory.",
+    invoke_without_command=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+app.add_typer(matrix_app, name="matrix")
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _fail(message: str, code: int) -> typer.Exit:
+    typer.echo(f"envcheck: error: {message}", err=True)
+    return typer.Exit(code)
+
+
+def _handles_errors(function: F) -> F:
+    """Turn envcheck's own errors into one-line messages and exit 2, never a traceback."""
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except EnvcheckError as exc:
+            raise _fail(str(exc), EXIT_USAGE) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _print_json(data: object) -> None:
+    typer.echo(json.dumps(data, indent=2))
+
+
+def _load(matrix_option: Optional[str]) -> Matrix:
+    return load_matrix(matrix_dir(matrix_option))
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        typer.echo(f"envcheck {__version__}")
+        raise typer.Exit(EXIT_OK)
+
+
+@app.callback()
+def root(
+    version: bool = typer.Option(
+        False,
+        "--version",
+        help="Print the version and exit.",
+        callback=_version_callback,
+        is_eager=True,
+    ),
+) -> None:
+    """Will TensorFlow, CUDA, cuDNN, the NVIDIA driver and this GPU work together?"""
+
+
+MATRIX_OPTION = typer.Option(
+    None,
+    "--matrix",
+    envvar="ENVCHECK_MATRIX",
+    metavar="DIR",
+    help="Use the matrix data in DIR instead of the bundled one.",
+)
+
+
+@matrix_app.callback()
+@_handles_errors
+def matrix_rows_command(
+    ctx: typer.Context,
+    tensorflow: Optional[str] = typer.Option(
+        None,
+        "--tensorflow",
+        envvar="ENVCHECK_TENSORFLOW",
+        metavar="VER",
+        help="Only TensorFlow releases matching VER (2.15, 2.15.1 or '>=2.12,<2.16').",
+    ),
+    cuda: Optional[str] = typer.Option(
+        None,
+        "--cuda",
+        envvar="ENVCHECK_CUDA",
+        metavar="VER",
+        help="Only releases built with this CUDA (12 or 12.5).",
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    matrix_option: Optional[str] = MATRIX_OPTION,
+) -> None:
+    """Show TensorFlow releases with their Python, CUDA, cuDNN, driver and GPU targets."""
+    if ctx.invoked_subcommand is not None:
+        return
+    matrix = _load(matrix_option)
+    releases = matrix.releases_matching(tensorflow)
+    if cuda is not None:
+        wanted = parse_numeric_version(cuda, "CUDA version")
+        releases = tuple(
+            r for r in releases if r.cuda is not None and _cuda_matches(r.cuda, wanted)
+        )
+    if not releases:
+        raise _fail("no TensorFlow release matches the given filters", EXIT_NEGATIVE)
+    if as_json:
+        _print_json(matrix_rows.to_json(matrix, releases))
+    else:
+        typer.echo(matrix_rows.to_text(matrix, releases), nl=False)
+
+
+def _cuda_matches(built: Version, wanted: Version) -> bool:
+    if len(wanted.release) == 1:
+        return built.release[0] == wanted.release[0]
+    return major_minor(built) == major_minor(wanted)
+
+
+@matrix_app.command("validate")
+def validate_command(
+    matrix_option: Optional[str] = MATRIX_OPTION,
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Check a matrix directory: every row parses, cites a source, and agrees with the others."""
+    try:
+        directory = matrix_dir(matrix_option)
+    except EnvcheckError as exc:
+        raise _fail(str(exc), EXIT_USAGE) from None
+    problems: list[Problem]
+    try:
+        problems = check_matrix(load_matrix(directory))
+    except MatrixDataError as exc:
+        problems = [Problem("load", str(exc))]
+    if as_json:
+        _print_json(
+            {
+                "schema": "envcheck.matrix-validate/1",
+                "directory": str(directory),
+                "valid": not problems,
+                "problems": [{"file": p.file, "message": p.message} for p in problems],
+            }
+        )
+    else:
+        for problem in problems:
+            typer.echo(str(problem))
+        summary = "matrix is valid" if not problems else f"{len(problems)} problem(s)"
+        typer.echo(f"{directory}: {summary}")
+    if problems:
+        raise typer.Exit(EXIT_NEGATIVE)
+
+
+@app.command("recommend")
+@_handles_errors
+def recommend_command(
+    os_name: Optional[str] = typer.Option(
+        None,
+        "--os",
+        envvar="ENVCHECK_OS",
+        metavar="linux|windows|wsl|macos",
+        help="The target OS (default: this machine).",
+    ),
+    arch: Optional[str] = typer.Option(
+        None,
+        "--arch",
+        envvar="ENVCHECK_ARCH",
+        metavar="x86_64|aarch64",
+        help="The target CPU architecture (default: this machine).",
+    ),
+    python: Optional[str] = typer.Option(
+        None,
+        "--python",
+        envvar="ENVCHECK_PYTHON",
+        metavar="X.Y",
+        help="The target Python (default: this interpreter).",
+    ),
+    driver: Optional[str] = typer.Option(
+        None,
+        "--driver",
+        envvar="ENVCHECK_DRIVER_VERSION",
+        metavar="VER",
+        help="The NVIDIA driver release, e.g. 535.104.05, or 'none' (default: detected).",
+    ),
+    gpu: Optional[str] = typer.Option(
+        None,
+        "--gpu",
+        envvar="ENVCHECK_GPU",
+        metavar="NAME",
+        help="The GPU model, e.g. 'RTX 3060' (default: detected).",
+    ),
+    compute_capability: Optional[str] = typer.Option(
+        None,
+        "--compute-capability",
+        envvar="ENVCHECK_COMPUTE_CAPABILITY",
+        metavar="X.Y",
+        help="The GPU's compute capability, e.g. 8.6.",
+    ),
+    tensorflow: Optional[str] = typer.Option(
+        None,
+        "--tensorflow",
+        envvar="ENVCHECK_TENSORFLOW",
+        metavar="SPEC",
+        help="Only consider these TensorFlow versions (2.15, 2.15.1, '>=2.12').",
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    show_all: bool = typer.Option(False, "--all", help="List every candidate, not the best three."),
+    matrix_option: Optional[str] = MATRIX_OPTION,
+) -> None:
+    """Rank TensorFlow releases for this machine (or one described by flags), with commands."""
+    matrix = _load(matrix_option)
+    gpus = _gpus_from_flags(matrix, gpu, compute_capability)
+    machine = describe_machine(os_name, arch, python, driver, gpus)
+    result = recommend(matrix, machine, tensorflow)
+    if as_json:
+        _print_json(recommendation.to_json(result))
+    else:
+        typer.echo(recommendation.to_text(result, show_all=show_all), nl=False)
+    if not result.has_gpu_candidate:
+        raise typer.Exit(EXIT_NEGATIVE)
+
+
+def _gpus_from_flags(
+    matrix: Matrix, name: Optional[str], capability: Optional[str]
+) -> tuple[GpuDescription, ...] | None:
+    if name is None and capability is None:
+        return None
+    parsed = ComputeCapability.parse(capability) if capability is not None else None
+    if name is None:
+        return (GpuDescription(None, parsed),)
+    row = GpuIndex.build(matrix.gpus).find(name)
+    if parsed is not None and parsed != row.compute_capability:
+        raise EnvcheckError(
+            f"--gpu {name!r} is a {row.name} with compute capability {row.compute_capability}, "
+            f"but --compute-capability says {parsed}; drop one of them"
+        )
+    return (GpuDescription(row.name, row.compute_capability),)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    try:
+        app()
+    except SystemExit:
+        raise
+    except Exception as exc:  # a bug: say so in one line unless asked for the traceback
+        if os.environ.get("ENVCHECK_DEBUG"):
+            raise
+        print(
+            f"envcheck: internal error: {type(exc).__name__}: {exc} "
+            "(set ENVCHECK_DEBUG=1 for the traceback, and please report it)",
+            file=sys.stderr,
+        )
+        sys.exit(EXIT_INTERNAL)

@@ -1,0 +1,207 @@
+"""The loaded matrix and every lookup derived from its rows.
+
+`Matrix` holds the tuples of records exactly as loaded; the methods compute what other code asks
+(the driver floor for a CUDA build, the libraries a build loads, the releases a specifier picks)
+from those rows, so there is never a second hand-kept table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.version import Version
+
+from envcheck.errors import InputError
+from envcheck.matrix import load
+from envcheck.matrix.records import (
+    ArchitectureTargets,
+    CudaFamily,
+    CudaLibrarySet,
+    CudaToolkit,
+    CudnnMajor,
+    CudnnRelease,
+    Gpu,
+    LibraryFile,
+    Source,
+    TensorflowRelease,
+)
+from envcheck.versions import ComputeCapability, DriverVersion, major_minor
+
+
+@dataclass(frozen=True)
+class DriverRequirement:
+    """The oldest driver that runs a CUDA build on one OS, and why that number."""
+
+    minimum: DriverVersion
+    reason: str  # e.g. "CUDA 12.x minor-version compatibility floor"
+    toolkit_driver: DriverVersion | None  # the toolkit's own driver; PTX JIT needs at least this
+
+
+@dataclass(frozen=True)
+class Matrix:
+    """Every row of the version matrix, plus the directory it was read from."""
+
+    directory: Path
+    releases: tuple[TensorflowRelease, ...]
+    toolkits: tuple[CudaToolkit, ...]
+    families: tuple[CudaFamily, ...]
+    architectures: tuple[ArchitectureTargets, ...]
+    cudnn_releases: tuple[CudnnRelease, ...]
+    cudnn_majors: tuple[CudnnMajor, ...]
+    library_sets: tuple[CudaLibrarySet, ...]
+    gpus: tuple[Gpu, ...]
+    sources: dict[str, dict[str, Source]]  # file name -> source id -> source
+
+    # --- TensorFlow -------------------------------------------------------------------------
+
+    def releases_newest_first(self) -> tuple[TensorflowRelease, ...]:
+        return tuple(sorted(self.releases, key=lambda r: r.latest, reverse=True))
+
+    def releases_matching(self, spec: str | None) -> tuple[TensorflowRelease, ...]:
+        """Releases with at least one patch version inside `spec`, newest first."""
+        if spec is None:
+            return self.releases_newest_first()
+        specifier = tensorflow_specifier(spec)
+        return tuple(
+            r for r in self.releases_newest_first() if any(v in specifier for v in r.versions)
+        )
+
+    def release_for(self, version: Version) -> TensorflowRelease | None:
+        """The series row a TensorFlow version belongs to (2.15.0 and 2.15.1 -> the 2.15 row)."""
+        wanted = major_minor(version)
+        for release in self.releases:
+            if major_minor(release.latest) == wanted:
+                return release
+        return None
+
+    # --- CUDA and drivers -------------------------------------------------------------------
+
+    def toolkit(self, cuda: Version) -> CudaToolkit | None:
+        """The toolkit row for `cuda`: exact for X.Y.Z, the first (GA) release for X.Y."""
+        if len(cuda.release) >= 3:
+            return next((t for t in self.toolkits if t.version == cuda), None)
+        wanted = major_minor(cuda)
+        same_minor = [t for t in self.toolkits if major_minor(t.version) == wanted]
+        return min(same_minor, key=lambda t: t.version) if same_minor else None
+
+    def family(self, major: int) -> CudaFamily | None:
+        return next((f for f in self.families if f.major == major), None)
+
+    def driver_requirement(self, cuda: Version, os_name: str) -> DriverRequirement | None:
+        """The driver a program built with `cuda` needs on `os_name` (linux, windows, wsl).
+
+        CUDA 11 and later run on any driver at or above their major's minor-version floor;
+        earlier toolkits need their own driver. WSL uses the Windows driver, so its numbers.
+        """
+        windows = os_name in ("windows", "wsl")
+        toolkit = self.toolkit(cuda)
+        toolkit_driver = None
+        if toolkit is not None:
+            toolkit_driver = toolkit.windows_driver if windows else toolkit.linux_driver
+        family = self.family(major_minor(cuda)[0])
+        if family is not None and family.minor_version_compatibility:
+            floor = family.windows_driver if windows else family.linux_driver
+            if floor is not None:
+                return DriverRequirement(
+                    floor,
+                    f"the CUDA {family.major}.x minor-version-compatibility floor",
+                    toolkit_driver,
+                )
+        if toolkit is not None and toolkit_driver is not None:
+            return DriverRequirement(toolkit_driver, f"the {toolkit.label} driver", toolkit_driver)
+        return None
+
+    def targetable_capabilities(self, cuda: Version) -> tuple[ComputeCapability, ...]:
+        """What nvcc of this toolkit can compile for (empty when the toolkit predates the data)."""
+        rows = [row for row in self.architectures if row.since <= cuda]
+        if not rows:
+            return ()
+        return max(rows, key=lambda row: row.since).capabilities
+
+    # --- libraries --------------------------------------------------------------------------
+
+    def cuda_libraries(self, cuda: Version) -> CudaLibrarySet | None:
+        wanted = major_minor(cuda)
+        for library_set in self.library_sets:
+            if any(major_minor(v) == wanted for v in library_set.cuda):
+                return library_set
+        return None
+
+    def cudnn_major(self, major: int) -> CudnnMajor | None:
+        return next((m for m in self.cudnn_majors if m.major == major), None)
+
+    def cudnn_libraries(self, cudnn_major: int, cuda_major: int) -> tuple[LibraryFile, ...]:
+        """cuDNN's libraries with the wheel name filled in for this CUDA major (-cu11/-cu12)."""
+        row = self.cudnn_major(cudnn_major)
+        if row is None:
+            return ()
+        return tuple(
+            LibraryFile(
+                role=lib.role,
+                linux=lib.linux,
+                windows=lib.windows,
+                wheel=lib.wheel.format(cuda_major=cuda_major) if lib.wheel else None,
+                wheel_dir=lib.wheel_dir,
+                required=lib.required,
+            )
+            for lib in row.libraries
+        )
+
+    def cudnn_releases_for(self, cudnn: Version) -> tuple[CudnnRelease, ...]:
+        """Release rows whose range covers any patch of `cudnn` (X.Y covers X.Y.*)."""
+        wanted = major_minor(cudnn)
+        return tuple(
+            r for r in self.cudnn_releases if major_minor(r.first) <= wanted <= major_minor(r.last)
+        )
+
+    # --- GPUs ---------------------------------------------------------------------------------
+
+    def architecture_of(self, capability: ComputeCapability) -> str | None:
+        names = {g.architecture for g in self.gpus if g.compute_capability == capability}
+        return sorted(names)[0] if len(names) == 1 else None
+
+
+def tensorflow_specifier(spec: str) -> SpecifierSet:
+    """Read a --tensorflow value: '2.15' means any 2.15.x, '2.15.1' exactly, else PEP 440."""
+    text = spec.strip()
+    parts = text.split(".")
+    if text and all(part.isdigit() for part in parts):
+        text = f"=={text}.*" if len(parts) <= 2 else f"=={text}"
+    try:
+        return SpecifierSet(text)
+    except InvalidSpecifier as exc:
+        raise InputError(
+            f"TensorFlow version {spec!r} is neither a version (2.15, 2.15.1) "
+            "nor a specifier ('>=2.12,<2.16')"
+        ) from exc
+
+
+def load_matrix(directory: Path) -> Matrix:
+    """Read all data files of `directory`; raise MatrixDataError on the first bad row."""
+    releases, tf_sources = load.load_tensorflow(directory)
+    toolkits, families, driver_sources = load.load_cuda_drivers(directory)
+    architectures, arch_sources = load.load_architectures(directory)
+    cudnn_releases, cudnn_majors, cudnn_sources = load.load_cudnn(directory)
+    library_sets, library_sources = load.load_libraries(directory)
+    gpus, gpu_sources = load.load_gpus(directory)
+    return Matrix(
+        directory=directory,
+        releases=releases,
+        toolkits=toolkits,
+        families=families,
+        architectures=architectures,
+        cudnn_releases=cudnn_releases,
+        cudnn_majors=cudnn_majors,
+        library_sets=library_sets,
+        gpus=gpus,
+        sources={
+            "tensorflow.toml": tf_sources,
+            "cuda_drivers.toml": driver_sources,
+            "cuda_architectures.toml": arch_sources,
+            "cudnn.toml": cudnn_sources,
+            "libraries.toml": library_sources,
+            "gpus.toml": gpu_sources,
+        },
+    )

@@ -1,0 +1,218 @@
+"""The compatibility rules, as small pure functions over versions and matrix rows.
+
+Each rule answers with an Outcome: ok, incompatible or unknown (never "ok" for "could not tell"),
+a sentence a person understands, and notes for caveats that do not block (PTX JIT time, a driver
+older than the toolkit's own). The rules come from NVIDIA's CUDA compatibility documents and
+TensorFlow's loader; the numbers they compare come from the matrix.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from packaging.version import Version
+
+from envcheck.matrix.model import Matrix
+from envcheck.matrix.records import TensorflowRelease
+from envcheck.versions import ComputeCapability, DriverVersion, PythonVersion, major_minor
+
+
+class Status(str, Enum):
+    OK = "ok"
+    INCOMPATIBLE = "incompatible"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one rule says about one combination."""
+
+    rule: str
+    status: Status
+    message: str
+    notes: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return self.status is Status.OK
+
+
+def cudnn_runtime_compatible(build: Version, runtime: Version) -> Outcome:
+    """TensorFlow accepts a cuDNN of the build's major with a minor >= the build's.
+
+    Source: IsSourceCompatibleWithCudnnLibrary in TensorFlow's cuda_dnn.cc; patch levels never
+    matter ("Loaded runtime CuDNN library: 8.0.5 but source was compiled with: 8.1.0").
+    """
+    build_major, build_minor = major_minor(build)
+    run_major, run_minor = major_minor(runtime)
+    if run_major != build_major:
+        return Outcome(
+            "cudnn",
+            Status.INCOMPATIBLE,
+            f"cuDNN {runtime} is major {run_major}, the build needs cuDNN {build_major}.x "
+            f"(>= {build_major}.{build_minor})",
+        )
+    if run_minor < build_minor:
+        return Outcome(
+            "cudnn",
+            Status.INCOMPATIBLE,
+            f"cuDNN {runtime} is older than the {build_major}.{build_minor} the build was compiled "
+            f"with; install cuDNN {build_major}.{build_minor} or a newer {build_major}.x",
+        )
+    return Outcome("cudnn", Status.OK, f"cuDNN {runtime} satisfies a build with {build}")
+
+
+def cuda_runtime_compatible(build: Version, runtime: Version) -> Outcome:
+    """A CUDA runtime library must have the build's major: the soname carries it."""
+    build_major = major_minor(build)[0]
+    run_major = major_minor(runtime)[0]
+    if run_major != build_major:
+        return Outcome(
+            "cuda-runtime",
+            Status.INCOMPATIBLE,
+            f"CUDA {runtime} is major {run_major}; the build loads CUDA {build_major}.x libraries",
+        )
+    return Outcome("cuda-runtime", Status.OK, f"CUDA {runtime} matches a build with CUDA {build}")
+
+
+def driver_supports_cuda(
+    matrix: Matrix, cuda: Version, driver: DriverVersion | None, os_name: str, needs_ptx_jit: bool
+) -> Outcome:
+    """Whether a driver release runs a program built with `cuda` on `os_name`.
+
+    CUDA 11+ builds run on any driver at or above their major's minor-version floor, but PTX JIT
+    (needed when a GPU has no native kernels in the build) needs a driver at least as new as
+    the toolkit that wrote the PTX (NVIDIA, CUDA minor-version compatibility).
+    """
+    requirement = matrix.driver_requirement(cuda, os_name)
+    if requirement is None:
+        return Outcome("driver", Status.UNKNOWN, f"the matrix has no driver data for CUDA {cuda}")
+    if driver is None:
+        return Outcome(
+            "driver",
+            Status.UNKNOWN,
+            f"the driver version is unknown; CUDA {cuda} needs >= {requirement.minimum}",
+        )
+    if driver < requirement.minimum:
+        return Outcome(
+            "driver",
+            Status.INCOMPATIBLE,
+            f"driver {driver} is older than {requirement.minimum}, {requirement.reason} that "
+            f"CUDA {cuda} needs; update the NVIDIA driver",
+        )
+    toolkit_driver = requirement.toolkit_driver
+    if toolkit_driver is not None and driver < toolkit_driver:
+        if needs_ptx_jit:
+            return Outcome(
+                "driver",
+                Status.INCOMPATIBLE,
+                f"this GPU needs PTX JIT, and JIT of CUDA {cuda} PTX needs driver >= "
+                f"{toolkit_driver}; driver {driver} is older",
+            )
+        return Outcome(
+            "driver",
+            Status.OK,
+            f"driver {driver} runs CUDA {cuda} through minor-version compatibility",
+            (
+                f"driver {driver} is older than CUDA {cuda}'s own {toolkit_driver}: PTX JIT and "
+                "some newer CUDA features will not work until the driver is updated",
+            ),
+        )
+    return Outcome("driver", Status.OK, f"driver {driver} supports CUDA {cuda}")
+
+
+def gpu_runs_build(
+    capability: ComputeCapability | None,
+    sass: Sequence[ComputeCapability],
+    ptx: Sequence[ComputeCapability],
+) -> Outcome:
+    """Whether a GPU of `capability` can run a build with these SASS and PTX targets.
+
+    SASS sm_XY runs on the same major with minor >= Y; PTX compute_XY is JIT-compiled by the
+    driver for any capability >= X.Y (NVIDIA's rules, as quoted in TensorFlow's .bazelrc).
+    """
+    if capability is None:
+        return Outcome("gpu", Status.UNKNOWN, "the GPU's compute capability is unknown")
+    native = [
+        target
+        for target in sass
+        if target.major == capability.major and target.minor <= capability.minor
+    ]
+    if native:
+        return Outcome(
+            "gpu",
+            Status.OK,
+            f"native kernels (sm_{max(native).major}{max(native).minor}) for CC {capability}",
+        )
+    jit = [target for target in ptx if target <= capability]
+    if jit:
+        best = max(jit)
+        return Outcome(
+            "gpu",
+            Status.OK,
+            f"no native kernels for CC {capability}; "
+            f"runs by JIT from compute_{best.major}{best.minor} PTX",
+            (
+                f"CC {capability} has no native kernels in this build: the first run JIT-compiles "
+                "them from PTX, which can take many minutes (cached afterwards)",
+            ),
+        )
+    lowest = min([*sass, *ptx]) if (sass or ptx) else None
+    floor = f" (the build starts at CC {lowest})" if lowest is not None else ""
+    return Outcome(
+        "gpu",
+        Status.INCOMPATIBLE,
+        f"the build has no kernels for CC {capability}{floor}; TensorFlow ignores this GPU",
+    )
+
+
+def python_supported(release: TensorflowRelease, python: PythonVersion) -> Outcome:
+    if python in release.python:
+        return Outcome("python", Status.OK, f"Python {python} is supported")
+    span = f"{release.python[0]}-{release.python[-1]}" if release.python else "none"
+    direction = "too new" if release.python and python > release.python[-1] else "not supported"
+    return Outcome(
+        "python",
+        Status.INCOMPATIBLE,
+        f"Python {python} is {direction} for TensorFlow {release.latest} (it has wheels for "
+        f"Python {span})",
+    )
+
+
+def platform_has_wheel(release: TensorflowRelease, platform: str) -> Outcome:
+    if platform in release.platforms:
+        return Outcome("platform", Status.OK, f"TensorFlow {release.latest} has {platform} wheels")
+    return Outcome(
+        "platform",
+        Status.INCOMPATIBLE,
+        f"TensorFlow {release.latest} publishes no wheel for {platform}",
+    )
+
+
+def gpu_build_available(release: TensorflowRelease, os_name: str, arch: str) -> Outcome:
+    """Whether the official wheel can use CUDA on this OS and architecture at all."""
+    if os_name == "macos":
+        return Outcome(
+            "os",
+            Status.INCOMPATIBLE,
+            "TensorFlow has no CUDA support on macOS (Apple GPUs: the tensorflow-metal plugin)",
+        )
+    if arch != "x86_64":
+        return Outcome(
+            "os",
+            Status.INCOMPATIBLE,
+            f"the official {arch} Linux wheels are CPU-only builds",
+        )
+    if os_name == "windows":
+        if release.windows_gpu:
+            return Outcome("os", Status.OK, "native Windows GPU build")
+        return Outcome(
+            "os",
+            Status.INCOMPATIBLE,
+            f"native Windows GPU support ended with TensorFlow 2.10; use WSL2 for {release.series}",
+        )
+    if release.linux_gpu:
+        return Outcome("os", Status.OK, "Linux GPU build")
+    return Outcome("os", Status.INCOMPATIBLE, "no Linux GPU build")

@@ -1,0 +1,290 @@
+"""Rank every TensorFlow release for a described machine, with the reason for each rejection.
+
+A release is a GPU candidate when every rule passes (status "compatible") or none fails but some
+could not be decided (status "unverified", e.g. the GPU is unknown). When no release can use the
+GPU, the releases that at least install become CPU-only candidates, each saying why not GPU.
+Pure: takes a matrix and a machine description, returns data; printing is in envcheck.report.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from packaging.version import Version
+
+from envcheck.machine import MachineDescription
+from envcheck.matrix.model import Matrix, tensorflow_specifier
+from envcheck.matrix.records import TensorflowRelease
+from envcheck.matrix.rules import (
+    Outcome,
+    Status,
+    driver_supports_cuda,
+    gpu_build_available,
+    gpu_runs_build,
+    platform_has_wheel,
+    python_supported,
+)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    tensorflow: Version  # the exact version to install
+    release: TensorflowRelease
+    kind: str  # "gpu" or "cpu"
+    status: str  # "compatible", "unverified" (GPU) or "cpu-only"
+    commands: tuple[str, ...]
+    notes: tuple[str, ...]
+    outcomes: tuple[Outcome, ...]
+    needs_ptx_jit: bool
+
+    @property
+    def cuda(self) -> str | None:
+        return str(self.release.cuda) if self.kind == "gpu" and self.release.cuda else None
+
+    @property
+    def cudnn(self) -> str | None:
+        return str(self.release.cudnn) if self.kind == "gpu" and self.release.cudnn else None
+
+
+@dataclass(frozen=True)
+class Rejection:
+    tensorflow: Version
+    release: TensorflowRelease
+    reasons: tuple[str, ...]  # one sentence per failed rule
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    machine: MachineDescription
+    tensorflow_spec: str | None
+    candidates: tuple[Candidate, ...]
+    rejected: tuple[Rejection, ...]
+    advice: tuple[str, ...] = ()
+
+    @property
+    def has_gpu_candidate(self) -> bool:
+        return any(c.kind == "gpu" and c.status == "compatible" for c in self.candidates)
+
+
+def _pinned_version(release: TensorflowRelease, spec: str | None) -> Version:
+    if spec is None:
+        return release.latest
+    specifier = tensorflow_specifier(spec)
+    return max(v for v in release.versions if v in specifier)
+
+
+def _gpu_outcome(release: TensorflowRelease, machine: MachineDescription) -> Outcome:
+    """The GPU rule over every GPU of the machine: usable when at least one GPU can run it."""
+    if not machine.gpus:
+        return Outcome(
+            "gpu",
+            Status.UNKNOWN,
+            "the GPU is unknown; pass --gpu NAME or --compute-capability X.Y to check it",
+        )
+    outcomes = [
+        gpu_runs_build(gpu.compute_capability, release.sass, release.ptx) for gpu in machine.gpus
+    ]
+    usable = [o for o in outcomes if o.ok]
+    if not usable:
+        if any(o.status is Status.UNKNOWN for o in outcomes):
+            return Outcome("gpu", Status.UNKNOWN, outcomes[0].message)
+        return outcomes[0]
+    notes = [n for o in usable for n in o.notes]
+    for gpu, outcome in zip(machine.gpus, outcomes):
+        if outcome.status is Status.INCOMPATIBLE:
+            notes.append(f"{gpu.name or 'a GPU'} will be ignored: {outcome.message}")
+    return Outcome("gpu", Status.OK, usable[0].message, tuple(dict.fromkeys(notes)))
+
+
+def _driver_outcome(
+    matrix: Matrix, release: TensorflowRelease, machine: MachineDescription, needs_jit: bool
+) -> Outcome:
+    assert release.cuda is not None
+    if machine.driver is None and machine.found_via.get("driver") != "ENVCHECK_DRIVER_VERSION":
+        where = f" (looked at: {', '.join(machine.searched)})" if machine.searched else ""
+        return Outcome("driver", Status.INCOMPATIBLE, f"no NVIDIA driver found{where}")
+    return driver_supports_cuda(matrix, release.cuda, machine.driver, machine.os, needs_jit)
+
+
+def _gpu_rules(
+    matrix: Matrix, release: TensorflowRelease, machine: MachineDescription
+) -> list[Outcome]:
+    available = gpu_build_available(release, machine.os, machine.arch)
+    if not available.ok:
+        return [available]
+    gpu = _gpu_outcome(release, machine)
+    needs_jit = gpu.ok and bool(gpu.notes) and "JIT" in gpu.message
+    return [available, _driver_outcome(matrix, release, machine, needs_jit), gpu]
+
+
+def _pip(requirements: list[str]) -> str:
+    return "python -m pip install " + " ".join(f'"{r}"' for r in requirements)
+
+
+def gpu_commands(release: TensorflowRelease, version: Version, os_name: str) -> tuple[str, ...]:
+    """How to install this GPU build on `os_name`, from the release's data."""
+    pins = list(release.install_pins)
+    if os_name in ("linux", "wsl") and release.and_cuda:
+        return (_pip([f"tensorflow[and-cuda]=={version}", *pins]),)
+    return (_pip([f"{release.gpu_package}=={version}", *pins]), *release.cuda_setup)
+
+
+def cpu_commands(release: TensorflowRelease, version: Version) -> tuple[str, ...]:
+    return (_pip([f"tensorflow=={version}", *release.install_pins]),)
+
+
+def _sort_key(candidate: Candidate) -> tuple[int, int, Version]:
+    status_rank = {"compatible": 0, "unverified": 1, "cpu-only": 2}[candidate.status]
+    # Newest first, but a build with native kernels for the GPU beats one that needs PTX JIT.
+    return (status_rank, int(candidate.needs_ptx_jit), _negate(candidate.tensorflow))
+
+
+def _negate(version: Version) -> Version:
+    # Sorting ascending on a key that must run newest-first: invert each release number.
+    return Version(".".join(str(10_000 - part) for part in version.release))
+
+
+@dataclass(frozen=True)
+class _Evaluation:
+    release: TensorflowRelease
+    version: Version
+    install: tuple[Outcome, ...]
+    gpu: tuple[Outcome, ...]
+
+    def failed(self, outcomes: tuple[Outcome, ...]) -> list[Outcome]:
+        return [o for o in outcomes if o.status is Status.INCOMPATIBLE]
+
+    @property
+    def failed_rules(self) -> set[str]:
+        return {o.rule for o in self.failed((*self.install, *self.gpu))}
+
+
+def _evaluate(matrix: Matrix, machine: MachineDescription, spec: str | None) -> list[_Evaluation]:
+    return [
+        _Evaluation(
+            release,
+            _pinned_version(release, spec),
+            (
+                python_supported(release, machine.python),
+                platform_has_wheel(release, machine.platform),
+            ),
+            tuple(_gpu_rules(matrix, release, machine)) if release.has_gpu_build else (),
+        )
+        for release in matrix.releases_matching(spec)
+    ]
+
+
+def _candidate(evaluation: _Evaluation, machine: MachineDescription) -> Candidate | None:
+    """A GPU or CPU-only candidate, or None when the release does not even install here."""
+    if evaluation.failed(evaluation.install):
+        return None
+    release, version, gpu_rules = evaluation.release, evaluation.version, evaluation.gpu
+    failed_gpu = [o.message for o in evaluation.failed(gpu_rules)]
+    outcomes = (*evaluation.install, *gpu_rules)
+    if gpu_rules and not failed_gpu:
+        unknown = [o.message for o in gpu_rules if o.status is Status.UNKNOWN]
+        gpu_outcome = next(o for o in gpu_rules if o.rule == "gpu")
+        notes = [n for o in gpu_rules for n in o.notes]
+        return Candidate(
+            tensorflow=version,
+            release=release,
+            kind="gpu",
+            status="unverified" if unknown else "compatible",
+            commands=gpu_commands(release, version, machine.os),
+            notes=tuple(dict.fromkeys([*unknown, *notes, *release.notes])),
+            outcomes=outcomes,
+            needs_ptx_jit=gpu_outcome.ok and "JIT" in gpu_outcome.message,
+        )
+    why_not_gpu = failed_gpu or ["this release has no GPU build"]
+    return Candidate(
+        tensorflow=version,
+        release=release,
+        kind="cpu",
+        status="cpu-only",
+        commands=cpu_commands(release, version),
+        notes=tuple(f"no GPU: {reason}" for reason in why_not_gpu),
+        outcomes=outcomes,
+        needs_ptx_jit=False,
+    )
+
+
+def _advice(
+    matrix: Matrix,
+    machine: MachineDescription,
+    evaluations: list[_Evaluation],
+    best: Candidate | None,
+    spec: str | None,
+) -> tuple[str, ...]:
+    """What one change to the machine would buy: another Python, a newer driver, WSL2."""
+    best_gpu = best.tensorflow if best is not None and best.kind == "gpu" else None
+    advice = []
+
+    def newest_blocked_only_by(rule: str) -> _Evaluation | None:
+        blocked = [e for e in evaluations if e.failed_rules == {rule}]
+        blocked = [e for e in blocked if best_gpu is None or e.version > best_gpu]
+        return max(blocked, key=lambda e: e.version, default=None)
+
+    by_python = newest_blocked_only_by("python")
+    if by_python is not None and by_python.release.python:
+        python = by_python.release.python[-1]
+        advice.append(
+            f"With Python {python} instead of {machine.python}, TensorFlow {by_python.version} "
+            f"would use the GPU (it supports Python {by_python.release.python[0]}-{python})."
+        )
+    by_driver = newest_blocked_only_by("driver")
+    if by_driver is not None and by_driver.release.cuda is not None and machine.driver is not None:
+        requirement = matrix.driver_requirement(by_driver.release.cuda, machine.os)
+        if requirement is not None:
+            advice.append(
+                f"Updating the NVIDIA driver to {requirement.minimum} or newer (now "
+                f"{machine.driver}) would allow TensorFlow {by_driver.version} with CUDA "
+                f"{by_driver.release.cuda}."
+            )
+    if machine.os == "windows" and machine.arch == "x86_64":
+        wsl = recommend(matrix, replace(machine, os="wsl"), spec, with_advice=False)
+        top = wsl.candidates[0] if wsl.candidates else None
+        if (
+            top is not None
+            and top.kind == "gpu"
+            and (best_gpu is None or top.tensorflow > best_gpu)
+        ):
+            advice.append(
+                f"In WSL2 on this machine, TensorFlow {top.tensorflow} can use the GPU "
+                f"({top.status}): inside WSL2 run {top.commands[0]} "
+                "(envcheck recommend --os wsl shows the details)."
+            )
+    return tuple(advice)
+
+
+def recommend(
+    matrix: Matrix,
+    machine: MachineDescription,
+    tensorflow_spec: str | None = None,
+    with_advice: bool = True,
+) -> Recommendation:
+    evaluations = _evaluate(matrix, machine, tensorflow_spec)
+    gpu_candidates: list[Candidate] = []
+    cpu_candidates: list[Candidate] = []
+    rejected: list[Rejection] = []
+    for evaluation in evaluations:
+        candidate = _candidate(evaluation, machine)
+        if candidate is None:
+            reasons = [o.message for o in evaluation.failed((*evaluation.install, *evaluation.gpu))]
+            rejected.append(Rejection(evaluation.version, evaluation.release, tuple(reasons)))
+        elif candidate.kind == "gpu":
+            gpu_candidates.append(candidate)
+        else:
+            cpu_candidates.append(candidate)
+    if gpu_candidates:
+        candidates = sorted(gpu_candidates, key=_sort_key)
+        # With a GPU choice on the table, releases that would run on the CPU only are rejected.
+        rejected.extend(
+            Rejection(c.tensorflow, c.release, tuple(n.removeprefix("no GPU: ") for n in c.notes))
+            for c in cpu_candidates
+        )
+    else:
+        candidates = sorted(cpu_candidates, key=_sort_key)
+    rejected.sort(key=lambda r: r.tensorflow, reverse=True)
+    best = candidates[0] if candidates else None
+    advice = _advice(matrix, machine, evaluations, best, tensorflow_spec) if with_advice else ()
+    return Recommendation(machine, tensorflow_spec, tuple(candidates), tuple(rejected), advice)

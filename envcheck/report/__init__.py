@@ -1,0 +1,1 @@
+"""Renderers: pure functions from result objects to text or JSON-ready data."""

@@ -1,0 +1,109 @@
+"""Render a Recommendation as JSON-ready data or as text for a terminal. Pure: no I/O."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from envcheck.recommend import Candidate, Recommendation
+
+SCHEMA = "envcheck.recommend/1"
+TEXT_CANDIDATES = 3  # the text report details the best few; --json has them all
+
+
+def machine_dict(recommendation: Recommendation) -> dict[str, Any]:
+    machine = recommendation.machine
+    return {
+        "os": machine.os,
+        "arch": machine.arch,
+        "python": str(machine.python),
+        "driver": str(machine.driver) if machine.driver is not None else None,
+        "gpus": [
+            {
+                "name": gpu.name,
+                "compute_capability": str(gpu.compute_capability)
+                if gpu.compute_capability is not None
+                else None,
+            }
+            for gpu in machine.gpus
+        ],
+        "found_via": dict(machine.found_via),
+    }
+
+
+def _candidate_dict(candidate: Candidate) -> dict[str, Any]:
+    return {
+        "tensorflow": str(candidate.tensorflow),
+        "cuda": candidate.cuda,
+        "cudnn": candidate.cudnn,
+        "python": [str(p) for p in candidate.release.python],
+        "commands": list(candidate.commands),
+        "notes": list(candidate.notes),
+        "status": candidate.status,
+    }
+
+
+def to_json(recommendation: Recommendation) -> dict[str, Any]:
+    return {
+        "schema": SCHEMA,
+        "machine": machine_dict(recommendation),
+        "tensorflow_spec": recommendation.tensorflow_spec,
+        "candidates": [_candidate_dict(c) for c in recommendation.candidates],
+        "rejected": [
+            {"tensorflow": str(r.tensorflow), "reasons": list(r.reasons)}
+            for r in recommendation.rejected
+        ],
+        "advice": list(recommendation.advice),
+    }
+
+
+def _describe_machine(recommendation: Recommendation) -> str:
+    machine = recommendation.machine
+    gpus = (
+        ", ".join(f"{g.name or 'GPU'} (CC {g.compute_capability or '?'})" for g in machine.gpus)
+        or "GPU unknown"
+    )
+    driver = f"driver {machine.driver}" if machine.driver is not None else "no NVIDIA driver"
+    return f"{machine.os} {machine.arch}, Python {machine.python}, {driver}, {gpus}"
+
+
+def to_text(recommendation: Recommendation, show_all: bool = False) -> str:
+    lines = [f"Machine: {_describe_machine(recommendation)}"]
+    if recommendation.tensorflow_spec:
+        lines.append(f"TensorFlow asked for: {recommendation.tensorflow_spec}")
+    lines.append("")
+    candidates = recommendation.candidates
+    if recommendation.has_gpu_candidate:
+        lines.append("TensorFlow releases that can use the GPU here, best first:")
+    elif any(c.kind == "gpu" for c in candidates):
+        lines.append(
+            "No release is confirmed to use the GPU; these may, once the unknowns are known:"
+        )
+    elif candidates:
+        lines.append(
+            "No TensorFlow release can use an NVIDIA GPU on this machine. CPU-only choices:"
+        )
+    else:
+        lines.append("No TensorFlow release installs on this machine.")
+    shown = candidates if show_all else candidates[:TEXT_CANDIDATES]
+    for index, candidate in enumerate(shown, start=1):
+        stack = (
+            f"CUDA {candidate.cuda}, cuDNN {candidate.cudnn}"
+            if candidate.kind == "gpu"
+            else "CPU only"
+        )
+        lines.append(f"  {index}. TensorFlow {candidate.tensorflow}  ({stack}; {candidate.status})")
+        lines.extend(f"       $ {command}" for command in candidate.commands)
+        lines.extend(f"       - {note}" for note in candidate.notes)
+    hidden = len(candidates) - len(shown)
+    if hidden > 0:
+        lines.append(f"  ... and {hidden} more (--all or --json shows them)")
+    if recommendation.advice:
+        lines.append("")
+        lines.append("What would change the answer:")
+        lines.extend(f"  - {item}" for item in recommendation.advice)
+    if recommendation.rejected:
+        lines.append("")
+        lines.append("Rejected:")
+        for rejection in recommendation.rejected:
+            lines.append(f"  TensorFlow {rejection.tensorflow}: {'; '.join(rejection.reasons)}")
+    return "\n".join(lines) + "\n"

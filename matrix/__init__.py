@@ -1,0 +1,1 @@
+"""The version matrix data (TOML files); a package only so that it ships inside the wheel."""
