@@ -234,7 +234,18 @@ def _advice(
     by_driver = newest_blocked_only_by("driver")
     if by_driver is not None and by_driver.release.cuda is not None and machine.driver is not None:
         requirement = matrix.driver_requirement(by_driver.release.cuda, machine.os)
-        if requirement is not None:
+        capabilities = [g.compute_capability for g in machine.gpus if g.compute_capability]
+        if (
+            requirement is not None
+            and capabilities
+            and not any(matrix.driver_available(cc, requirement.minimum) for cc in capabilities)
+        ):
+            advice.append(
+                f"TensorFlow {by_driver.version} needs driver {requirement.minimum} or newer, "
+                "but NVIDIA ships no driver that new for this GPU's architecture "
+                "(driver_branches.toml); a newer GPU is the way to newer TensorFlow."
+            )
+        elif requirement is not None:
             advice.append(
                 f"Updating the NVIDIA driver to {requirement.minimum} or newer (now "
                 f"{machine.driver}) would allow TensorFlow {by_driver.version} with CUDA "

@@ -274,6 +274,9 @@ def _check_gpus(matrix: Matrix) -> Iterator[Problem]:
                 file,
                 f"{', '.join(sorted(names))} read the same once brand words are dropped ({key!r})",
             )
+    for limit in matrix.driver_branches:
+        if limit.architecture not in ARCHITECTURES:
+            yield Problem("driver_branches.toml", f"unknown architecture {limit.architecture!r}")
     for gpu in matrix.gpus:
         if gpu.architecture not in ARCHITECTURES:
             yield Problem(file, f"{gpu.name}: unknown architecture {gpu.architecture!r}")

@@ -28,6 +28,7 @@ from envcheck.matrix.records import (
     CudaToolkit,
     CudnnMajor,
     CudnnRelease,
+    DriverBranchLimit,
     Gpu,
     LibraryFile,
     Source,
@@ -55,6 +56,7 @@ FILES = (
     "cudnn.toml",
     "libraries.toml",
     "gpus.toml",
+    "driver_branches.toml",
 )
 
 
@@ -461,6 +463,27 @@ def load_gpus(directory: Path) -> tuple[tuple[Gpu, ...], dict[str, Source]]:
         )
         row.done()
     return tuple(gpus), sources
+
+
+def load_driver_branches(
+    directory: Path,
+) -> tuple[tuple[DriverBranchLimit, ...], dict[str, Source]]:
+    name = "driver_branches.toml"
+    data = _read_toml(directory, name)
+    _check_top_level(data, name, {"architecture"})
+    sources = _read_sources(data, name)
+    limits = []
+    for row in _rows(data, name, "architecture", sources):
+        limits.append(
+            DriverBranchLimit(
+                architecture=row.string("name"),
+                last_branch=row.integer("last_branch"),
+                note=row.text("note"),
+                sources=row.sources(),
+            )
+        )
+        row.done()
+    return tuple(limits), sources
 
 
 def bundled_matrix_dir() -> Path:

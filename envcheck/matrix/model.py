@@ -22,6 +22,7 @@ from envcheck.matrix.records import (
     CudaToolkit,
     CudnnMajor,
     CudnnRelease,
+    DriverBranchLimit,
     Gpu,
     LibraryFile,
     Source,
@@ -52,6 +53,7 @@ class Matrix:
     cudnn_majors: tuple[CudnnMajor, ...]
     library_sets: tuple[CudaLibrarySet, ...]
     gpus: tuple[Gpu, ...]
+    driver_branches: tuple[DriverBranchLimit, ...]
     sources: dict[str, dict[str, Source]]  # file name -> source id -> source
 
     # --- TensorFlow -------------------------------------------------------------------------
@@ -159,8 +161,15 @@ class Matrix:
     # --- GPUs ---------------------------------------------------------------------------------
 
     def architecture_of(self, capability: ComputeCapability) -> str | None:
+        """The architecture of a compute capability, when the GPU table makes it unambiguous."""
         names = {g.architecture for g in self.gpus if g.compute_capability == capability}
-        return sorted(names)[0] if len(names) == 1 else None
+        return next(iter(names)) if len(names) == 1 else None
+
+    def driver_available(self, capability: ComputeCapability, driver: DriverVersion) -> bool:
+        """False when `driver` is above the last branch NVIDIA ships for this GPU's architecture."""
+        architecture = self.architecture_of(capability)
+        limit = next((b for b in self.driver_branches if b.architecture == architecture), None)
+        return limit is None or driver.key.release[0] <= limit.last_branch
 
 
 def tensorflow_specifier(spec: str) -> SpecifierSet:
@@ -186,6 +195,7 @@ def load_matrix(directory: Path) -> Matrix:
     cudnn_releases, cudnn_majors, cudnn_sources = load.load_cudnn(directory)
     library_sets, library_sources = load.load_libraries(directory)
     gpus, gpu_sources = load.load_gpus(directory)
+    driver_branches, branch_sources = load.load_driver_branches(directory)
     return Matrix(
         directory=directory,
         releases=releases,
@@ -196,6 +206,7 @@ def load_matrix(directory: Path) -> Matrix:
         cudnn_majors=cudnn_majors,
         library_sets=library_sets,
         gpus=gpus,
+        driver_branches=driver_branches,
         sources={
             "tensorflow.toml": tf_sources,
             "cuda_drivers.toml": driver_sources,
@@ -203,5 +214,6 @@ def load_matrix(directory: Path) -> Matrix:
             "cudnn.toml": cudnn_sources,
             "libraries.toml": library_sources,
             "gpus.toml": gpu_sources,
+            "driver_branches.toml": branch_sources,
         },
     )

@@ -163,3 +163,13 @@ class Gpu:
     aliases: tuple[str, ...]
     note: str
     sources: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DriverBranchLimit:
+    """The last driver branch (e.g. 470) that supports a GPU architecture."""
+
+    architecture: str
+    last_branch: int
+    note: str
+    sources: tuple[str, ...]
