@@ -1,0 +1,1 @@
+"""The probe: collects facts about this machine without trusting the user."""

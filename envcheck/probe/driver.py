@@ -1,0 +1,273 @@
+"""The NVIDIA driver and GPUs: an ordered cascade, first success wins, every failure kept.
+
+Order: ENVCHECK_DRIVER_VERSION, NVML (nvidia-ml-py), libcuda through ctypes, `nvidia-smi
+--query-gpu`, /proc/driver/nvidia/version. NVML and libcuda run in child processes with a
+timeout (a broken driver hangs or crashes them); nvidia-smi runs under a timeout too. The driver
+release (535.104.05) and the driver's CUDA version (12.2) are kept as distinct values. Parsers
+of tool output are pure functions at the top of this module.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from envcheck.probe.facts import DriverFacts, GpuFacts, ProbeStep
+from envcheck.probe.isolation import ChildResult, run_child
+
+OVERRIDE = "ENVCHECK_DRIVER_VERSION"
+PROC_VERSION = Path("/proc/driver/nvidia/version")
+NVML_LIB_RM_VERSION_MISMATCH = 18  # nvml.h NVML_ERROR_LIB_RM_VERSION_MISMATCH
+WSL_LIB_DIR = "/usr/lib/wsl/lib"
+
+# --- pure parsers ---------------------------------------------------------------------------
+
+
+def parse_proc_driver_version(text: str) -> str | None:
+    """The kernel module's version in /proc/driver/nvidia/version.
+
+    'NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.104.05  Sat Aug 19 ...' and the open
+    module's 'NVIDIA UNIX Open Kernel Module for x86_64  560.35.03  Release Build ...'.
+    """
+    match = re.search(r"Kernel Module(?: for [\w-]+)?\s+(\d+(?:\.\d+)+)", text)
+    return match.group(1) if match else None
+
+
+@dataclass(frozen=True)
+class SmiRow:
+    driver: str
+    name: str | None
+    compute_capability: str | None  # None where the driver prints [N/A] (before 510)
+    memory_mib: int | None
+    uuid: str | None
+
+
+SMI_QUERY = "driver_version,name,compute_cap,memory.total,uuid"
+
+
+def parse_nvidia_smi_csv(text: str) -> tuple[SmiRow, ...]:
+    """Rows of `nvidia-smi --query-gpu=<SMI_QUERY> --format=csv,noheader,nounits`."""
+    rows = []
+    for line in text.splitlines():
+        fields = [part.strip() for part in line.split(",")]
+        if len(fields) < 2 or not re.fullmatch(r"\d+(\.\d+)+", fields[0]):
+            continue
+        fields += [""] * (5 - len(fields))
+        capability = fields[2] if re.fullmatch(r"\d+\.\d+", fields[2]) else None
+        memory = int(fields[3]) if fields[3].isdigit() else None
+        uuid = fields[4] if fields[4].startswith("GPU-") else None
+        rows.append(SmiRow(fields[0], fields[1] or None, capability, memory, uuid))
+    return tuple(rows)
+
+
+def cuda_version_text(encoded: int) -> str:
+    """12020 -> '12.2' (cuDriverGetVersion / nvmlSystemGetCudaDriverVersion encoding)."""
+    return f"{encoded // 1000}.{(encoded % 1000) // 10}"
+
+
+def version_from_library_path(path: str | None) -> str | None:
+    """The driver release in a resolved library name: libcuda.so.535.104.05 -> 535.104.05."""
+    if not path:
+        return None
+    match = re.search(r"lib(?:cuda|nvidia-ml)\.so\.(\d+\.\d+(?:\.\d+)?)$", os.path.realpath(path))
+    return match.group(1) if match else None
+
+
+# --- the cascade ----------------------------------------------------------------------------
+
+
+@dataclass
+class _Cascade:
+    """What the cascade has learned so far; each step adds to it."""
+
+    env: dict[str, str]
+    timeout: float
+    steps: list[ProbeStep] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    state: str = "missing"
+    cuda: str | None = None  # the driver's CUDA version, from libcuda even when cuInit fails
+    library_version: str | None = None  # driver release read from a user-space library name
+    gpus: tuple[GpuFacts, ...] = ()
+
+    def fail(self, step: str, detail: str) -> None:
+        self.steps.append(ProbeStep(step, False, detail))
+        self.errors.append(f"{step}: {detail}")
+
+    def succeed(self, step: str, detail: str) -> None:
+        self.steps.append(ProbeStep(step, True, detail))
+
+    def facts(
+        self, version: str | None, found_via: str | None, state: str, kernel: str | None = None
+    ) -> DriverFacts:
+        return DriverFacts(
+            version=version,
+            cuda=self.cuda,
+            found_via=found_via,
+            state=state,
+            kernel_module=kernel,
+            user_library=self.library_version,
+            errors=tuple(self.errors),
+            steps=tuple(self.steps),
+        )
+
+
+def _gpus(raw: list[Any], found_via: str) -> tuple[GpuFacts, ...]:
+    gpus = []
+    for index, item in enumerate(raw):
+        if not isinstance(item, dict):
+            continue
+        memory = item.get("memory_mib")
+        gpus.append(
+            GpuFacts(
+                index=int(item.get("index", index)),
+                name=item.get("name"),
+                compute_capability=item.get("compute_capability"),
+                memory_mib=int(memory) if isinstance(memory, int) else None,
+                uuid=item.get("uuid"),
+                found_via=found_via,
+            )
+        )
+    return tuple(gpus)
+
+
+def _child_failure(result: ChildResult) -> str:
+    return f"the child process {result.describe()}"
+
+
+def _step_nvml(cascade: _Cascade) -> DriverFacts | None:
+    result = run_child("nvml", None, env=cascade.env, timeout=cascade.timeout)
+    data = result.data
+    if not result.ok or data is None:
+        cascade.fail("nvml", _child_failure(result))
+        return None
+    cascade.library_version = version_from_library_path(data.get("library_path"))
+    if "error" in data:
+        cascade.fail("nvml", str(data["error"]))
+        if data.get("error_code") == NVML_LIB_RM_VERSION_MISMATCH:
+            cascade.state = "mismatch"
+        return None
+    encoded = data.get("cuda_driver_version")
+    cascade.cuda = cuda_version_text(encoded) if isinstance(encoded, int) else None
+    cascade.gpus = _gpus(data.get("gpus", []), "nvml")
+    version = data.get("driver_version")
+    cascade.succeed("nvml", f"driver {version}, {len(cascade.gpus)} GPU(s)")
+    return cascade.facts(version, "nvml", "ok" if cascade.gpus else "no-device")
+
+
+def _step_libcuda(cascade: _Cascade, names: tuple[str, ...]) -> DriverFacts | None:
+    result = run_child("libcuda", {"names": list(names)}, env=cascade.env, timeout=cascade.timeout)
+    data = result.data
+    if not result.ok or data is None:
+        cascade.fail("libcuda", _child_failure(result))
+        return None
+    if "error" in data:
+        cascade.fail("libcuda", f"{data['error']} ({'; '.join(data.get('tried', []))})")
+        return None
+    path = str(data.get("library_path") or "")
+    encoded = data.get("cuda_driver_version")
+    cascade.cuda = cuda_version_text(encoded) if isinstance(encoded, int) else None
+    version = version_from_library_path(path)
+    cascade.library_version = cascade.library_version or version
+    cuinit = str(data.get("cuinit"))
+    if "/stubs/" in path or cuinit == "CUDA_ERROR_STUB_LIBRARY":
+        cascade.state = "stub"
+        cascade.fail("libcuda", f"{path} is the CUDA toolkit's stub libcuda, not a driver")
+        return None
+    if cuinit != "CUDA_SUCCESS":
+        # The driver library is there but cuInit failed: keep looking for the release number.
+        if cascade.state == "missing":
+            cascade.state = "no-device" if cuinit == "CUDA_ERROR_NO_DEVICE" else "error"
+        cascade.fail("libcuda", f"{path}: cuInit returned {cuinit} (driver CUDA {cascade.cuda})")
+        return None
+    cascade.gpus = _gpus(data.get("gpus", []), "libcuda")
+    cascade.succeed("libcuda", f"{path}: CUDA {cascade.cuda}, {len(cascade.gpus)} GPU(s)")
+    return cascade.facts(version, "libcuda", "ok" if cascade.gpus else "no-device")
+
+
+def _step_nvidia_smi(cascade: _Cascade, smi: str | None) -> DriverFacts | None:
+    executable = (
+        smi if smi is not None else shutil.which("nvidia-smi", path=cascade.env.get("PATH"))
+    )
+    if executable is None:
+        cascade.fail("nvidia-smi", "not found on PATH")
+        return None
+    rows, detail = _run_smi(executable, cascade.timeout)
+    if not rows:
+        cascade.fail("nvidia-smi", detail)
+        return None
+    cascade.succeed("nvidia-smi", f"driver {rows[0].driver}, {len(rows)} GPU(s)")
+    cascade.gpus = tuple(
+        GpuFacts(i, r.name, r.compute_capability, r.memory_mib, r.uuid, "nvidia-smi")
+        for i, r in enumerate(rows)
+    )
+    state = cascade.state if cascade.state in ("mismatch", "no-device", "error") else "ok"
+    return cascade.facts(rows[0].driver, "nvidia-smi", state)
+
+
+def _step_proc(cascade: _Cascade, proc_file: Path) -> DriverFacts:
+    kernel = None
+    try:
+        kernel = parse_proc_driver_version(proc_file.read_text(errors="replace"))
+    except OSError as exc:
+        cascade.fail(str(proc_file), exc.strerror or str(exc))
+    else:
+        if kernel is None:
+            cascade.fail(str(proc_file), "no version in the file")
+        else:
+            cascade.succeed(str(proc_file), f"kernel module {kernel}")
+    version = kernel or cascade.library_version
+    state = cascade.state
+    if state == "missing" and (version or cascade.cuda):
+        state = "error"
+    found_via = str(proc_file) if kernel else ("libcuda" if cascade.cuda else None)
+    return cascade.facts(version, found_via, state, kernel)
+
+
+def probe_driver(
+    environ: Mapping[str, str] | None = None,
+    timeout: float = 10.0,
+    proc_file: Path = PROC_VERSION,
+    smi: str | None = None,
+    libcuda_names: tuple[str, ...] = (),
+) -> tuple[DriverFacts, tuple[GpuFacts, ...]]:
+    """Run the cascade; `environ` is the environment the children get (LD_LIBRARY_PATH...)."""
+    cascade = _Cascade(dict(os.environ if environ is None else environ), timeout)
+    override = cascade.env.get(OVERRIDE)
+    if override:
+        cascade.succeed(OVERRIDE, override)
+        return cascade.facts(override, OVERRIDE, "ok"), ()
+    facts = (
+        _step_nvml(cascade)
+        or _step_libcuda(cascade, libcuda_names)
+        or _step_nvidia_smi(cascade, smi)
+        or _step_proc(cascade, proc_file)
+    )
+    return facts, cascade.gpus
+
+
+def _run_smi(executable: str, timeout: float) -> tuple[tuple[SmiRow, ...], str]:
+    try:
+        completed = subprocess.run(
+            [executable, f"--query-gpu={SMI_QUERY}", "--format=csv,noheader,nounits"],
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=timeout,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return (), f"timed out after {timeout:.1f} s"
+    except OSError as exc:
+        return (), str(exc)
+    if completed.returncode != 0:
+        message = (completed.stdout + completed.stderr).strip().splitlines()
+        return (), f"exit code {completed.returncode}: {message[0] if message else ''}".rstrip(": ")
+    rows = parse_nvidia_smi_csv(completed.stdout)
+    return rows, "" if rows else "no GPU rows in its output"

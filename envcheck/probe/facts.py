@@ -1,0 +1,108 @@
+"""The facts the probe collects, as frozen records, and their JSON form (envcheck.facts/1).
+
+Facts say what was found and how (`found_via`), and keep every failed attempt as evidence. They
+hold no verdicts: whether a fact is a problem for a framework is the diagnosis's job.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+SCHEMA = "envcheck.facts/1"
+
+
+@dataclass(frozen=True)
+class PlatformFacts:
+    os: str  # linux | windows | wsl | macos
+    arch: str  # x86_64 | aarch64 | ...
+    python: str  # full version of the probed interpreter, e.g. 3.11.7
+    python_bits: int  # 64 or 32; a 32-bit Python cannot load 64-bit CUDA DLLs
+    python_executable: str
+    wsl: str | None  # "wsl1", "wsl2" or None
+    container: str | None  # docker | podman | kubernetes | container | None
+    device_nodes: tuple[str, ...]  # /dev/nvidia0, /dev/nvidiactl, ... (Linux)
+    cuda_visible_devices: str | None
+    nvidia_visible_devices: str | None
+
+
+@dataclass(frozen=True)
+class ProbeStep:
+    """One attempt of a detection cascade: where it looked and what came back."""
+
+    step: str  # e.g. "nvml", "libcuda", "nvidia-smi", "/proc/driver/nvidia/version"
+    ok: bool
+    detail: str
+
+
+@dataclass(frozen=True)
+class GpuFacts:
+    index: int
+    name: str | None
+    compute_capability: str | None  # "8.6"
+    memory_mib: int | None
+    uuid: str | None
+    found_via: str
+
+
+@dataclass(frozen=True)
+class DriverFacts:
+    version: str | None  # the driver release, e.g. 535.104.05
+    cuda: str | None  # the CUDA version this driver supports, e.g. 12.2
+    found_via: str | None
+    state: str  # ok | missing | stub | mismatch | no-device | error | unknown
+    kernel_module: str | None  # version of the loaded kernel module (/proc), when readable
+    user_library: str | None  # version of the user-space library (libnvidia-ml / libcuda)
+    errors: tuple[str, ...]  # each failed step, "step: what happened"
+    steps: tuple[ProbeStep, ...]
+
+
+@dataclass(frozen=True)
+class LibraryFacts:
+    """One candidate file for one library name, and what reading it (never loading it) showed."""
+
+    name: str  # role, e.g. "cudnn", "cudnn_cnn_infer", "cudart"
+    file: str  # the name the loader is asked for, e.g. libcudnn.so.8
+    path: str  # where this candidate lies
+    version: str | None
+    arch: str | None  # e.g. "x86_64 64-bit", "i386 32-bit"
+    selected: bool  # the platform's loader would pick this copy
+    found_via: str  # LD_LIBRARY_PATH, RUNPATH of ..., ld.so.cache, default dir, PATH, ...
+    owner: str | None  # the distribution or conda package that installed it
+    problems: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class FrameworkFacts:
+    name: str  # tensorflow, torch, jax, ...
+    distribution: str  # the installed distribution, e.g. tensorflow-cpu
+    version: str
+    location: str | None
+    build: dict[str, Any] = field(default_factory=dict)  # build info: cuda_version, ...
+    build_found_via: str | None = None
+    requires: tuple[str, ...] = ()  # nvidia-* / CUDA requirements it declares
+    problems: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class WheelFacts:
+    """An installed pip `nvidia-*` (or `tensorrt`) distribution."""
+
+    name: str
+    version: str
+    location: str | None
+
+
+@dataclass(frozen=True)
+class Facts:
+    platform: PlatformFacts
+    driver: DriverFacts
+    gpus: tuple[GpuFacts, ...]
+    libraries: tuple[LibraryFacts, ...]
+    frameworks: tuple[FrameworkFacts, ...]
+    wheels: tuple[WheelFacts, ...]
+    seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        return {"schema": SCHEMA, **data}

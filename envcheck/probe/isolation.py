@@ -1,0 +1,129 @@
+"""Run probe code that may crash or hang (foreign libraries, NVML, TensorFlow) in a child process.
+
+The child is a Python script from `envcheck/probe/children/`, run as `python -I -c SOURCE ARG` so
+it needs no envcheck installed in the target interpreter; it prints one JSON object as its last
+stdout line. A timeout, a signal (SIGSEGV, SIGABRT) or a non-zero exit becomes a ChildResult that
+says so: the parent never hangs and never dies with the child.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+DEFAULT_TIMEOUT_S = 10.0
+_STDERR_TAIL = 2000
+
+
+@dataclass(frozen=True)
+class ChildResult:
+    status: str  # ok | timeout | crashed | failed | not-run
+    data: dict[str, Any] | None
+    returncode: int | None
+    signal: str | None  # e.g. SIGSEGV when the child was killed by a signal
+    stderr_tail: str
+    seconds: float
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok" and self.data is not None
+
+    def describe(self) -> str:
+        """One line for a report: what happened to the child."""
+        if self.status == "ok":
+            return "ok"
+        if self.status == "timeout":
+            return f"timed out after {self.seconds:.1f} s"
+        if self.status == "crashed":
+            return f"crashed ({self.signal or f'exit code {self.returncode}'})"
+        last = self.stderr_tail.strip().splitlines()[-1:] or [""]
+        detail = f": {last[0]}" if last[0] else ""
+        return f"failed (exit code {self.returncode}){detail}"
+
+
+def child_source(name: str) -> str:
+    """The source of a child script shipped in envcheck/probe/children/."""
+    return resources.files("envcheck.probe.children").joinpath(f"{name}.py").read_text("utf-8")
+
+
+def _signal_name(returncode: int) -> str | None:
+    number = -returncode if returncode < 0 else None
+    if number is None and sys.platform == "win32" and returncode >= 0xC0000000:
+        return f"Windows exception 0x{returncode:08X}"
+    if number is None:
+        return None
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def run_child(
+    name: str,
+    argument: Any = None,
+    *,
+    python: str | None = None,
+    env: Mapping[str, str] | None = None,
+    timeout: float = DEFAULT_TIMEOUT_S,
+    extra_args: Sequence[str] = (),
+) -> ChildResult:
+    """Run child script `name` with a JSON `argument`; never raises for the child's failures."""
+    command = [python or sys.executable, "-I", *extra_args, "-c", child_source(name)]
+    command.append(json.dumps(argument))
+    started = time.monotonic()
+    try:
+        completed = subprocess.run(
+            command,
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=timeout,
+            env=dict(env) if env is not None else None,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
+    except subprocess.TimeoutExpired as exc:
+        stderr = (
+            exc.stderr.decode(errors="replace") if isinstance(exc.stderr, bytes) else exc.stderr
+        )
+        return ChildResult("timeout", None, None, None, (stderr or "")[-_STDERR_TAIL:], timeout)
+    except OSError as exc:
+        return ChildResult("not-run", None, None, None, str(exc), time.monotonic() - started)
+    seconds = time.monotonic() - started
+    tail = completed.stderr[-_STDERR_TAIL:]
+    crashed_by = _signal_name(completed.returncode)
+    if crashed_by is not None:
+        return ChildResult("crashed", None, completed.returncode, crashed_by, tail, seconds)
+    data = _last_json_line(completed.stdout)
+    if completed.returncode != 0 or data is None:
+        return ChildResult("failed", data, completed.returncode, None, tail, seconds)
+    return ChildResult("ok", data, 0, None, tail, seconds)
+
+
+def _last_json_line(stdout: str) -> dict[str, Any] | None:
+    for line in reversed(stdout.strip().splitlines()):
+        try:
+            value = json.loads(line)
+        except ValueError:
+            continue
+        return value if isinstance(value, dict) else None
+    return None
+
+
+def child_env(overrides: Mapping[str, str | None] | None = None) -> dict[str, str]:
+    """This process's environment with `overrides` applied (None removes a variable)."""
+    env = dict(os.environ)
+    for key, value in (overrides or {}).items():
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = value
+    return env

@@ -1,0 +1,197 @@
+"""The driver cascade against fake driver libraries built with gcc (no GPU exists here).
+
+The fakes export the real symbols nvidia-ml-py and the probe's ctypes code call, so the real
+pynvml and the real dynamic loader run; only the values come from the fakes' environment.
+"""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+
+import pytest
+
+from envcheck.probe.driver import (
+    cuda_version_text,
+    parse_nvidia_smi_csv,
+    parse_proc_driver_version,
+    probe_driver,
+    version_from_library_path,
+)
+from tests.native_fakes import fake_libcuda, fake_nvml, have_gcc
+
+pytestmark = pytest.mark.skipif(not have_gcc(), reason="gcc is needed to build the fake drivers")
+
+PROC_535 = (
+    "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.104.05  Sat Aug 19 01:15:15 UTC 2023\n"
+    "GCC version:  gcc version 12.2.0 (Debian 12.2.0-14)\n"
+)
+
+
+@pytest.fixture(scope="module")
+def libs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("driver")
+    return {
+        "nvml": fake_nvml(root / "nvml").parent,
+        "nvml_550": fake_nvml(root / "nvml550", release="550.54.15").parent,
+        "libcuda": fake_libcuda(root / "cuda", release="550.54.14").parent,
+        "stub": fake_libcuda(root / "toolkit" / "lib64" / "stubs", release=None).parent,
+    }
+
+
+def _env(tmp_path: Path, *dirs: Path, **values: str) -> dict[str, str]:
+    """A minimal environment: the fake library dirs first, no real nvidia-smi on PATH."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    env = {"PATH": str(bin_dir), "LD_LIBRARY_PATH": ":".join(str(d) for d in dirs)}
+    env.update(values)
+    return env
+
+
+def _no_proc(tmp_path: Path) -> Path:
+    return tmp_path / "no-such-proc-file"
+
+
+def test_nvml_reports_driver_cuda_and_gpus(libs: dict[str, Path], tmp_path: Path) -> None:
+    env = _env(
+        tmp_path,
+        libs["nvml"],
+        FAKE_NVML_DRIVER="535.104.05",
+        FAKE_NVML_CUDA="12020",
+        FAKE_NVML_GPUS="NVIDIA GeForce RTX 3060|8.6|12288|GPU-aaaa;NVIDIA A100-SXM4-40GB|8.0|40960|GPU-bbbb",
+    )
+    driver, gpus = probe_driver(env, timeout=20, proc_file=_no_proc(tmp_path))
+    assert driver.found_via == "nvml"
+    assert driver.version == "535.104.05"  # the driver release ...
+    assert driver.cuda == "12.2"  # ... and the driver's CUDA version, kept apart
+    assert driver.state == "ok"
+    assert driver.user_library == "535.104.05"  # from the resolved libnvidia-ml.so.535.104.05
+    assert [(g.name, g.compute_capability, g.memory_mib, g.uuid) for g in gpus] == [
+        ("NVIDIA GeForce RTX 3060", "8.6", 12288, "GPU-aaaa"),
+        ("NVIDIA A100-SXM4-40GB", "8.0", 40960, "GPU-bbbb"),
+    ]
+
+
+def test_nvml_without_devices_is_no_device(libs: dict[str, Path], tmp_path: Path) -> None:
+    env = _env(tmp_path, libs["nvml"], FAKE_NVML_GPUS="")
+    driver, gpus = probe_driver(env, timeout=20, proc_file=_no_proc(tmp_path))
+    assert (driver.state, gpus) == ("no-device", ())
+
+
+def test_libcuda_answers_when_nvml_is_missing(libs: dict[str, Path], tmp_path: Path) -> None:
+    env = _env(
+        tmp_path,
+        libs["libcuda"],
+        FAKE_CUDA_VERSION="12040",
+        FAKE_CUINIT="0",
+        FAKE_CUDA_GPUS="NVIDIA GeForce RTX 4090|8.9|24564",
+    )
+    driver, gpus = probe_driver(env, timeout=20, proc_file=_no_proc(tmp_path))
+    assert driver.found_via == "libcuda"
+    assert driver.cuda == "12.4"
+    assert driver.version == "550.54.14"  # read from the versioned file name behind libcuda.so.1
+    assert [(g.name, g.compute_capability, g.memory_mib) for g in gpus] == [
+        ("NVIDIA GeForce RTX 4090", "8.9", 24564)
+    ]
+    assert any(e.startswith("nvml:") for e in driver.errors)  # the failed step is kept
+
+
+def test_version_mismatch_names_both_versions(libs: dict[str, Path], tmp_path: Path) -> None:
+    proc = tmp_path / "version"
+    proc.write_text(PROC_535)
+    env = _env(tmp_path, libs["nvml_550"], FAKE_NVML_INIT_RC="18")
+    driver, _ = probe_driver(env, timeout=20, proc_file=proc)
+    assert driver.state == "mismatch"
+    assert driver.kernel_module == "535.104.05"
+    assert driver.user_library == "550.54.15"
+    # pynvml words error 18 itself: "RM has detected an NVML/RM version mismatch."
+    assert any(e.startswith("nvml:") and "version mismatch" in e for e in driver.errors)
+
+
+def test_hanging_cuinit_becomes_a_timeout_fact(libs: dict[str, Path], tmp_path: Path) -> None:
+    proc = tmp_path / "version"
+    proc.write_text(PROC_535)
+    env = _env(tmp_path, libs["libcuda"], FAKE_CUINIT="hang")
+    driver, _ = probe_driver(env, timeout=3, proc_file=proc)
+    assert any(e.startswith("libcuda:") and "timed out" in e for e in driver.errors)
+    assert driver.kernel_module == "535.104.05"  # the cascade went on after the hang
+
+
+def test_crashing_cuinit_becomes_a_crash_fact(libs: dict[str, Path], tmp_path: Path) -> None:
+    env = _env(tmp_path, libs["libcuda"], FAKE_CUINIT="crash")
+    driver, _ = probe_driver(env, timeout=20, proc_file=_no_proc(tmp_path))
+    assert any(e.startswith("libcuda:") and "SIGSEGV" in e for e in driver.errors)
+    assert driver.state == "missing"
+
+
+def test_stub_libcuda_is_named(libs: dict[str, Path], tmp_path: Path) -> None:
+    env = _env(tmp_path, libs["stub"], FAKE_CUINIT="34")
+    driver, _ = probe_driver(env, timeout=20, proc_file=_no_proc(tmp_path))
+    assert driver.state == "stub"
+    assert any("stub" in e for e in driver.errors)
+
+
+def test_no_device_keeps_the_drivers_cuda_version(libs: dict[str, Path], tmp_path: Path) -> None:
+    env = _env(tmp_path, libs["libcuda"], FAKE_CUINIT="100", CUDA_VISIBLE_DEVICES="")
+    driver, gpus = probe_driver(env, timeout=20, proc_file=_no_proc(tmp_path))
+    assert driver.state == "no-device"
+    assert driver.cuda == "12.2"
+    assert gpus == ()
+    assert any("CUDA_ERROR_NO_DEVICE" in e for e in driver.errors)
+
+
+def test_nothing_found_lists_every_place_looked(tmp_path: Path) -> None:
+    driver, gpus = probe_driver(_env(tmp_path), timeout=20, proc_file=_no_proc(tmp_path))
+    assert driver.state == "missing"
+    assert driver.version is None
+    assert gpus == ()
+    steps = [s.step for s in driver.steps]
+    assert steps == ["nvml", "libcuda", "nvidia-smi", str(_no_proc(tmp_path))]
+    assert all(not s.ok for s in driver.steps)
+
+
+def test_override_wins(tmp_path: Path) -> None:
+    env = _env(tmp_path, ENVCHECK_DRIVER_VERSION="550.54.14")
+    driver, _ = probe_driver(env, timeout=20)
+    assert (driver.version, driver.found_via) == ("550.54.14", "ENVCHECK_DRIVER_VERSION")
+
+
+def test_nvidia_smi_is_used_after_the_libraries(tmp_path: Path) -> None:
+    env = _env(tmp_path)
+    smi = Path(env["PATH"]) / "nvidia-smi"
+    smi.write_text("#!/bin/sh\necho '470.82.01, Tesla K80, [N/A], 11441, GPU-1234'\n")
+    smi.chmod(smi.stat().st_mode | stat.S_IEXEC)
+    driver, gpus = probe_driver(env, timeout=20, proc_file=_no_proc(tmp_path))
+    assert (driver.version, driver.found_via) == ("470.82.01", "nvidia-smi")
+    assert [(g.name, g.compute_capability, g.memory_mib) for g in gpus] == [
+        ("Tesla K80", None, 11441)
+    ]
+
+
+def test_parsers() -> None:
+    assert parse_proc_driver_version(PROC_535) == "535.104.05"
+    open_module = "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  560.35.03  Release Build  (dvs-builder@U16-I3-B03-4-3)  Fri Aug 16 21:42:42 UTC 2024"
+    assert parse_proc_driver_version(open_module) == "560.35.03"
+    assert parse_proc_driver_version("garbage") is None
+    rows = parse_nvidia_smi_csv(
+        "535.104.05, NVIDIA H100 80GB HBM3, 9.0, 81559, GPU-1\n535.104.05, NVIDIA H100 80GB HBM3, 9.0, 81559, GPU-2\n"
+    )
+    assert [(r.name, r.compute_capability, r.uuid) for r in rows] == [
+        ("NVIDIA H100 80GB HBM3", "9.0", "GPU-1"),
+        ("NVIDIA H100 80GB HBM3", "9.0", "GPU-2"),
+    ]
+    assert parse_nvidia_smi_csv("Failed to initialize NVML: Driver/library version mismatch") == ()
+    assert cuda_version_text(12020) == "12.2"
+    assert cuda_version_text(11080) == "11.8"
+    assert cuda_version_text(13000) == "13.0"
+
+
+def test_version_from_library_path(tmp_path: Path) -> None:
+    real = tmp_path / "libcuda.so.535.104.05"
+    real.write_bytes(b"")
+    link = tmp_path / "libcuda.so.1"
+    link.symlink_to(real.name)
+    assert version_from_library_path(str(link)) == "535.104.05"
+    assert version_from_library_path("/usr/lib/wsl/lib/libcuda.so.1") is None
+    assert version_from_library_path(None) is None
+    assert link.is_symlink()
