@@ -129,6 +129,8 @@ def matrix_rows_command(
 ) -> None:
     """Show TensorFlow releases with their Python, CUDA, cuDNN, driver and GPU targets."""
     if ctx.invoked_subcommand is not None:
+        # `envcheck matrix --matrix DIR validate` means the same as `... validate --matrix DIR`.
+        ctx.obj = {"matrix": matrix_option}
         return
     matrix = _load(matrix_option)
     releases = matrix.releases_matching(tensorflow)
@@ -153,10 +155,13 @@ def _cuda_matches(built: Version, wanted: Version) -> bool:
 
 @matrix_app.command("validate")
 def validate_command(
+    ctx: typer.Context,
     matrix_option: Optional[str] = MATRIX_OPTION,
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Check a matrix directory: every row parses, cites a source, and agrees with the others."""
+    if matrix_option is None and isinstance(ctx.obj, dict):
+        matrix_option = ctx.obj.get("matrix")
     try:
         directory = matrix_dir(matrix_option)
     except EnvcheckError as exc:

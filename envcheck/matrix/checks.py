@@ -264,15 +264,15 @@ def _check_libraries(matrix: Matrix) -> Iterator[Problem]:
 
 def _check_gpus(matrix: Matrix) -> Iterator[Problem]:
     file = "gpus.toml"
-    owners: dict[str, set[str]] = {}
-    for gpu in matrix.gpus:
-        for spelling in (gpu.name, *gpu.aliases):
-            owners.setdefault(name_key(spelling), set()).add(gpu.name)
-    for key, names in sorted(owners.items()):
-        if len(names) > 1:
+    owners: dict[str, list[int]] = {}
+    for row, gpu in enumerate(matrix.gpus):
+        for spelling in dict.fromkeys(name_key(s) for s in (gpu.name, *gpu.aliases)):
+            owners.setdefault(spelling, []).append(row)
+    for key, rows in sorted(owners.items()):
+        if len(rows) > 1:
+            names = ", ".join(f"#{row + 1} {matrix.gpus[row].name}" for row in rows)
             yield Problem(
-                file,
-                f"{', '.join(sorted(names))} read the same once brand words are dropped ({key!r})",
+                file, f"[[gpu]] rows {names} read the same once brand words are dropped ({key!r})"
             )
     for limit in matrix.driver_branches:
         if limit.architecture not in ARCHITECTURES:
