@@ -12,6 +12,7 @@ import json
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Optional, TypeVar
 
 import typer
@@ -19,12 +20,14 @@ from packaging.version import Version
 
 from envcheck import __version__
 from envcheck.errors import EnvcheckError
-from envcheck.machine import GpuDescription, describe_machine
+from envcheck.machine import GpuDescription, describe_machine, with_capabilities
 from envcheck.matrix.checks import Problem, check_matrix
 from envcheck.matrix.gpu_names import GpuIndex
 from envcheck.matrix.load import MatrixDataError, matrix_dir
 from envcheck.matrix.model import Matrix, load_matrix
+from envcheck.probe.collect import collect_facts
 from envcheck.recommend import recommend
+from envcheck.report import facts as report_facts
 from envcheck.report import matrix_rows, recommendation
 from envcheck.versions import ComputeCapability, major_minor, parse_numeric_version
 
@@ -248,7 +251,9 @@ def recommend_command(
     """Rank TensorFlow releases for this machine (or one described by flags), with commands."""
     matrix = _load(matrix_option)
     gpus = _gpus_from_flags(matrix, gpu, compute_capability)
-    machine = describe_machine(os_name, arch, python, driver, gpus)
+    machine = with_capabilities(
+        describe_machine(os_name, arch, python, driver, gpus), _capability_lookup(matrix)
+    )
     result = recommend(matrix, machine, tensorflow)
     if as_json:
         _print_json(recommendation.to_json(result))
@@ -256,6 +261,58 @@ def recommend_command(
         typer.echo(recommendation.to_text(result, show_all=show_all), nl=False)
     if not result.has_gpu_candidate:
         raise typer.Exit(EXIT_NEGATIVE)
+
+
+@app.command("probe")
+@_handles_errors
+def probe_command(
+    as_json: bool = typer.Option(False, "--json", help="Print JSON (schema envcheck.facts/1)."),
+    python: Optional[str] = typer.Option(
+        None,
+        "--python",
+        envvar="ENVCHECK_PYTHON_EXECUTABLE",
+        metavar="PATH",
+        help="Probe the environment of this interpreter (e.g. a project's venv).",
+    ),
+    timeout: float = typer.Option(
+        10.0,
+        "--timeout",
+        envvar="ENVCHECK_TIMEOUT",
+        metavar="SECONDS",
+        min=0.1,
+        help="Time limit for each isolated step (NVML, libcuda, a library's version call).",
+    ),
+    import_frameworks: bool = typer.Option(
+        False,
+        "--import-frameworks",
+        envvar="ENVCHECK_IMPORT_FRAMEWORKS",
+        help="Also import TensorFlow (in a child process) for tf.sysconfig.get_build_info().",
+    ),
+    matrix_option: Optional[str] = MATRIX_OPTION,
+) -> None:
+    """Collect the facts: platform, driver and GPUs, frameworks, and the CUDA/cuDNN libraries."""
+    if python is not None and not Path(python).exists():
+        raise EnvcheckError(f"--python {python!r} does not exist")
+    matrix = _load(matrix_option)
+    facts = collect_facts(
+        matrix, python=python, timeout=timeout, import_frameworks=import_frameworks
+    )
+    if as_json:
+        _print_json(facts.to_json())
+    else:
+        typer.echo(report_facts.to_text(facts), nl=False)
+
+
+def _capability_lookup(matrix: Matrix) -> Callable[[str], ComputeCapability | None]:
+    index = GpuIndex.build(matrix.gpus)
+
+    def lookup(name: str) -> ComputeCapability | None:
+        try:
+            return index.find(name).compute_capability
+        except EnvcheckError:
+            return None
+
+    return lookup
 
 
 def _gpus_from_flags(

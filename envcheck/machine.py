@@ -1,28 +1,27 @@
 """The machine a recommendation is for: described by flags, or read cheaply from this host.
 
-This holds the description (OS, architecture, Python, driver, GPUs) and the light host reading
-that `recommend` needs when a flag is omitted: the platform module, an ENVCHECK_DRIVER_VERSION
-override, /proc/driver/nvidia/version and `nvidia-smi --query-gpu` under a timeout. It never loads
-a driver library into this process; the full probe (NVML, libcuda, libraries) is `envcheck.probe`.
+This holds the description (OS, architecture, Python, driver, GPUs) that `recommend` works on,
+built from flags, with every omitted value read from this host: the platform module, and the
+probe's driver cascade (ENVCHECK_DRIVER_VERSION, NVML, libcuda, nvidia-smi, /proc), which loads
+driver libraries only in child processes.
 """
 
 from __future__ import annotations
 
 import os
 import platform
-import re
-import shutil
-import subprocess
 import sys
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from envcheck.errors import InputError
+from envcheck.probe.driver import OVERRIDE, probe_driver
 from envcheck.versions import ComputeCapability, DriverVersion, PythonVersion
 
 OS_NAMES = ("linux", "windows", "wsl", "macos")
 ARCHES = ("x86_64", "aarch64")
-NVIDIA_SMI_TIMEOUT_S = 10.0
+DRIVER_TIMEOUT_S = 10.0
 
 
 @dataclass(frozen=True)
@@ -104,80 +103,24 @@ def host_arch() -> str:
         return platform.machine().lower()
 
 
-def parse_proc_driver_version(text: str) -> DriverVersion | None:
-    """The driver release in /proc/driver/nvidia/version ('... Kernel Module  535.104.05 ...')."""
-    match = re.search(r"Kernel Module(?: for [\w-]+)?\s+(\d+(?:\.\d+)+)", text)
-    return DriverVersion(match.group(1)) if match else None
-
-
-def parse_nvidia_smi_csv(text: str) -> tuple[DriverVersion | None, tuple[GpuDescription, ...]]:
-    """Rows of `--query-gpu=driver_version,name,compute_cap --format=csv,noheader`, one per GPU."""
-    driver = None
-    gpus = []
-    for line in text.splitlines():
-        fields = [part.strip() for part in line.split(",")]
-        if len(fields) < 2 or not fields[0]:
-            continue
-        try:
-            driver = driver or DriverVersion.parse(fields[0])
-        except InputError:
-            continue
-        capability = None
-        if len(fields) >= 3:
-            try:
-                capability = ComputeCapability.parse(fields[2])
-            except InputError:
-                capability = None  # "[N/A]" on drivers before 510
-        gpus.append(GpuDescription(fields[1] or None, capability))
-    return driver, tuple(gpus)
-
-
-def _run_nvidia_smi(executable: str) -> str | None:
-    try:
-        completed = subprocess.run(
-            [executable, "--query-gpu=driver_version,name,compute_cap", "--format=csv,noheader"],
-            capture_output=True,
-            text=True,
-            timeout=NVIDIA_SMI_TIMEOUT_S,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return completed.stdout if completed.returncode == 0 else None
-
-
-def read_host_driver(
-    environ: dict[str, str] | None = None,
-    proc_file: Path = Path("/proc/driver/nvidia/version"),
-    smi: str | None = None,
+def host_driver(
+    environ: dict[str, str] | None = None, timeout: float = DRIVER_TIMEOUT_S
 ) -> tuple[DriverVersion | None, tuple[GpuDescription, ...], str, tuple[str, ...]]:
-    """(driver, gpus, found_via, searched): the first place that answers wins."""
-    env = os.environ if environ is None else environ
-    searched: list[str] = []
-    override = env.get("ENVCHECK_DRIVER_VERSION")
-    if override:
-        return (
-            DriverVersion.parse(override, "ENVCHECK_DRIVER_VERSION"),
-            (),
-            "ENVCHECK_DRIVER_VERSION",
-            (),
+    """(driver, gpus, found_via, places that failed), from the probe's driver cascade."""
+    facts, gpus = probe_driver(environ, timeout=timeout)
+    driver = None
+    if facts.version is not None:
+        what = OVERRIDE if facts.found_via == OVERRIDE else "the driver version"
+        driver = DriverVersion.parse(facts.version, what)
+    described = tuple(
+        GpuDescription(
+            gpu.name,
+            ComputeCapability.parse(gpu.compute_capability) if gpu.compute_capability else None,
         )
-    executable = smi if smi is not None else shutil.which("nvidia-smi")
-    searched.append("nvidia-smi" if executable is None else executable)
-    if executable is not None:
-        output = _run_nvidia_smi(executable)
-        if output:
-            driver, gpus = parse_nvidia_smi_csv(output)
-            if driver is not None:
-                return driver, gpus, "nvidia-smi", tuple(searched)
-    searched.append(str(proc_file))
-    try:
-        driver = parse_proc_driver_version(proc_file.read_text(errors="replace"))
-    except OSError:
-        driver = None
-    if driver is not None:
-        return driver, (), str(proc_file), tuple(searched)
-    return None, (), "", tuple(searched)
+        for gpu in gpus
+    )
+    failed = tuple(step.step for step in facts.steps if not step.ok)
+    return driver, described, facts.found_via or "", failed
 
 
 def describe_machine(
@@ -214,7 +157,7 @@ def describe_machine(
             f"--os {chosen_os} describes another machine: give its --driver too (or --driver none)"
         )
     else:
-        chosen_driver, host_gpus, via, searched = read_host_driver()
+        chosen_driver, host_gpus, via, searched = host_driver()
         found_via["driver"] = via or "not found"
     if gpus is not None:
         found_via["gpu"] = "--gpu/--compute-capability"
@@ -231,3 +174,15 @@ def describe_machine(
         found_via=found_via,
         searched=searched,
     )
+
+
+def with_capabilities(
+    machine: MachineDescription, lookup: Callable[[str], ComputeCapability | None]
+) -> MachineDescription:
+    """Fill in the compute capability of GPUs known only by name (drivers before 510 cannot
+    report it) from the GPU table; names the table does not know stay unknown."""
+    gpus = tuple(
+        GpuDescription(g.name, lookup(g.name)) if g.compute_capability is None and g.name else g
+        for g in machine.gpus
+    )
+    return replace(machine, gpus=gpus)

@@ -12,18 +12,20 @@ from dataclasses import dataclass, replace
 
 from packaging.version import Version
 
-from envcheck.machine import MachineDescription
+from envcheck.machine import GpuDescription, MachineDescription
 from envcheck.matrix.model import Matrix, tensorflow_specifier
 from envcheck.matrix.records import TensorflowRelease
 from envcheck.matrix.rules import (
     Outcome,
     Status,
+    driver_knows_gpu,
     driver_supports_cuda,
     gpu_build_available,
     gpu_runs_build,
     platform_has_wheel,
     python_supported,
 )
+from envcheck.versions import DriverVersion
 
 
 @dataclass(frozen=True)
@@ -73,7 +75,20 @@ def _pinned_version(release: TensorflowRelease, spec: str | None) -> Version:
     return max(v for v in release.versions if v in specifier)
 
 
-def _gpu_outcome(release: TensorflowRelease, machine: MachineDescription) -> Outcome:
+def _one_gpu(
+    matrix: Matrix, release: TensorflowRelease, machine: MachineDescription, gpu: GpuDescription
+) -> Outcome:
+    """Can this GPU run this build, and does the driver know the GPU at all?"""
+    runs = gpu_runs_build(gpu.compute_capability, release.sass, release.ptx, release.mlir_sass)
+    if not runs.ok or gpu.compute_capability is None or machine.driver is None:
+        return runs
+    known = driver_knows_gpu(matrix, gpu.compute_capability, machine.driver, machine.os)
+    return known if known.status is Status.INCOMPATIBLE else runs
+
+
+def _gpu_outcome(
+    matrix: Matrix, release: TensorflowRelease, machine: MachineDescription
+) -> Outcome:
     """The GPU rule over every GPU of the machine: usable when at least one GPU can run it."""
     if not machine.gpus:
         return Outcome(
@@ -81,9 +96,7 @@ def _gpu_outcome(release: TensorflowRelease, machine: MachineDescription) -> Out
             Status.UNKNOWN,
             "the GPU is unknown; pass --gpu NAME or --compute-capability X.Y to check it",
         )
-    outcomes = [
-        gpu_runs_build(gpu.compute_capability, release.sass, release.ptx) for gpu in machine.gpus
-    ]
+    outcomes = [_one_gpu(matrix, release, machine, gpu) for gpu in machine.gpus]
     usable = [o for o in outcomes if o.ok]
     if not usable:
         if any(o.status is Status.UNKNOWN for o in outcomes):
@@ -96,10 +109,15 @@ def _gpu_outcome(release: TensorflowRelease, machine: MachineDescription) -> Out
     return Outcome("gpu", Status.OK, usable[0].message, tuple(dict.fromkeys(notes)))
 
 
+def _needs_full_jit(outcome: Outcome) -> bool:
+    return outcome.rule == "gpu" and outcome.ok and outcome.message.startswith("no native kernels")
+
+
 def _driver_outcome(
     matrix: Matrix, release: TensorflowRelease, machine: MachineDescription, needs_jit: bool
 ) -> Outcome:
-    assert release.cuda is not None
+    if release.cuda is None:
+        return Outcome("driver", Status.INCOMPATIBLE, "this release has no GPU build")
     if machine.driver is None and machine.found_via.get("driver") != "ENVCHECK_DRIVER_VERSION":
         where = f" (looked at: {', '.join(machine.searched)})" if machine.searched else ""
         return Outcome("driver", Status.INCOMPATIBLE, f"no NVIDIA driver found{where}")
@@ -112,9 +130,8 @@ def _gpu_rules(
     available = gpu_build_available(release, machine.os, machine.arch)
     if not available.ok:
         return [available]
-    gpu = _gpu_outcome(release, machine)
-    needs_jit = gpu.ok and bool(gpu.notes) and "JIT" in gpu.message
-    return [available, _driver_outcome(matrix, release, machine, needs_jit), gpu]
+    gpu = _gpu_outcome(matrix, release, machine)
+    return [available, _driver_outcome(matrix, release, machine, _needs_full_jit(gpu)), gpu]
 
 
 def _pip(requirements: list[str]) -> str:
@@ -183,7 +200,7 @@ def _candidate(evaluation: _Evaluation, machine: MachineDescription) -> Candidat
     outcomes = (*evaluation.install, *gpu_rules)
     if gpu_rules and not failed_gpu:
         unknown = [o.message for o in gpu_rules if o.status is Status.UNKNOWN]
-        gpu_outcome = next(o for o in gpu_rules if o.rule == "gpu")
+        gpu_outcome = next(o for o in gpu_rules if o.rule == "gpu")  # the per-GPU summary
         notes = [n for o in gpu_rules for n in o.notes]
         return Candidate(
             tensorflow=version,
@@ -193,7 +210,7 @@ def _candidate(evaluation: _Evaluation, machine: MachineDescription) -> Candidat
             commands=gpu_commands(release, version, machine.os),
             notes=tuple(dict.fromkeys([*unknown, *notes, *release.notes])),
             outcomes=outcomes,
-            needs_ptx_jit=gpu_outcome.ok and "JIT" in gpu_outcome.message,
+            needs_ptx_jit=_needs_full_jit(gpu_outcome),
         )
     why_not_gpu = failed_gpu or ["this release has no GPU build"]
     return Candidate(
@@ -206,6 +223,48 @@ def _candidate(evaluation: _Evaluation, machine: MachineDescription) -> Candidat
         outcomes=outcomes,
         needs_ptx_jit=False,
     )
+
+
+def _driver_advice(
+    matrix: Matrix,
+    machine: MachineDescription,
+    evaluations: list[_Evaluation],
+    best_gpu: Version | None,
+) -> str | None:
+    """The newest release a driver update alone would unlock, with the oldest driver that does.
+
+    Tries every driver number the matrix knows for this OS, oldest first, re-running the GPU
+    rules, and never suggests a driver NVIDIA does not ship for this GPU's architecture.
+    """
+    if machine.driver is None:
+        return None
+    blocked = [
+        e
+        for e in evaluations
+        if e.failed_rules
+        and e.failed_rules <= {"driver", "gpu", "gpu-driver"}
+        and (best_gpu is None or e.version > best_gpu)
+    ]
+    windows = machine.os in ("windows", "wsl")
+    known: set[DriverVersion | None] = {
+        t.windows_driver if windows else t.linux_driver for t in matrix.toolkits
+    } | {f.windows_driver if windows else f.linux_driver for f in matrix.families}
+    drivers = sorted(d for d in known if d is not None)
+    capabilities = [g.compute_capability for g in machine.gpus if g.compute_capability]
+    for evaluation in sorted(blocked, key=lambda e: e.version, reverse=True):
+        for driver in drivers:
+            if driver <= machine.driver:
+                continue
+            if capabilities and not any(matrix.driver_available(c, driver) for c in capabilities):
+                break
+            trial = replace(machine, driver=driver)
+            rules = _gpu_rules(matrix, evaluation.release, trial)
+            if all(o.status is not Status.INCOMPATIBLE for o in rules):
+                return (
+                    f"Updating the NVIDIA driver to {driver} or newer (now {machine.driver}) would "
+                    f"allow TensorFlow {evaluation.version} with CUDA {evaluation.release.cuda}."
+                )
+    return None
 
 
 def _advice(
@@ -231,26 +290,9 @@ def _advice(
             f"With Python {python} instead of {machine.python}, TensorFlow {by_python.version} "
             f"would use the GPU (it supports Python {by_python.release.python[0]}-{python})."
         )
-    by_driver = newest_blocked_only_by("driver")
-    if by_driver is not None and by_driver.release.cuda is not None and machine.driver is not None:
-        requirement = matrix.driver_requirement(by_driver.release.cuda, machine.os)
-        capabilities = [g.compute_capability for g in machine.gpus if g.compute_capability]
-        if (
-            requirement is not None
-            and capabilities
-            and not any(matrix.driver_available(cc, requirement.minimum) for cc in capabilities)
-        ):
-            advice.append(
-                f"TensorFlow {by_driver.version} needs driver {requirement.minimum} or newer, "
-                "but NVIDIA ships no driver that new for this GPU's architecture "
-                "(driver_branches.toml); a newer GPU is the way to newer TensorFlow."
-            )
-        elif requirement is not None:
-            advice.append(
-                f"Updating the NVIDIA driver to {requirement.minimum} or newer (now "
-                f"{machine.driver}) would allow TensorFlow {by_driver.version} with CUDA "
-                f"{by_driver.release.cuda}."
-            )
+    by_driver = _driver_advice(matrix, machine, evaluations, best_gpu)
+    if by_driver:
+        advice.append(by_driver)
     if machine.os == "windows" and machine.arch == "x86_64":
         wsl = recommend(matrix, replace(machine, os="wsl"), spec, with_advice=False)
         top = wsl.candidates[0] if wsl.candidates else None

@@ -19,24 +19,18 @@ def have_gcc() -> bool:
 
 
 def build_shared_object(
-    source: str, directory: Path, soname: str, real_name: str | None = None
+    source: str,
+    directory: Path,
+    soname: str,
+    real_name: str | None = None,
+    flags: tuple[str, ...] = (),
 ) -> Path:
     """Compile tests/fakes/<source> into directory/<real_name> with a SONAME symlink."""
     directory.mkdir(parents=True, exist_ok=True)
     target = directory / (real_name or soname)
+    command = ["gcc", "-shared", "-fPIC", "-O1", f"-Wl,-soname,{soname}", *flags]
     subprocess.run(
-        [
-            "gcc",
-            "-shared",
-            "-fPIC",
-            "-O1",
-            f"-Wl,-soname,{soname}",
-            "-o",
-            str(target),
-            str(FAKES / source),
-        ],
-        check=True,
-        capture_output=True,
+        [*command, "-o", str(target), str(FAKES / source)], check=True, capture_output=True
     )
     if real_name and real_name != soname:
         (directory / soname).symlink_to(real_name)
@@ -52,3 +46,41 @@ def fake_nvml(directory: Path, release: str = "535.104.05") -> Path:
 def fake_libcuda(directory: Path, release: str | None = "535.104.05") -> Path:
     real = f"libcuda.so.{release}" if release else None
     return build_shared_object("fake_libcuda.c", directory, "libcuda.so.1", real)
+
+
+def fake_cudnn(
+    directory: Path, version: int, soname: str = "libcudnn.so.8", real_name: str | None = None
+) -> Path:
+    """A cuDNN shim whose cudnnGetVersion() returns `version` (8907 = 8.9.7, 90300 = 9.3.0)."""
+    return build_shared_object(
+        "fake_cudnn.c", directory, soname, real_name, (f"-DFAKE_CUDNN_VERSION={version}",)
+    )
+
+
+def fake_tf_framework(site: Path, runpath: str) -> Path:
+    """site/tensorflow/libtensorflow_framework.so.2 with the given DT_RUNPATH."""
+    return build_shared_object(
+        "fake_tf_framework.c",
+        site / "tensorflow",
+        "libtensorflow_framework.so.2",
+        flags=("-Wl,--enable-new-dtags", f"-Wl,-rpath,{runpath}"),
+    )
+
+
+def mingw(bits: int) -> str | None:
+    return shutil.which("x86_64-w64-mingw32-gcc" if bits == 64 else "i686-w64-mingw32-gcc")
+
+
+def fake_windows_dll(directory: Path, name: str, bits: int) -> Path:
+    """A real PE DLL, 32- or 64-bit, cross-compiled with mingw-w64."""
+    compiler = mingw(bits)
+    if compiler is None:
+        raise RuntimeError(f"no mingw-w64 compiler for {bits}-bit")
+    directory.mkdir(parents=True, exist_ok=True)
+    target = directory / name
+    subprocess.run(
+        [compiler, "-shared", "-O1", "-o", str(target), str(FAKES / "fake_windows_dll.c")],
+        check=True,
+        capture_output=True,
+    )
+    return target

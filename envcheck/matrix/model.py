@@ -115,6 +115,22 @@ class Matrix:
             return DriverRequirement(toolkit_driver, f"the {toolkit.label} driver", toolkit_driver)
         return None
 
+    def first_driver_for(
+        self, capability: ComputeCapability, os_name: str
+    ) -> tuple[CudaToolkit, DriverVersion] | None:
+        """The first toolkit that can target `capability`, and its driver on `os_name`."""
+        windows = os_name in ("windows", "wsl")
+        since = [row.since for row in self.architectures if capability in row.capabilities]
+        if not since:
+            return None
+        for toolkit in sorted(self.toolkits, key=lambda t: t.version):
+            if toolkit.version < min(since):
+                continue
+            driver = toolkit.windows_driver if windows else toolkit.linux_driver
+            if driver is not None:
+                return toolkit, driver
+        return None
+
     def targetable_capabilities(self, cuda: Version) -> tuple[ComputeCapability, ...]:
         """What nvcc of this toolkit can compile for (empty when the toolkit predates the data)."""
         rows = [row for row in self.architectures if row.since <= cuda]

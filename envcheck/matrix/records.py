@@ -65,6 +65,21 @@ class TensorflowRelease:
 
     @property
     def sass(self) -> tuple[ComputeCapability, ...]:
+        """Native code of the regular CUDA kernels: `sm_XY`, and `compute_XY` too.
+
+        TensorFlow's configure: "compute_xy to include both virtual and binary GPU code, or as
+        sm_xy to only include the binary code" (the 2.16.1 wheel's fatbins hold sm_90 SASS for
+        its compute_90 entry).
+        """
+        return tuple(t.capability for t in self.cuda_targets)
+
+    @property
+    def mlir_sass(self) -> tuple[ComputeCapability, ...]:
+        """Native code of the MLIR-generated kernels: only the `sm_XY` entries.
+
+        The kernel generator stores PTX alone for a compute_ entry (gpu_kernel_to_blob_pass.cc),
+        so on a GPU matched only through compute_XY those kernels are JIT-compiled.
+        """
         return tuple(t.capability for t in self.cuda_targets if t.kind == "sass")
 
     @property

@@ -127,26 +127,38 @@ def gpu_runs_build(
     capability: ComputeCapability | None,
     sass: Sequence[ComputeCapability],
     ptx: Sequence[ComputeCapability],
+    mlir_sass: Sequence[ComputeCapability] | None = None,
 ) -> Outcome:
     """Whether a GPU of `capability` can run a build with these SASS and PTX targets.
 
     SASS sm_XY runs on the same major with minor >= Y; PTX compute_XY is JIT-compiled by the
     driver for any capability >= X.Y (NVIDIA's rules, as quoted in TensorFlow's .bazelrc).
+    `mlir_sass`, when given, is the SASS of TensorFlow's MLIR-generated kernels, which can lack
+    what the regular kernels have; a GPU native only for the regular ones gets a note.
     """
     if capability is None:
         return Outcome("gpu", Status.UNKNOWN, "the GPU's compute capability is unknown")
-    native = [
-        target
-        for target in sass
-        if target.major == capability.major and target.minor <= capability.minor
-    ]
+
+    def native_for(targets: Sequence[ComputeCapability]) -> list[ComputeCapability]:
+        return [t for t in targets if t.major == capability.major and t.minor <= capability.minor]
+
+    native = native_for(sass)
+    jit = [target for target in ptx if target <= capability]
     if native:
+        best = max(native)
+        notes: tuple[str, ...] = ()
+        if mlir_sass is not None and not native_for(mlir_sass) and jit:
+            notes = (
+                f"TensorFlow's MLIR-generated kernels have no native code for CC {capability}: "
+                "they are JIT-compiled from PTX on first use (a one-time delay, and the driver "
+                "must be at least as new as the build's CUDA)",
+            )
         return Outcome(
             "gpu",
             Status.OK,
-            f"native kernels (sm_{max(native).major}{max(native).minor}) for CC {capability}",
+            f"native kernels (sm_{best.major}{best.minor}) for CC {capability}",
+            notes,
         )
-    jit = [target for target in ptx if target <= capability]
     if jit:
         best = max(jit)
         return Outcome(
@@ -166,6 +178,29 @@ def gpu_runs_build(
         Status.INCOMPATIBLE,
         f"the build has no kernels for CC {capability}{floor}; TensorFlow ignores this GPU",
     )
+
+
+def driver_knows_gpu(
+    matrix: Matrix, capability: ComputeCapability, driver: DriverVersion, os_name: str
+) -> Outcome:
+    """A driver older than the first CUDA toolkit that can target a GPU predates that GPU.
+
+    Derived from the matrix: the first toolkit in cuda_architectures.toml that lists the
+    capability, and that toolkit's own driver in cuda_drivers.toml (CC 12.0 -> CUDA 12.8 ->
+    570.26 on Linux).
+    """
+    first = matrix.first_driver_for(capability, os_name)
+    if first is None:
+        return Outcome("gpu-driver", Status.UNKNOWN, f"no driver data for CC {capability}")
+    toolkit, minimum = first
+    if driver < minimum:
+        return Outcome(
+            "gpu-driver",
+            Status.INCOMPATIBLE,
+            f"driver {driver} predates GPUs of CC {capability} (supported from {toolkit.label}'s "
+            f"driver {minimum}); update the NVIDIA driver",
+        )
+    return Outcome("gpu-driver", Status.OK, f"driver {driver} supports CC {capability}")
 
 
 def python_supported(release: TensorflowRelease, python: PythonVersion) -> Outcome:

@@ -48,21 +48,32 @@ class SmiRow:
     uuid: str | None
 
 
-SMI_QUERY = "driver_version,name,compute_cap,memory.total,uuid"
+SMI_QUERY = ("driver_version", "name", "compute_cap", "memory.total", "uuid")
+# Drivers before 510 reject the compute_cap field ('Field "compute_cap" is not a valid field to
+# query.') and exit 2; the probe then asks again without it.
+SMI_QUERY_BEFORE_510 = ("driver_version", "name", "memory.total", "uuid")
 
 
-def parse_nvidia_smi_csv(text: str) -> tuple[SmiRow, ...]:
-    """Rows of `nvidia-smi --query-gpu=<SMI_QUERY> --format=csv,noheader,nounits`."""
+def parse_nvidia_smi_csv(text: str, fields: tuple[str, ...] = SMI_QUERY) -> tuple[SmiRow, ...]:
+    """Rows of `nvidia-smi --query-gpu=<fields> --format=csv,noheader,nounits`, one per GPU."""
     rows = []
     for line in text.splitlines():
-        fields = [part.strip() for part in line.split(",")]
-        if len(fields) < 2 or not re.fullmatch(r"\d+(\.\d+)+", fields[0]):
+        values = dict(zip(fields, (part.strip() for part in line.split(","))))
+        driver = values.get("driver_version", "")
+        if not re.fullmatch(r"\d+(\.\d+)+", driver):
             continue
-        fields += [""] * (5 - len(fields))
-        capability = fields[2] if re.fullmatch(r"\d+\.\d+", fields[2]) else None
-        memory = int(fields[3]) if fields[3].isdigit() else None
-        uuid = fields[4] if fields[4].startswith("GPU-") else None
-        rows.append(SmiRow(fields[0], fields[1] or None, capability, memory, uuid))
+        capability = values.get("compute_cap", "")
+        memory = values.get("memory.total", "")
+        uuid = values.get("uuid", "")
+        rows.append(
+            SmiRow(
+                driver,
+                values.get("name") or None,
+                capability if re.fullmatch(r"\d+\.\d+", capability) else None,
+                int(memory) if memory.isdigit() else None,
+                uuid if uuid.startswith("GPU-") else None,
+            )
+        )
     return tuple(rows)
 
 
@@ -252,9 +263,18 @@ def probe_driver(
 
 
 def _run_smi(executable: str, timeout: float) -> tuple[tuple[SmiRow, ...], str]:
+    rows, detail = _query_smi(executable, SMI_QUERY, timeout)
+    if not rows and "not a valid field" in detail:
+        rows, detail = _query_smi(executable, SMI_QUERY_BEFORE_510, timeout)
+    return rows, detail
+
+
+def _query_smi(
+    executable: str, fields: tuple[str, ...], timeout: float
+) -> tuple[tuple[SmiRow, ...], str]:
     try:
         completed = subprocess.run(
-            [executable, f"--query-gpu={SMI_QUERY}", "--format=csv,noheader,nounits"],
+            [executable, f"--query-gpu={','.join(fields)}", "--format=csv,noheader,nounits"],
             capture_output=True,
             text=True,
             errors="replace",
@@ -268,6 +288,7 @@ def _run_smi(executable: str, timeout: float) -> tuple[tuple[SmiRow, ...], str]:
         return (), str(exc)
     if completed.returncode != 0:
         message = (completed.stdout + completed.stderr).strip().splitlines()
-        return (), f"exit code {completed.returncode}: {message[0] if message else ''}".rstrip(": ")
-    rows = parse_nvidia_smi_csv(completed.stdout)
+        first = message[0] if message else ""
+        return (), f"exit code {completed.returncode}: {first}".rstrip(": ")
+    rows = parse_nvidia_smi_csv(completed.stdout, fields)
     return rows, "" if rows else "no GPU rows in its output"

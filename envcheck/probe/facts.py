@@ -101,6 +101,7 @@ class Facts:
     libraries: tuple[LibraryFacts, ...]
     frameworks: tuple[FrameworkFacts, ...]
     wheels: tuple[WheelFacts, ...]
+    errors: tuple[str, ...]  # parts of the probe that could not run, and why
     seconds: float
 
     def to_json(self) -> dict[str, Any]:

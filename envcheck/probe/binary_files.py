@@ -1,0 +1,557 @@
+"""Read ELF (.so) and PE (.dll) shared libraries as data: bitness, machine, soname, dependencies,
+RUNPATH/RPATH and exported names.
+
+This is how envcheck explains loader errors without triggering them: a 32-bit DLL in a 64-bit
+Python (Windows error 193), a dependency the search path lacks (error 126, e.g. the cuDNN 8.3+
+sub-libraries importing zlibwapi.dll), or the $ORIGIN-relative RUNPATH through which TensorFlow
+2.14+ finds the pip nvidia-* wheels (shared/reference/matrix-facts.md sections 5.3 and 6).
+
+It must never load the file it reads: no ctypes, dlopen or LoadLibrary, no executable mapping.
+A library's constructors must not run and a broken file must not crash or hang the probe. Bad
+files are facts, not errors: `read_binary` never raises for them; `problems` says what is wrong.
+The parsing is pyelftools' and pefile's; this module only picks the few structures it needs.
+"""
+
+from __future__ import annotations
+
+import errno
+import importlib
+import mmap
+import os
+import platform
+import re
+import stat
+import struct
+import sys
+import sysconfig
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, Union
+
+FORMAT_ELF = "elf"
+FORMAT_PE = "pe"
+FORMAT_UNKNOWN = "unknown"
+
+_ELF_MAGIC = b"\x7fELF"
+_PE_DOS_MAGIC = b"MZ"
+
+# ELF e_machine names as pyelftools spells them (elftools/elf/enums.py ENUM_E_MACHINE).
+_ELF_MACHINES = {
+    "EM_X86_64": "x86_64",
+    "EM_386": "i386",
+    "EM_AARCH64": "aarch64",
+    "EM_ARM": "arm",
+    "EM_IA_64": "ia64",
+}
+# PE IMAGE_FILE_HEADER.Machine values (winnt.h; matrix-facts.md section 6.4).
+_PE_MACHINES = {
+    0x014C: "i386",
+    0x8664: "x86_64",
+    0xAA64: "arm64",
+    0x0200: "ia64",
+    0x01C0: "arm",  # IMAGE_FILE_MACHINE_ARM
+    0x01C4: "arm",  # IMAGE_FILE_MACHINE_ARMNT (Thumb-2, what 32-bit Windows on ARM uses)
+}
+# PE optional-header Magic: PE32 and PE32+ (matrix-facts.md section 6.4).
+_PE_MAGIC_BITS = {0x10B: 32, 0x20B: 64}
+# The same architecture under its ELF name and its PE / macOS name.
+_SAME_ARCH = {"arm64": "aarch64"}
+
+# Symbol types counted as exports. Value 10 is STT_GNU_IFUNC on GNU systems; pyelftools calls it
+# STT_LOOS. glibc exports memcpy, strlen and friends as IFUNCs, so leaving them out would hide
+# real functions.
+_EXPORTED_SYMBOL_TYPES = frozenset({"STT_FUNC", "STT_OBJECT", "STT_GNU_IFUNC", "STT_LOOS"})
+_ELF64_HEADER_SIZE = 64
+_DOS_HEADER_SIZE = 64
+_PE_E_LFANEW_OFFSET = 0x3C
+_PE_COFF_HEADER_SIZE = 20
+_PE_SECTION_HEADER_SIZE = 40
+_PE_COFF_SYMBOL_SIZE = 18
+_PE_SECURITY_DIRECTORY = 4  # IMAGE_DIRECTORY_ENTRY_SECURITY: its address is a file offset
+_NOT_BINARY_SAMPLE = 64
+# ERROR_CANT_RESOLVE_FILENAME: Windows' answer for a symlink loop, where Linux says ELOOP.
+_WINERROR_CANT_RESOLVE = 1921
+# Tab, newline, carriage return, printable ASCII and the bytes of UTF-8 multi-byte characters.
+_TEXT_BYTES = frozenset({0x09, 0x0A, 0x0D, *range(0x20, 0x7F), *range(0x80, 0x100)})
+
+# $ORIGIN or ${ORIGIN}; ld.so takes "$ORIGIN" only when no name character follows it.
+_ORIGIN = re.compile(r"\$(?:ORIGIN(?![A-Za-z0-9_])|\{ORIGIN\})")
+_SO_VERSION = re.compile(r"\.so\.(\d+(?:\.\d+)*)$")
+
+_Buffer = Union[bytes, mmap.mmap]
+
+
+@dataclass(frozen=True)
+class BinaryInfo:
+    """What the headers of one file say, read without loading it.
+
+    `format` is "unknown" when the file could not be read or is neither ELF nor PE; `problems`
+    then says why. Facts that were not found are None or empty, never guessed.
+    """
+
+    path: str
+    format: str  # "elf" | "pe" | "unknown"
+    bits: int | None  # 32 or 64
+    # "x86_64", "i386", "aarch64", "arm", "arm64" (PE 0xAA64), "ia64" or "unknown(0x...)"
+    machine: str | None
+    soname: str | None  # ELF DT_SONAME; None for PE
+    # ELF DT_NEEDED in order; PE imported DLL names (normal, then delay-load), original case
+    needed: tuple[str, ...]
+    runpath: tuple[str, ...]  # ELF DT_RUNPATH split on ':' as written ($ORIGIN unexpanded)
+    rpath: tuple[str, ...]  # ELF DT_RPATH likewise
+    # ELF: dynamic symbols defined in the file (functions, objects, IFUNCs); PE: export names
+    exports: tuple[str, ...]
+    problems: tuple[str, ...]  # human sentences; empty when the file read cleanly
+
+
+def read_binary(path: str | os.PathLike[str], *, exports: bool = True) -> BinaryInfo:
+    """Read the headers of the ELF or PE file at `path`; never raises for a bad file.
+
+    Symlinks are followed; `path` is kept as given. Only the header, the dynamic segment and the
+    dynamic symbol table (ELF), or the headers and the import, delay-import and export
+    directories (PE) are read. `exports=False` skips the symbol table, the one slow part on
+    large C++ libraries (about 1.2 s for libLLVM's 46k symbols, 25 us each in pyelftools);
+    `exports` is then empty.
+    """
+    name = os.fspath(path)
+    problem = _not_a_readable_file(name)
+    if problem is not None:
+        return _unknown(name, problem)
+    try:
+        with Path(name).open("rb") as stream:
+            size = os.fstat(stream.fileno()).st_size
+            head = stream.read(_NOT_BINARY_SAMPLE)
+            if not head:
+                return _unknown(name, "file is empty")
+            if head.startswith(_ELF_MAGIC):
+                return _read_elf(name, stream, size, exports)
+            if head.startswith(_PE_DOS_MAGIC):
+                return _read_pe(name, stream, size, exports)
+    except OSError as exc:
+        return _unknown(name, f"cannot be read: {exc.strerror or exc}")
+    return _unknown(name, _not_binary_sentence(head))
+
+
+def expand_origin(entries: Sequence[str], origin_dir: str) -> tuple[str, ...]:
+    """RUNPATH/RPATH entries with $ORIGIN and ${ORIGIN} replaced by `origin_dir`, normalized.
+
+    `origin_dir` is the directory of the object that carries the entries (ld.so's meaning). Like
+    ld.so, "$ORIGINX" is not $ORIGIN. $LIB and $PLATFORM are left as written: their values
+    depend on the dynamic loader's build (lib, lib64, lib/x86_64-linux-gnu ...), which a file
+    cannot tell. An empty entry becomes "." (ld.so reads it as the current directory).
+    """
+    return tuple(
+        os.path.normpath(_ORIGIN.sub(lambda _match: origin_dir, entry)) for entry in entries
+    )
+
+
+def version_from_file_name(name: str) -> str | None:
+    """The version in a Linux library file name: libcudnn.so.8.9.7 -> "8.9.7", libcudnn.so.8 -> "8".
+
+    Only the numbers after ".so." count. A soname link such as libcudnn.so.8 gives only the
+    major. The meaning is the library's own: libnvidia-ml.so.535.104.05 carries the driver
+    release, libcuda.so.1 only an ABI number. Windows names give None: the digits in
+    cudart64_110.dll, cublas64_12.dll or cudnn64_8.dll are an ABI tag whose meaning differs per
+    library (cudart64_110 covers all of CUDA 11.x, cublas64_11 is cuBLAS 11), so they are mapped
+    through the matrix's library-name table, not read as versions.
+    """
+    base = re.split(r"[\\/]", name)[-1]
+    match = _SO_VERSION.search(base)
+    return match.group(1) if match else None
+
+
+def machine_from_platform(raw: str, bits: int) -> str:
+    """Normalize a platform or sysconfig machine name ("AMD64", "win32", "armv7l" ...) to the
+    names BinaryInfo.machine uses, for an interpreter of `bits` bits.
+
+    A 32-bit Python on 64-bit hardware is i386 or arm, whatever the OS reports.
+    """
+    value = raw.strip().lower()
+    value = value[len("win-") :] if value.startswith("win-") else value
+    if value in {"x86_64", "amd64", "x64"}:
+        return "x86_64" if bits == 64 else "i386"
+    if value in {"win32", "x86", "i386", "i486", "i586", "i686"}:
+        return "i386"
+    if value in {"aarch64", "aarch64_be", "arm64"}:
+        if bits == 32:
+            return "arm"
+        return "aarch64" if value.startswith("aarch64") else "arm64"
+    if value.startswith("arm"):
+        return "arm"
+    return value
+
+
+def python_machine() -> tuple[str, int]:
+    """This interpreter's (machine, bits) in BinaryInfo.machine's names, e.g. ("x86_64", 64).
+
+    On Windows the interpreter's build platform (sysconfig: win32, win-amd64, win-arm64) is used,
+    not the OS's architecture: a 32-bit Python on 64-bit Windows can load only 32-bit DLLs.
+    """
+    bits = struct.calcsize("P") * 8
+    raw = sysconfig.get_platform() if sys.platform == "win32" else platform.machine()
+    return machine_from_platform(raw, bits), bits
+
+
+def compatible_with(info: BinaryInfo, machine: str, bits: int) -> bool:
+    """False when the file's bits or machine differ from the given ones; True otherwise.
+
+    True means "no mismatch found", also when the file's machine or bits are unknown: callers
+    that need a verdict check `info.format` and `info.problems` first. aarch64 (ELF) and arm64
+    (PE, macOS) are the same architecture here.
+    """
+    if info.bits is not None and info.bits != bits:
+        return False
+    if info.machine is None or not _is_known_machine(info.machine):
+        return True
+    if not _is_known_machine(machine):
+        return True
+    return _SAME_ARCH.get(info.machine, info.machine) == _SAME_ARCH.get(machine, machine)
+
+
+def _is_known_machine(machine: str) -> bool:
+    return bool(machine) and not machine.startswith("unknown(")
+
+
+def _not_a_readable_file(name: str) -> str | None:
+    """The problem sentence when `name` is not a regular file that can be opened, else None."""
+    file = Path(name)
+    try:
+        status = file.stat()
+    except FileNotFoundError:
+        if file.is_symlink():
+            return f"dangling symlink to {file.readlink()}"
+        return "does not exist"
+    except OSError as exc:
+        if exc.errno == errno.ELOOP or getattr(exc, "winerror", None) == _WINERROR_CANT_RESOLVE:
+            return "symlink loop"
+        return f"cannot be read: {exc.strerror or exc}"
+    if stat.S_ISDIR(status.st_mode):
+        return "is a directory"
+    if not stat.S_ISREG(status.st_mode):
+        # Opening a FIFO would block until a writer comes; devices are not libraries either.
+        return "is not a regular file (a device, socket or FIFO)"
+    if status.st_size == 0:
+        return "file is empty"
+    return None
+
+
+def _unknown(name: str, problem: str) -> BinaryInfo:
+    return BinaryInfo(
+        path=name,
+        format=FORMAT_UNKNOWN,
+        bits=None,
+        machine=None,
+        soname=None,
+        needed=(),
+        runpath=(),
+        rpath=(),
+        exports=(),
+        problems=(problem,),
+    )
+
+
+def _looks_like_text(head: bytes) -> bool:
+    if any(byte not in _TEXT_BYTES for byte in head):
+        return False
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        # The sample may end inside a multi-byte character; anything else is not UTF-8 text.
+        return exc.reason == "unexpected end of data"
+    return True
+
+
+def _not_binary_sentence(head: bytes) -> str:
+    if _looks_like_text(head):
+        first_line = head.decode("utf-8", errors="replace").strip().splitlines()[0][:40]
+        # A text file with a library name is usually a GNU ld script (/usr/lib/.../libc.so) or
+        # a placeholder left by a broken download or package.
+        return f"not an ELF or PE file: it is text beginning {first_line!r}"
+    return f"not an ELF or PE file: it begins with the bytes {head[:8].hex(' ')}"
+
+
+def _truncated(size: int, needed: int, what: str) -> str:
+    return f"truncated: the file is {size} bytes but its {what} need {needed} bytes"
+
+
+def _import_parser(module: str) -> Any:
+    """Import pyelftools or pefile when a file is first read, typed as Any.
+
+    Lazily, because they cost 30-60 ms to import and most envcheck commands read no binary. As
+    Any, because neither is usefully typed across the versions envcheck accepts (pefile has no
+    stubs; pyelftools 0.31/0.32 ship py.typed without annotations, 0.33 is annotated but needs
+    Python 3.10): mypy --strict gives the same verdict whichever is installed, and no Any leaves
+    this module because every value is converted to str/int/tuple where it is read.
+    """
+    return importlib.import_module(module)
+
+
+def _text(value: object) -> str:
+    if isinstance(value, bytes):
+        return value.decode("utf-8", errors="replace")
+    return str(value)
+
+
+def _unique(values: Iterable[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(values))
+
+
+# ---------------------------------------------------------------------------------------- ELF
+
+
+def _read_elf(name: str, stream: IO[bytes], size: int, want_exports: bool) -> BinaryInfo:
+    elffile = _import_parser("elftools.elf.elffile")
+    stream.seek(0)
+    try:
+        elf = elffile.ELFFile(stream)
+    # pyelftools raises its own errors, construct's, struct's or ValueError on bad bytes; all of
+    # them mean the same thing here, and read_binary promises not to raise for a bad file.
+    except Exception as exc:
+        if size < _ELF64_HEADER_SIZE:
+            problem = f"truncated: the file is {size} bytes, shorter than an ELF header"
+        else:
+            problem = f"malformed ELF header: {exc}"
+        return _partial(name, FORMAT_ELF, None, None, (problem,))
+
+    bits = int(elf.elfclass)
+    machine = _elf_machine(elf["e_machine"])
+    problems: list[str] = []
+    elf_type = _text(elf["e_type"])
+    if elf_type != "ET_DYN":
+        problems.append(f"ELF file is not a shared library (type {elf_type})")
+
+    header_end = max(
+        elf["e_phoff"] + elf["e_phnum"] * elf["e_phentsize"],
+        elf["e_shoff"] + elf["e_shnum"] * elf["e_shentsize"],
+    )
+    if size < header_end:
+        problems.append(_truncated(size, int(header_end), "ELF headers"))
+        return _partial(name, FORMAT_ELF, bits, machine, tuple(problems))
+
+    try:
+        segments = list(elf.iter_segments())
+        data_end = max((seg["p_offset"] + seg["p_filesz"] for seg in segments), default=0)
+        if size < data_end:
+            problems.append(_truncated(size, int(data_end), "segments"))
+            return _partial(name, FORMAT_ELF, bits, machine, tuple(problems))
+        dynamic = next((seg for seg in segments if seg["p_type"] == "PT_DYNAMIC"), None)
+        tags = _elf_dynamic_tags(dynamic) if dynamic is not None else _ElfTags()
+        exports = _elf_exports(elf, dynamic) if want_exports else ()
+    except Exception as exc:  # as above: any parser error on these bytes is a malformed file
+        problems.append(f"malformed ELF file: {exc}")
+        return _partial(name, FORMAT_ELF, bits, machine, tuple(problems))
+
+    return BinaryInfo(
+        path=name,
+        format=FORMAT_ELF,
+        bits=bits,
+        machine=machine,
+        soname=tags.soname,
+        needed=tuple(tags.needed),
+        runpath=tuple(tags.runpath),
+        rpath=tuple(tags.rpath),
+        exports=exports,
+        problems=tuple(problems),
+    )
+
+
+@dataclass(frozen=True)
+class _ElfTags:
+    soname: str | None = None
+    needed: tuple[str, ...] = ()
+    runpath: tuple[str, ...] = ()
+    rpath: tuple[str, ...] = ()
+
+
+def _elf_machine(value: object) -> str:
+    # pyelftools gives the EM_* name for machines it knows and the number for the others.
+    if isinstance(value, int):
+        return f"unknown(0x{value:x})"
+    text = str(value)
+    if text in _ELF_MACHINES:
+        return _ELF_MACHINES[text]
+    enums = _import_parser("elftools.elf.enums")
+    number = enums.ENUM_E_MACHINE.get(text)
+    return f"unknown(0x{int(number):x})" if number is not None else f"unknown({text})"
+
+
+def _elf_dynamic_tags(dynamic: Any) -> _ElfTags:
+    soname: str | None = None
+    needed: list[str] = []
+    runpath: list[str] = []
+    rpath: list[str] = []
+    for tag in dynamic.iter_tags():
+        kind = tag.entry.d_tag
+        if kind == "DT_NEEDED":
+            needed.append(_text(tag.needed))
+        elif kind == "DT_SONAME":
+            soname = _text(tag.soname)
+        elif kind == "DT_RUNPATH":
+            runpath.extend(_text(tag.runpath).split(":"))
+        elif kind == "DT_RPATH":
+            rpath.extend(_text(tag.rpath).split(":"))
+    return _ElfTags(soname, tuple(needed), tuple(runpath), tuple(rpath))
+
+
+def _elf_exports(elf: Any, dynamic: Any) -> tuple[str, ...]:
+    """Names of the dynamic symbols the file defines.
+
+    The .dynsym section is read when section headers exist (about three times faster in
+    pyelftools); files stripped of them are read through the dynamic segment's DT_SYMTAB.
+    """
+    symbols: Any = next(
+        (sec for sec in elf.iter_sections() if sec["sh_type"] == "SHT_DYNSYM"), None
+    )
+    if symbols is None:
+        if dynamic is None or not any(True for _ in dynamic.iter_tags("DT_SYMTAB")):
+            return ()
+        symbols = dynamic
+    names = []
+    for symbol in symbols.iter_symbols():
+        info = symbol["st_info"]
+        if (
+            symbol["st_shndx"] != "SHN_UNDEF"
+            and info["type"] in _EXPORTED_SYMBOL_TYPES
+            and info["bind"] != "STB_LOCAL"
+            and symbol.name
+        ):
+            names.append(_text(symbol.name))
+    # Versioned symbols (memcpy@GLIBC_2.2.5 and memcpy@@GLIBC_2.14) share one name.
+    return _unique(names)
+
+
+def _partial(
+    name: str, fmt: str, bits: int | None, machine: str | None, problems: tuple[str, ...]
+) -> BinaryInfo:
+    return BinaryInfo(
+        path=name,
+        format=fmt,
+        bits=bits,
+        machine=machine,
+        soname=None,
+        needed=(),
+        runpath=(),
+        rpath=(),
+        exports=(),
+        problems=problems,
+    )
+
+
+# ----------------------------------------------------------------------------------------- PE
+
+
+def _read_pe(name: str, stream: IO[bytes], size: int, want_exports: bool) -> BinaryInfo:
+    # Mapped read-only for pefile's random access; a 600 MB cuDNN DLL is then not copied into
+    # memory. The mapping is data only: nothing in it is ever executed.
+    try:
+        view: _Buffer = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):  # file systems that cannot map: read it instead
+        stream.seek(0)
+        view = stream.read()
+    try:
+        return _read_pe_buffer(name, view, size, want_exports)
+    finally:
+        if isinstance(view, mmap.mmap):
+            view.close()
+
+
+def _read_pe_buffer(name: str, data: _Buffer, size: int, want_exports: bool) -> BinaryInfo:
+    pefile = _import_parser("pefile")
+    try:
+        # pe.close() is not called: it runs gc.collect(), and the mapping is closed by our caller.
+        pe = pefile.PE(data=data, fast_load=True)
+    except Exception as exc:  # PEFormatError, or struct/Index errors on hostile headers
+        headers_end = _pe_headers_end(data)
+        if size < headers_end:
+            problem = _truncated(size, headers_end, "PE headers")
+        else:
+            problem = f"malformed PE file: {exc}"
+        return _partial(name, FORMAT_PE, None, None, (problem,))
+
+    machine_value = int(pe.FILE_HEADER.Machine)
+    machine = _PE_MACHINES.get(machine_value, f"unknown(0x{machine_value:x})")
+    bits = _PE_MAGIC_BITS.get(int(pe.OPTIONAL_HEADER.Magic))
+    problems: list[str] = []
+    if not pe.is_dll():
+        problems.append("PE file is not a DLL (IMAGE_FILE_DLL is not set: an executable)")
+
+    declared_end = _pe_declared_end(pe)
+    if size < declared_end:
+        problems.append(_truncated(size, declared_end, "PE headers and sections"))
+        return _partial(name, FORMAT_PE, bits, machine, tuple(problems))
+
+    try:
+        entries = pefile.DIRECTORY_ENTRY
+        pe.parse_data_directories(
+            directories=[
+                entries["IMAGE_DIRECTORY_ENTRY_IMPORT"],
+                entries["IMAGE_DIRECTORY_ENTRY_DELAY_IMPORT"],
+                *([entries["IMAGE_DIRECTORY_ENTRY_EXPORT"]] if want_exports else []),
+            ],
+            import_dllnames_only=True,
+        )
+        imports = [_text(entry.dll) for entry in getattr(pe, "DIRECTORY_ENTRY_IMPORT", ())]
+        delayed = [_text(entry.dll) for entry in getattr(pe, "DIRECTORY_ENTRY_DELAY_IMPORT", ())]
+        export_directory = getattr(pe, "DIRECTORY_ENTRY_EXPORT", None)
+        exported = [
+            _text(symbol.name)
+            for symbol in (export_directory.symbols if export_directory is not None else ())
+            if symbol.name  # exports by ordinal only have no name
+        ]
+    except Exception as exc:  # as above
+        problems.append(f"malformed PE file: {exc}")
+        return _partial(name, FORMAT_PE, bits, machine, tuple(problems))
+
+    return BinaryInfo(
+        path=name,
+        format=FORMAT_PE,
+        bits=bits,
+        machine=machine,
+        soname=None,
+        needed=_unique([*imports, *delayed]),
+        runpath=(),
+        rpath=(),
+        exports=_unique(exported),
+        problems=tuple(problems),
+    )
+
+
+def _pe_declared_end(pe: Any) -> int:
+    """The file size the parsed headers promise: headers, section data, the COFF symbol table
+    (mingw builds) and the Authenticode signature (NVIDIA's signed DLLs), one of which normally
+    ends at or near the end of the file, so a cut download falls short of it. A cut inside the
+    COFF string table that follows the symbol table (unsigned mingw builds) goes unnoticed."""
+    ends = [int(pe.OPTIONAL_HEADER.SizeOfHeaders)]
+    ends.extend(
+        int(section.PointerToRawData) + int(section.SizeOfRawData)
+        for section in pe.sections
+        if section.SizeOfRawData
+    )
+    if pe.FILE_HEADER.PointerToSymbolTable:
+        ends.append(
+            int(pe.FILE_HEADER.PointerToSymbolTable)
+            + int(pe.FILE_HEADER.NumberOfSymbols) * _PE_COFF_SYMBOL_SIZE
+        )
+    directories = pe.OPTIONAL_HEADER.DATA_DIRECTORY
+    if len(directories) > _PE_SECURITY_DIRECTORY and directories[_PE_SECURITY_DIRECTORY].Size:
+        security = directories[_PE_SECURITY_DIRECTORY]
+        ends.append(int(security.VirtualAddress) + int(security.Size))
+    return max(ends)
+
+
+def _pe_headers_end(data: _Buffer) -> int:
+    """Where the headers end by the DOS and COFF headers, read as far as `data` goes.
+
+    Used only after pefile gave up, to tell a cut download from a corrupt file: e_lfanew at 0x3C
+    points at "PE\\0\\0" and the COFF header; its NumberOfSections and SizeOfOptionalHeader
+    size the rest (matrix-facts.md section 6.4).
+    """
+    if len(data) < _DOS_HEADER_SIZE:
+        return _DOS_HEADER_SIZE
+    coff = int.from_bytes(data[_PE_E_LFANEW_OFFSET : _PE_E_LFANEW_OFFSET + 4], "little") + 4
+    if len(data) < coff + _PE_COFF_HEADER_SIZE:
+        return coff + _PE_COFF_HEADER_SIZE
+    sections = int.from_bytes(data[coff + 2 : coff + 4], "little")
+    optional_size = int.from_bytes(data[coff + 16 : coff + 18], "little")
+    return coff + _PE_COFF_HEADER_SIZE + optional_size + sections * _PE_SECTION_HEADER_SIZE

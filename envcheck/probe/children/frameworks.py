@@ -1,0 +1,452 @@
+"""Child: the ML frameworks and pip nvidia-* wheels of an environment, read without importing.
+
+Runs as `python -I -c SOURCE JSON_ARG` in the probed interpreter, which may be any Python 3.7+:
+standard library and 3.7 syntax only. Argument: {"paths": [...] or null (this interpreter's
+sys.path), "import_tensorflow": bool}. It reads *.dist-info/METADATA and *.egg-info/PKG-INFO
+(a manual scan, not importlib.metadata, so every Python behaves alike) and parses the frameworks'
+build files (TensorFlow build_info.py, torch/version.py, jaxlib/version.py) with ast; it never
+imports a framework unless "import_tensorflow" asks for it. Bad metadata becomes an error
+string, never a crash. Prints one JSON object as its last stdout line. Keep it small: the source
+travels on the command line (Windows allows 32767 characters).
+"""
+
+import ast
+import base64
+import csv
+import hashlib
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+TENSORFLOW = (
+    "tensorflow",
+    "tensorflow-cpu",
+    "tensorflow-gpu",
+    "tensorflow-intel",
+    "tensorflow-macos",
+    "tensorflow-aarch64",
+    "tensorflow-cpu-aws",
+    "tensorflow-rocm",
+    "intel-tensorflow",
+    "tf-nightly",
+    "tf-nightly-cpu",
+    "tf-nightly-gpu",
+)
+OTHER_FRAMEWORKS = ("torch", "jax", "jaxlib", "keras", "tf-keras")
+JAX_PLUGIN = re.compile(r"^jax-(cuda|rocm)\d+-(plugin|pjrt)$")
+REQUIREMENT_WORDS = ("nvidia", "cuda", "cudnn", "tensorrt")
+# TF 1.15-2.1 wheels keep the real package in tensorflow_core/ (tensorflow/ is a shim).
+BUILD_INFO = (
+    "tensorflow/python/platform/build_info.py",
+    "tensorflow_core/python/platform/build_info.py",
+)
+VERSION_PY = {"torch": "torch/version.py", "jaxlib": "jaxlib/version.py"}
+LITERAL_ERRORS = (ValueError, TypeError, SyntaxError, RecursionError, MemoryError)
+
+
+def normalize(name):
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def framework_name(dist):
+    if dist in TENSORFLOW:
+        return "tensorflow"
+    if dist in OTHER_FRAMEWORKS or JAX_PLUGIN.match(dist):
+        return dist
+    return None
+
+
+def is_wheel(dist):
+    return dist.startswith(("nvidia-", "tensorrt"))
+
+
+def jsonable(value):
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [jsonable(v) for v in value]
+    if value is None or isinstance(value, (str, bool, int, float)):
+        return value
+    return repr(value)
+
+
+def read_text(path):
+    return Path(path).read_text(encoding="utf-8", errors="replace")
+
+
+# --- search paths ---------------------------------------------------------------------------
+
+
+def user_site():
+    """The user site-packages a normal (not -I) start of this Python would put on sys.path."""
+    if os.environ.get("PYTHONNOUSERSITE"):
+        return None
+    if hasattr(os, "getuid") and os.getuid() != os.geteuid():
+        return None
+    if getattr(sys, "base_prefix", sys.prefix) != sys.prefix:
+        # In a venv the user site counts only with include-system-site-packages = true.
+        try:
+            cfg = read_text(Path(sys.prefix) / "pyvenv.cfg").lower()
+        except OSError:
+            return None
+        if not re.search(r"include-system-site-packages\s*=\s*true", cfg):
+            return None
+    try:
+        import site
+
+        path = site.getusersitepackages()
+    except Exception:
+        return None
+    return path if Path(path).is_dir() else None
+
+
+def pth_entries(directory):
+    """Directories named by *.pth files (as site.addsitedir adds them), for explicit paths."""
+    found = []
+    try:
+        pth_files = sorted(p for p in Path(directory).iterdir() if p.name.endswith(".pth"))
+    except OSError:
+        return found
+    for pth in pth_files:
+        try:
+            lines = read_text(pth).splitlines()
+        except OSError:
+            continue
+        for line in lines:
+            line = line.strip()  # noqa: PLW2901
+            if not line or line.startswith(("#", "import ", "import\t")):
+                continue
+            entry = Path(directory) / line
+            if entry.is_dir():
+                found.append(str(entry))
+    return found
+
+
+def search_paths(paths, errors):
+    if paths is None:
+        entries = [p for p in sys.path if p]
+        extra = user_site()
+        if extra and extra not in entries:
+            at = [
+                i for i, p in enumerate(entries) if p.endswith(("site-packages", "dist-packages"))
+            ]
+            entries.insert(at[0] if at else len(entries), extra)
+    else:
+        entries = []
+        for path in paths:
+            if not Path(path).is_dir():
+                errors.append("search path %s is not a directory" % path)
+                continue
+            entries.append(path)
+            entries.extend(pth_entries(path))
+    seen, result = set(), []
+    for entry in entries:
+        key = os.path.normcase(os.path.abspath(entry))  # noqa: PTH100 - normcase needs a str
+        if key not in seen and Path(entry).is_dir():
+            seen.add(key)
+            result.append(os.path.abspath(entry))  # noqa: PTH100
+    return result
+
+
+# --- metadata -------------------------------------------------------------------------------
+
+
+def parse_headers(text):
+    """RFC 822 style headers of METADATA / PKG-INFO up to the first blank line: {key: [values]}."""
+    headers, last = {}, None
+    for number, line in enumerate(text.split("\n"), 1):
+        line = line.rstrip("\r")  # noqa: PLW2901
+        if not line.strip():
+            break
+        if line[0] in " \t" and last is not None:
+            headers[last][-1] += "\n" + line.strip()
+            continue
+        key, colon, value = line.partition(":")
+        if not colon or not key.strip() or " " in key.strip():
+            raise ValueError("line %d is not a 'Key: value' header: %r" % (number, line[:80]))
+        last = key.strip().lower()
+        headers.setdefault(last, []).append(value.strip())
+    return headers
+
+
+def egg_requires(egg_info):
+    """requires.txt of an egg-info directory as Requires-Dist style lines with markers."""
+    try:
+        text = read_text(Path(egg_info) / "requires.txt")
+    except OSError:
+        return []
+    lines, marker = [], ""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            extra, _, condition = line[1:-1].partition(":")
+            parts = ['extra == "%s"' % extra] if extra else []
+            parts += ["(%s)" % condition] if condition else []
+            marker = " and ".join(parts)
+            continue
+        lines.append(line + ("; " + marker if marker else ""))
+    return lines
+
+
+def candidates(search, errors):
+    """(path_index, site dir, metadata dir, metadata file, name guess, version guess, kind)."""
+    for index, site in enumerate(search):
+        if site.endswith(".egg") and (Path(site) / "EGG-INFO" / "PKG-INFO").is_file():
+            stem = Path(site).name[:-4]
+            egg = str(Path(site) / "EGG-INFO")
+            yield index, site, egg, str(Path(egg) / "PKG-INFO"), stem, "egg"
+        try:
+            names = sorted(p.name for p in Path(site).iterdir())
+        except OSError as exc:
+            errors.append("cannot list %s: %s" % (site, exc))
+            continue
+        for name in names:
+            full = str(Path(site) / name)
+            if name.endswith(".dist-info"):
+                yield index, site, full, str(Path(full) / "METADATA"), name[:-10], "dist"
+            elif name.endswith(".egg-info"):
+                meta = str(Path(full) / "PKG-INFO") if Path(full).is_dir() else full
+                yield index, site, full, meta, name[:-9], "egg"
+
+
+def read_distribution(candidate, errors):
+    index, site, meta_dir, meta_file, stem, kind = candidate
+    guess, _, rest = stem.partition("-")
+    guess_version = rest.split("-")[0] or None
+    if framework_name(normalize(guess)) is None and not is_wheel(normalize(guess)):
+        return None
+    problems, headers = [], {}
+    try:
+        headers = parse_headers(read_text(meta_file))
+    except (OSError, ValueError) as exc:
+        errors.append("cannot read %s: %s" % (meta_file, exc))
+        problems.append("its metadata is unreadable; name and version come from the directory name")
+    name = (headers.get("name") or [guess])[0]
+    version = (headers.get("version") or [guess_version])[0]
+    if not name or not version:
+        errors.append("%s names no distribution and version; skipped" % meta_file)
+        return None
+    requires = headers.get("requires-dist", [])
+    if kind == "egg" and Path(meta_dir).is_dir():
+        requires = requires or egg_requires(meta_dir)
+    wanted = [r for r in requires if any(w in r.lower() for w in REQUIREMENT_WORDS)]
+    return {
+        "distribution": normalize(name),
+        "version": version,
+        "location": site,
+        "metadata": meta_dir,
+        "path_index": index,
+        "requires": wanted,
+        "problems": problems,
+        "kind": kind,
+    }
+
+
+# --- build files ----------------------------------------------------------------------------
+
+
+def is_dict_call(node):
+    func = node.func
+    if isinstance(func, ast.Name):
+        return func.id in ("dict", "OrderedDict")
+    return isinstance(func, ast.Attribute) and func.attr == "OrderedDict"
+
+
+def literal(node):
+    """ast.literal_eval, plus dict(...) / collections.OrderedDict([...]) calls (TF >= 2.4)."""
+    if isinstance(node, ast.Call) and is_dict_call(node):
+        if len(node.args) > 1:
+            raise ValueError("more than one positional argument")
+        result = {}
+        for pair in ast.literal_eval(node.args[0]) if node.args else ():
+            key, value = pair
+            result[key] = value
+        for keyword in node.keywords:
+            if keyword.arg is None:
+                raise ValueError("**kwargs")
+            result[keyword.arg] = ast.literal_eval(keyword.value)
+        return result
+    return ast.literal_eval(node)
+
+
+def module_literals(path):
+    """Module-level `name = <literal>` assignments of a Python file, read, never imported."""
+    tree = ast.parse(Path(path).read_bytes(), filename=str(path))
+    values = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            targets = [node.target]
+        else:
+            continue
+        for target in targets:
+            if isinstance(target, ast.Name):
+                try:
+                    values[target.id] = literal(node.value)
+                except LITERAL_ERRORS:
+                    pass  # computed values (e.g. jaxlib's __version__) are not facts we can read
+    return values
+
+
+def read_build_file(path, errors, problems):
+    try:
+        values = module_literals(path)
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        detail = "%s: %s" % (type(exc).__name__, exc)
+        errors.append("cannot parse %s: %s" % (path, detail))
+        problems.append("build info not read: %s could not be parsed (%s)" % (path, detail))
+        return None
+    if not values:
+        problems.append("build info not read: %s assigns no literal values" % path)
+        return None
+    nested = values.pop("build_info", None)
+    if isinstance(nested, dict):
+        values.update(nested)  # TF >= 2.3 keeps the facts in a `build_info` dict
+    return jsonable(values)
+
+
+def record_check(meta_dir, relative, path):
+    """Whether `path` is the file this distribution installed, by the hash in its RECORD."""
+    try:
+        text = read_text(Path(meta_dir) / "RECORD")
+    except OSError:
+        return "no-record"
+    for row in csv.reader(line for line in text.splitlines() if relative in line):
+        if not row or row[0].replace("\\", "/") != relative:
+            continue
+        algorithm, _, expected = (row[1] if len(row) > 1 else "").partition("=")
+        if not expected:
+            return "listed"
+        try:
+            digest = hashlib.new(algorithm, Path(path).read_bytes()).digest()
+        except (ValueError, OSError):
+            return "listed"
+        actual = base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
+        return "match" if actual == expected.rstrip("=") else "mismatch"
+    return "not-listed"
+
+
+def add_build(framework, errors):
+    name, site = framework["name"], framework["location"]
+    framework["build"] = framework["build_file"] = None
+    if name == "tensorflow":
+        relatives = BUILD_INFO
+    elif name in VERSION_PY:
+        relatives = (VERSION_PY[name],)
+    else:
+        return
+    for relative in relatives:
+        path = Path(site) / relative
+        if path.is_file():
+            framework["build_file"] = str(path)
+            framework["build"] = read_build_file(path, errors, framework["problems"])
+            if name == "tensorflow" and framework["kind"] == "dist":
+                framework["record"] = record_check(framework["metadata"], relative, path)
+            return
+    looked = ", ".join(str(Path(site) / r) for r in relatives)
+    framework["problems"].append("build info not read: no file at %s" % looked)
+
+
+# --- the scan -------------------------------------------------------------------------------
+
+
+def scan(search, errors):
+    frameworks, wheels = [], []
+    for candidate in candidates(search, errors):
+        try:
+            dist = read_distribution(candidate, errors)
+            if dist is None:
+                continue
+            name = framework_name(dist["distribution"])
+            if name is not None:
+                dist["name"] = name
+                add_build(dist, errors)
+                frameworks.append(dist)
+            elif is_wheel(dist["distribution"]):
+                wheels.append(
+                    {k: dist[k] for k in ("distribution", "version", "location", "path_index")}
+                )
+        except Exception as exc:  # one broken distribution must not hide the others
+            errors.append("unexpected %s reading %s: %s" % (type(exc).__name__, candidate[2], exc))
+    return frameworks, wheels
+
+
+def simple_attributes(module):
+    return {
+        k: jsonable(v)
+        for k, v in vars(module).items()
+        if not k.startswith("_") and isinstance(v, (str, bool, int, float, list, tuple, dict))
+    }
+
+
+def import_tensorflow(paths):
+    """`import tensorflow` and its build info; exceptions become data, crashes end the child."""
+    if paths is not None:
+        sys.path[0:0] = paths
+    result = {"ok": False}
+    try:
+        import tensorflow as tf
+
+        result["file"] = getattr(tf, "__file__", None)
+        result["version"] = getattr(tf, "__version__", None)
+        get_build_info = getattr(getattr(tf, "sysconfig", None), "get_build_info", None)
+        if get_build_info is not None:
+            result["build_info"] = jsonable(dict(get_build_info()))
+            result["via"] = "tf.sysconfig.get_build_info()"
+        else:  # TF < 2.3 has no get_build_info; its module-level variables say the same
+            from tensorflow.python.platform import build_info
+
+            result["build_info"] = simple_attributes(build_info)
+            result["via"] = "tensorflow.python.platform.build_info (imported)"
+        result["ok"] = True
+    except BaseException as exc:  # SystemExit and KeyboardInterrupt too: report, do not die
+        result["error"] = "%s: %s" % (type(exc).__name__, exc)
+    return result
+
+
+def main(argv):
+    errors = []
+    try:
+        argument = json.loads(argv[1]) if len(argv) > 1 else {}
+    except ValueError as exc:
+        argument = None
+        errors.append("bad argument %r: %s" % (argv[1][:200], exc))
+    if not isinstance(argument, dict):
+        argument = {}
+    paths = argument.get("paths")
+    if paths is not None and not (
+        isinstance(paths, list) and all(isinstance(p, str) for p in paths)
+    ):
+        errors.append("bad argument: paths must be a list of strings or null, not %r" % (paths,))
+        paths = None
+    search = search_paths(paths, errors)
+    frameworks, wheels = scan(search, errors)
+    out = {
+        "python": "%d.%d.%d" % tuple(sys.version_info[:3]),
+        "executable": sys.executable,
+        "paths": search,
+        "frameworks": frameworks,
+        "wheels": wheels,
+        "errors": errors,
+    }
+    if argument.get("import_tensorflow"):
+        out["tensorflow_import"] = import_tensorflow(None if paths is None else search)
+    return out
+
+
+if __name__ == "__main__":
+    try:
+        output = main(sys.argv)
+    except Exception as exc:
+        output = {"frameworks": [], "wheels": [], "errors": ["frameworks child: %r" % (exc,)]}
+    sys.stdout.write(json.dumps(output) + "\n")
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # Skip interpreter shutdown: an imported TensorFlow can crash in its atexit handlers after
+    # the answer is written, and that would turn a good answer into a "crashed" child.
+    os._exit(0)

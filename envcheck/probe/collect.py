@@ -1,0 +1,87 @@
+"""Collect every fact of the probe in one pass: platform, driver and GPUs, frameworks, libraries.
+
+The order matters: the frameworks decide which libraries to look for and through which RUNPATH
+the loader finds them. Each part that loads foreign code does so in a child process; this module
+only combines their results.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Mapping
+from dataclasses import replace
+
+from envcheck.matrix.model import Matrix
+from envcheck.probe.binary_files import python_machine
+from envcheck.probe.driver import probe_driver
+from envcheck.probe.facts import Facts, FrameworkFacts, WheelFacts
+from envcheck.probe.frameworks import probe_frameworks
+from envcheck.probe.libraries import (
+    conda_owners,
+    probe_libraries,
+    requester_paths,
+    tensorflow_requester,
+    wanted_libraries,
+    wheel_owners,
+)
+from envcheck.probe.platform_facts import read_platform
+from envcheck.probe.search import conda_dirs, host_search, nvidia_wheel_dirs
+
+
+def _site_dirs(frameworks: tuple[FrameworkFacts, ...], wheels: tuple[WheelFacts, ...]) -> list[str]:
+    places = [f.location for f in frameworks] + [w.location for w in wheels]
+    return list(dict.fromkeys(p for p in places if p))
+
+
+def collect_facts(
+    matrix: Matrix,
+    python: str | None = None,
+    timeout: float = 10.0,
+    import_frameworks: bool = False,
+    environ: Mapping[str, str] | None = None,
+    call_versions: bool = True,
+) -> Facts:
+    """Probe this machine (and the environment of `python`, when given)."""
+    started = time.monotonic()
+    env = dict(os.environ if environ is None else environ)
+    platform = read_platform(env)
+    driver, gpus = probe_driver(env, timeout=timeout)
+    frameworks, wheels, framework_errors = probe_frameworks(
+        python=python, import_tensorflow=import_frameworks, timeout=max(timeout, 30.0)
+    )
+    if python is not None:
+        platform = replace(platform, python_executable=python)
+    windows = platform.os == "windows"
+    runpath, rpath = requester_paths(None if windows else tensorflow_requester(frameworks))
+    extra = (
+        *nvidia_wheel_dirs(_site_dirs(frameworks, wheels), windows=windows),
+        *conda_dirs(env, windows=windows),
+    )
+    search = host_search(
+        runpath=runpath,
+        rpath=rpath,
+        extra=extra,
+        env=env,
+        executable=python or sys.executable,
+    )
+    owners = {**conda_owners(env.get("CONDA_PREFIX")), **wheel_owners(wheels)}
+    libraries = probe_libraries(
+        wanted_libraries(matrix, frameworks, windows),
+        search,
+        python_machine(),
+        owners,
+        call_versions=call_versions,
+        timeout=timeout,
+    )
+    return Facts(
+        platform=platform,
+        driver=driver,
+        gpus=gpus,
+        libraries=libraries,
+        frameworks=frameworks,
+        wheels=wheels,
+        errors=tuple(framework_errors),
+        seconds=round(time.monotonic() - started, 3),
+    )
