@@ -41,7 +41,7 @@ class MachineDescription:
     gpus: tuple[GpuDescription, ...]
     # How each value was learned ("--driver", "nvidia-smi", ...), and where the host was searched.
     found_via: dict[str, str] = field(default_factory=dict)
-    searched: tuple[str, ...] = ()
+    searched: tuple[str, ...] = ()  # the detection steps that failed, when none succeeded
 
     @property
     def platform(self) -> str:
@@ -164,7 +164,7 @@ def describe_machine(
         chosen_gpus = gpus
     else:
         chosen_gpus = host_gpus
-        found_via["gpu"] = "nvidia-smi" if host_gpus else "not found"
+        found_via["gpu"] = via if host_gpus else "not found"
     return MachineDescription(
         os=chosen_os,
         arch=chosen_arch,

@@ -257,3 +257,16 @@ def test_version_parsers() -> None:
     assert parse_cudnn_version_header(header) == "9.3.0"
     assert parse_cudnn_version_header("#define CUDNN_MAJOR 9\n") is None
     assert parse_cudart_version_header("#define CUDART_VERSION 12020\n") == "12.2"
+
+
+def test_dangling_symlink_on_the_search_path_is_reported(tmp_path: Path) -> None:
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "libcudnn.so.8").symlink_to("libcudnn.so.8.9.7")  # the target was deleted
+    good = fake_cudnn(tmp_path / "good", 8907, real_name="libcudnn.so.8.9.7").parent
+    facts = probe_libraries([cudnn8()], linux_search(broken, good), X86_64, {})
+    assert [(f.path, f.selected, f.found_via) for f in facts] == [
+        (str(broken / "libcudnn.so.8"), False, "dangling symlink"),
+        (str(good / "libcudnn.so.8"), True, "LD_LIBRARY_PATH"),
+    ]
+    assert facts[0].problems == ("dangling symlink to libcudnn.so.8.9.7: the loader skips it",)

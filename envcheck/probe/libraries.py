@@ -276,7 +276,9 @@ def probe_libraries(
     """One LibraryFacts per copy of each wanted library, and one 'not found' entry per miss."""
     machine, bits = python
     facts: list[LibraryFacts] = []
+    searched = [location.directory for location in search.locations() if location.searched]
     for library in wanted:
+        facts.extend(_broken_links(library, searched))
         candidates = search.candidates(library.file)
         if not any(c.selected for c in candidates):
             places = sum(1 for location in search.locations() if location.searched)
@@ -292,6 +294,26 @@ def probe_libraries(
                                 search, machine, bits, owners, call_versions, timeout)
             )  # fmt: skip
     return tuple(facts)
+
+
+def _broken_links(library: WantedLibrary, directories: Sequence[str]) -> list[LibraryFacts]:
+    """Symlinks with the library's name that lead nowhere: the loader skips them silently."""
+    broken = []
+    for directory in dict.fromkeys(directories):
+        path = Path(directory) / library.file
+        try:
+            if not path.is_symlink() or path.exists():
+                continue
+            target = str(path.readlink())
+        except OSError:  # a symlink loop, or an unreadable directory
+            target = "?"
+        broken.append(
+            LibraryFacts(
+                library.role, library.file, str(path), None, None, False, "dangling symlink",
+                None, (f"dangling symlink to {target}: the loader skips it",),
+            )
+        )  # fmt: skip
+    return broken
 
 
 def _read_candidate(
