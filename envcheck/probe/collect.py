@@ -27,7 +27,13 @@ from envcheck.probe.libraries import (
     wheel_owners,
 )
 from envcheck.probe.platform_facts import read_platform
-from envcheck.probe.search import conda_dirs, host_search, nvidia_wheel_dirs
+from envcheck.probe.search import (
+    LinuxSearch,
+    ListingCache,
+    conda_dirs,
+    host_search,
+    nvidia_wheel_dirs,
+)
 
 
 def _site_dirs(frameworks: tuple[FrameworkFacts, ...], wheels: tuple[WheelFacts, ...]) -> list[str]:
@@ -66,6 +72,9 @@ def collect_facts(
         env=env,
         executable=python or sys.executable,
     )
+    listing = ListingCache()
+    if isinstance(search, LinuxSearch):
+        search = replace(search, exists=listing.exists)
     owners = {**conda_owners(env.get("CONDA_PREFIX")), **wheel_owners(wheels)}
     libraries = probe_libraries(
         wanted_libraries(matrix, frameworks, windows),
@@ -74,6 +83,7 @@ def collect_facts(
         owners,
         call_versions=call_versions,
         timeout=timeout,
+        listing=listing,
     )
     return Facts(
         platform=platform,

@@ -30,7 +30,7 @@ from envcheck.probe.binary_files import (
 )
 from envcheck.probe.facts import FrameworkFacts, LibraryFacts, WheelFacts
 from envcheck.probe.isolation import run_child
-from envcheck.probe.search import LoaderSearch, SearchLocation
+from envcheck.probe.search import ListingCache, LoaderSearch, SearchLocation
 from envcheck.versions import major_minor
 
 # Names of what a library imports that are worth resolving: the CUDA stack and its helpers.
@@ -272,13 +272,14 @@ def probe_libraries(
     owners: Mapping[str, str],
     call_versions: bool = True,
     timeout: float = 10.0,
+    listing: ListingCache | None = None,
 ) -> tuple[LibraryFacts, ...]:
     """One LibraryFacts per copy of each wanted library, and one 'not found' entry per miss."""
     machine, bits = python
     facts: list[LibraryFacts] = []
     searched = [location.directory for location in search.locations() if location.searched]
     for library in wanted:
-        facts.extend(_broken_links(library, searched))
+        facts.extend(_broken_links(library, searched, listing))
         candidates = search.candidates(library.file)
         if not any(c.selected for c in candidates):
             places = sum(1 for location in search.locations() if location.searched)
@@ -296,10 +297,14 @@ def probe_libraries(
     return tuple(facts)
 
 
-def _broken_links(library: WantedLibrary, directories: Sequence[str]) -> list[LibraryFacts]:
+def _broken_links(
+    library: WantedLibrary, directories: Sequence[str], listing: ListingCache | None
+) -> list[LibraryFacts]:
     """Symlinks with the library's name that lead nowhere: the loader skips them silently."""
     broken = []
     for directory in dict.fromkeys(directories):
+        if listing is not None and library.file not in listing.names(directory):
+            continue
         path = Path(directory) / library.file
         try:
             if not path.is_symlink() or path.exists():
