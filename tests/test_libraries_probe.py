@@ -270,3 +270,20 @@ def test_dangling_symlink_on_the_search_path_is_reported(tmp_path: Path) -> None
         (str(good / "libcudnn.so.8"), True, "LD_LIBRARY_PATH"),
     ]
     assert facts[0].problems == ("dangling symlink to libcudnn.so.8.9.7: the loader skips it",)
+
+
+def test_another_cuda_major_is_reported_when_the_wanted_one_is_missing(tmp_path: Path) -> None:
+    # CUDA 11 is installed, TensorFlow 2.15 asks for libcudart.so.12 (libraries.toml).
+    lib = tmp_path / "cuda-11.8" / "lib64"
+    build_shared_object("fake_cudart.c", lib, "libcudart.so.11.0", "libcudart.so.11.8.89",
+                        ("-DFAKE_CUDART_VERSION=11080",))  # fmt: skip
+    wanted = WantedLibrary("cudart", "libcudart.so.12", "TensorFlow 2.15.1", "cudart")
+    facts = probe_libraries([wanted], linux_search(lib), X86_64, {})
+    assert [(f.found_via, f.path, f.version) for f in facts] == [
+        ("another version", str(lib / "libcudart.so.11.0"), "11.8.89"),
+        ("another version", str(lib / "libcudart.so.11.8.89"), "11.8.89"),
+        ("not found", "", None),
+    ]
+    assert facts[0].problems == (
+        "libcudart.so.11.0 is another version: the loader is asked for libcudart.so.12",
+    )

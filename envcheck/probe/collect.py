@@ -16,8 +16,9 @@ from dataclasses import replace
 from envcheck.matrix.model import Matrix
 from envcheck.probe.binary_files import python_machine
 from envcheck.probe.driver import probe_driver
-from envcheck.probe.facts import Facts, FrameworkFacts, WheelFacts
+from envcheck.probe.facts import Facts, FrameworkFacts, PlatformFacts, WheelFacts
 from envcheck.probe.frameworks import probe_frameworks
+from envcheck.probe.isolation import run_child
 from envcheck.probe.libraries import (
     conda_owners,
     probe_libraries,
@@ -58,7 +59,7 @@ def collect_facts(
         python=python, import_tensorflow=import_frameworks, timeout=max(timeout, 30.0)
     )
     if python is not None:
-        platform = replace(platform, python_executable=python)
+        platform = _target_interpreter(platform, python, timeout, framework_errors)
     windows = platform.os == "windows"
     runpath, rpath = requester_paths(None if windows else tensorflow_requester(frameworks))
     extra = (
@@ -92,6 +93,29 @@ def collect_facts(
         libraries=libraries,
         frameworks=frameworks,
         wheels=wheels,
-        errors=tuple(framework_errors),
+        errors=tuple(framework_errors) + _interpreter_errors(platform, python),
         seconds=round(time.monotonic() - started, 3),
     )
+
+
+def _target_interpreter(
+    platform: PlatformFacts, python: str, timeout: float, errors: tuple[str, ...]
+) -> PlatformFacts:
+    """The platform facts with the probed interpreter's own Python version and bitness."""
+    del errors  # the frameworks probe reports its own failures
+    result = run_child("interpreter", None, python=python, timeout=timeout)
+    data = result.data if result.ok else None
+    if data is None:
+        return replace(platform, python_executable=python, python="unknown")
+    return replace(
+        platform,
+        python=str(data.get("python", "unknown")),
+        python_bits=int(data.get("bits", platform.python_bits)),
+        python_executable=str(data.get("executable", python)),
+    )
+
+
+def _interpreter_errors(platform: PlatformFacts, python: str | None) -> tuple[str, ...]:
+    if python is not None and platform.python == "unknown":
+        return (f"could not run {python} to read its Python version",)
+    return ()

@@ -282,6 +282,7 @@ def probe_libraries(
         facts.extend(_broken_links(library, searched, listing))
         candidates = search.candidates(library.file)
         if not any(c.selected for c in candidates):
+            facts.extend(_other_versions(library, searched, listing))
             places = sum(1 for location in search.locations() if location.searched)
             problem = f"not found in the {places} places the loader searches ({library.needed_for})"
             facts.append(
@@ -295,6 +296,49 @@ def probe_libraries(
                                 search, machine, bits, owners, call_versions, timeout)
             )  # fmt: skip
     return tuple(facts)
+
+
+def other_version_pattern(file_name: str) -> re.Pattern[str] | None:
+    """Names of the same library with any version: libcudart.so.12 -> libcudart.so.<digits...>,
+    cudart64_110.dll -> cudart64_<digits>.dll. None for a name without a version part."""
+    match = re.fullmatch(r"(lib[\w+-]+\.so)\.[\d.]+", file_name)
+    if match:
+        return re.compile(rf"{re.escape(match.group(1))}\.\d+(\.\d+)*")
+    match = re.fullmatch(r"([\w+-]+?64_)\d+(_\d+)?\.dll", file_name, re.IGNORECASE)
+    if match:
+        return re.compile(rf"{re.escape(match.group(1))}\d+(_\d+)?\.dll", re.IGNORECASE)
+    return None
+
+
+def _other_versions(
+    library: WantedLibrary, directories: Sequence[str], listing: ListingCache | None
+) -> list[LibraryFacts]:
+    """Copies of the same library with another version in the searched places: the loader asks
+    for `library.file` by name and never takes them (CUDA 11 installed, CUDA 12 wanted)."""
+    pattern = other_version_pattern(library.file)
+    if pattern is None:
+        return []
+    found = []
+    for directory in dict.fromkeys(directories):
+        if listing is not None:
+            names = listing.names(directory)
+        else:
+            try:
+                names = frozenset(p.name for p in Path(directory).iterdir())
+            except OSError:
+                continue
+        for name in sorted(names):
+            if name != library.file and pattern.fullmatch(name):
+                path = Path(directory) / name
+                found.append(
+                    LibraryFacts(
+                        library.role, library.file, str(path),
+                        version_from_file_name(Path(os.path.realpath(path)).name), None, False,
+                        "another version", None,
+                        (f"{name} is another version: the loader is asked for {library.file}",),
+                    )
+                )  # fmt: skip
+    return found
 
 
 def _broken_links(

@@ -1,0 +1,87 @@
+"""Findings: what is wrong (or notable), the evidence, and the concrete fix.
+
+Codes are a public contract (README, JSON); the table in README lists them. A finding says
+what was seen; "could not determine" is not a finding of a problem but a component whose
+status is `unknown` in the report, never shown as fine and never as broken.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        return {"error": 0, "warning": 1, "info": 2}[self.value]
+
+
+CODES = frozenset(
+    {
+        "driver-missing",
+        "driver-too-old",
+        "driver-library-mismatch",
+        "no-gpu",
+        "cuda-library-missing",
+        "cuda-version-mismatch",
+        "cudnn-missing",
+        "cudnn-version-mismatch",
+        "cudnn-sublibrary-missing",
+        "library-wrong-architecture",
+        "library-dependency-missing",
+        "library-shadowed",
+        "windows-native-gpu-unsupported",
+        "compute-capability-unsupported",
+        "python-unsupported",
+        "tensorflow-cpu-only",
+        "tensorflow-missing",
+        "framework-conflict",
+        "xla-toolchain-missing",
+        "gpu-out-of-memory",
+        "smoke-test-crashed",
+        "smoke-test-timeout",
+        "benign-warning",
+        "known-bug",
+        # Added for kinds of problem the table does not name:
+        "smoke-test-failed",  # a smoke step raised (the message says which and why)
+        "library-load-mismatch",  # the child loaded another copy than the probe predicted
+        "probe-incomplete",  # a part of the probe could not run (the report says which)
+        "usage-pitfall",  # a mistake in user code (explain)
+    }
+)
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str
+    severity: Severity
+    message: str  # one sentence
+    evidence: tuple[str, ...] = ()  # paths, versions, the log line
+    fix: str = ""  # commands to run, or the exact version to install
+    lines: tuple[int, ...] = field(default=())  # log line numbers, for findings from a log
+
+    def __post_init__(self) -> None:
+        if self.code not in CODES:
+            raise ValueError(f"unknown finding code {self.code!r}")
+
+    def to_json(self) -> dict[str, object]:
+        data: dict[str, object] = {
+            "code": self.code,
+            "severity": self.severity.value,
+            "message": self.message,
+            "evidence": list(self.evidence),
+            "fix": self.fix,
+        }
+        if self.lines:
+            data["lines"] = list(self.lines)
+        return data
+
+
+def ordered(findings: list[Finding]) -> list[Finding]:
+    """Errors first, then warnings, then info; the order within a severity is kept."""
+    return sorted(findings, key=lambda f: f.severity.rank)
