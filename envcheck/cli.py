@@ -8,6 +8,7 @@ candidate exists), 1 a negative answer (no GPU candidate, matrix problems, no ma
 from __future__ import annotations
 
 import functools
+import getpass
 import json
 import os
 import sys
@@ -19,7 +20,10 @@ import typer
 from packaging.version import Version
 
 from envcheck import __version__
+from envcheck.diagnose.context import Target
+from envcheck.diagnose.run import run_doctor, write_atomically
 from envcheck.errors import EnvcheckError
+from envcheck.explain.signatures import load_signatures
 from envcheck.machine import GpuDescription, describe_machine, with_capabilities
 from envcheck.matrix.checks import Problem, check_matrix
 from envcheck.matrix.gpu_names import GpuIndex
@@ -29,7 +33,13 @@ from envcheck.probe.collect import collect_facts
 from envcheck.recommend import recommend
 from envcheck.report import facts as report_facts
 from envcheck.report import matrix_rows, recommendation
-from envcheck.versions import ComputeCapability, major_minor, parse_numeric_version
+from envcheck.report.doctor import Format, render
+from envcheck.versions import (
+    ComputeCapability,
+    DriverVersion,
+    major_minor,
+    parse_numeric_version,
+)
 
 EXIT_OK = 0
 EXIT_NEGATIVE = 1
@@ -174,6 +184,10 @@ def validate_command(
         problems = check_matrix(load_matrix(directory))
     except MatrixDataError as exc:
         problems = [Problem("load", str(exc))]
+    try:
+        load_signatures(directory)
+    except MatrixDataError as exc:
+        problems.append(Problem("load", str(exc)))
     if as_json:
         _print_json(
             {
@@ -301,6 +315,130 @@ def probe_command(
         _print_json(facts.to_json())
     else:
         typer.echo(report_facts.to_text(facts), nl=False)
+
+
+@app.command("doctor")
+@_handles_errors
+def doctor_command(
+    no_smoke: bool = typer.Option(
+        False,
+        "--no-smoke",
+        envvar="ENVCHECK_NO_SMOKE",
+        help="Skip the smoke test (importing TensorFlow and running a tiny conv, LSTM, matmul).",
+    ),
+    timeout: float = typer.Option(
+        120.0,
+        "--timeout",
+        envvar="ENVCHECK_TIMEOUT",
+        metavar="SECONDS",
+        min=1.0,
+        help="Time limit of the smoke test.",
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
+    output_format: Optional[str] = typer.Option(
+        None,
+        "--format",
+        envvar="ENVCHECK_FORMAT",
+        metavar="text|json|markdown",
+        help="Report format (default text).",
+    ),
+    output: Optional[str] = typer.Option(
+        None,
+        "--output",
+        "-o",
+        envvar="ENVCHECK_OUTPUT",
+        metavar="FILE",
+        help="Write the report to FILE (atomically) instead of standard output.",
+    ),
+    strict: bool = typer.Option(
+        False, "--strict", envvar="ENVCHECK_STRICT", help="Exit 1 on warnings too."
+    ),
+    python: Optional[str] = typer.Option(
+        None,
+        "--python",
+        envvar="ENVCHECK_PYTHON_EXECUTABLE",
+        metavar="PATH",
+        help="Diagnose the environment of this interpreter.",
+    ),
+    facts_file: Optional[str] = typer.Option(
+        None,
+        "--facts",
+        envvar="ENVCHECK_FACTS",
+        metavar="FILE",
+        help="Diagnose a facts file from `envcheck probe --json` (no probing here).",
+    ),
+    target_driver: Optional[str] = typer.Option(
+        None,
+        "--target-driver",
+        envvar="ENVCHECK_TARGET_DRIVER",
+        metavar="VER",
+        help="Docker build: the driver of the machines the image will run on.",
+    ),
+    target_gpu: Optional[str] = typer.Option(
+        None,
+        "--target-gpu",
+        envvar="ENVCHECK_TARGET_GPU",
+        metavar="NAME",
+        help="Docker build: the GPU model the image will run on.",
+    ),
+    target_cc: Optional[str] = typer.Option(
+        None,
+        "--target-compute-capability",
+        envvar="ENVCHECK_TARGET_COMPUTE_CAPABILITY",
+        metavar="X.Y",
+        help="Docker build: the target GPU's compute capability.",
+    ),
+    matrix_option: Optional[str] = MATRIX_OPTION,
+) -> None:
+    """Diagnose: will TensorFlow use the GPU here, and if not, which link is broken and the fix."""
+    chosen = (
+        Format((output_format or ("json" if as_json else "text")).lower())
+        if ((output_format or "text").lower() in {f.value for f in Format})
+        else None
+    )
+    if chosen is None:
+        raise EnvcheckError(f"--format {output_format!r} is not one of text, json, markdown")
+    if python is not None and not Path(python).exists():
+        raise EnvcheckError(f"--python {python!r} does not exist")
+    matrix = _load(matrix_option)
+    target = _target(matrix, target_driver, target_gpu, target_cc)
+    report = run_doctor(
+        matrix,
+        facts_file=facts_file,
+        python=python,
+        smoke=not no_smoke and facts_file is None,
+        timeout=timeout,
+        target=target,
+    )
+    colour = chosen is Format.TEXT and output is None and sys.stdout.isatty()
+    text = render(report, chosen, colour, home=str(Path.home()), user=_user_name())
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        write_atomically(Path(output), text)
+    failing = {"error"} | ({"warning"} if strict else set())
+    if report.status in failing:
+        raise typer.Exit(EXIT_NEGATIVE)
+
+
+def _user_name() -> Optional[str]:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return None
+
+
+def _target(
+    matrix: Matrix, driver: Optional[str], gpu: Optional[str], capability: Optional[str]
+) -> Optional[Target]:
+    if driver is None and gpu is None and capability is None:
+        return None
+    gpus = _gpus_from_flags(matrix, gpu, capability) or ()
+    return Target(
+        driver=DriverVersion.parse(driver, "--target-driver") if driver else None,
+        capabilities=tuple(g.compute_capability for g in gpus if g.compute_capability),
+        gpu_names=tuple(g.name or "target GPU" for g in gpus),
+    )
 
 
 def _capability_lookup(matrix: Matrix) -> Callable[[str], ComputeCapability | None]:

@@ -1,1 +1,1 @@
-"""Log signatures (data in matrix/) -> findings, for `envcheck explain` and the doctor's smoke test."""
+"""Log signatures (data in matrix/) -> findings: `envcheck explain` and the smoke test's log."""

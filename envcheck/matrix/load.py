@@ -57,6 +57,7 @@ FILES = (
     "libraries.toml",
     "gpus.toml",
     "driver_branches.toml",
+    "log_signatures.toml",
 )
 
 

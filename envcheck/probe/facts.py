@@ -107,3 +107,44 @@ class Facts:
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         return {"schema": SCHEMA, **data}
+
+
+class FactsFileError(ValueError):
+    """A facts file is not envcheck.facts/1 JSON."""
+
+
+def facts_from_json(data: Any) -> Facts:
+    """Rebuild Facts from `envcheck probe --json` output (e.g. a user's bug report)."""
+    if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+        found = data.get("schema") if isinstance(data, dict) else type(data).__name__
+        raise FactsFileError(f"expected schema {SCHEMA}, found {found!r}")
+    try:
+        driver = dict(data["driver"])
+        driver["steps"] = tuple(ProbeStep(**step) for step in driver.get("steps", []))
+        driver["errors"] = tuple(driver.get("errors", []))
+        platform = dict(data["platform"])
+        platform["device_nodes"] = tuple(platform.get("device_nodes", []))
+        return Facts(
+            platform=PlatformFacts(**platform),
+            driver=DriverFacts(**driver),
+            gpus=tuple(GpuFacts(**gpu) for gpu in data.get("gpus", [])),
+            libraries=tuple(
+                LibraryFacts(**{**lib, "problems": tuple(lib.get("problems", []))})
+                for lib in data.get("libraries", [])
+            ),
+            frameworks=tuple(
+                FrameworkFacts(
+                    **{
+                        **f,
+                        "requires": tuple(f.get("requires", [])),
+                        "problems": tuple(f.get("problems", [])),
+                    }
+                )
+                for f in data.get("frameworks", [])
+            ),
+            wheels=tuple(WheelFacts(**w) for w in data.get("wheels", [])),
+            errors=tuple(data.get("errors", [])),
+            seconds=float(data.get("seconds", 0.0)),
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise FactsFileError(f"not a complete {SCHEMA} document: {exc}") from exc

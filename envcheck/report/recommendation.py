@@ -66,7 +66,9 @@ def _describe_machine(recommendation: Recommendation) -> str:
     return f"{machine.os} {machine.arch}, Python {machine.python}, {driver}, {gpus}"
 
 
-def to_text(recommendation: Recommendation, show_all: bool = False) -> str:
+def to_text(
+    recommendation: Recommendation, show_all: bool = False, show_rejected: bool = True
+) -> str:
     lines = [f"Machine: {_describe_machine(recommendation)}"]
     if recommendation.tensorflow_spec:
         lines.append(f"TensorFlow asked for: {recommendation.tensorflow_spec}")
@@ -101,7 +103,12 @@ def to_text(recommendation: Recommendation, show_all: bool = False) -> str:
         lines.append("")
         lines.append("What would change the answer:")
         lines.extend(f"  - {item}" for item in recommendation.advice)
-    if recommendation.rejected:
+    if recommendation.rejected and not show_rejected:
+        lines.append("")
+        lines.append(
+            f"({len(recommendation.rejected)} releases rejected: envcheck recommend says why)"
+        )
+    elif recommendation.rejected:
         lines.append("")
         lines.append("Rejected:")
         for rejection in recommendation.rejected:

@@ -1,0 +1,154 @@
+"""What every diagnosis rule reads: the facts, the matrix, the target, and what they imply.
+
+Derived once here (which TensorFlow is installed, what it was built with, which driver and GPUs
+count) so each rule stays a small function of one concern. In a Docker build the target
+machine's driver and GPUs, given by flags, replace the ones found (there are none).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from packaging.version import InvalidVersion, Version
+
+from envcheck.errors import InputError
+from envcheck.matrix.model import Matrix
+from envcheck.matrix.records import TensorflowRelease
+from envcheck.probe.facts import Facts, FrameworkFacts, LibraryFacts
+from envcheck.versions import ComputeCapability, CudaTarget, DriverVersion, PythonVersion
+
+
+@dataclass(frozen=True)
+class Target:
+    """The machines an image will run on (Docker build step): `--target-driver` and GPU."""
+
+    driver: DriverVersion | None
+    capabilities: tuple[ComputeCapability, ...]
+    gpu_names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Context:
+    facts: Facts
+    matrix: Matrix
+    target: Target | None
+
+    @property
+    def os(self) -> str:
+        return self.facts.platform.os
+
+    @property
+    def tensorflow(self) -> FrameworkFacts | None:
+        return next((f for f in self.facts.frameworks if f.name == "tensorflow"), None)
+
+    @property
+    def tensorflow_version(self) -> Version | None:
+        tf = self.tensorflow
+        if tf is None:
+            return None
+        try:
+            return Version(tf.version)
+        except InvalidVersion:
+            return None
+
+    @property
+    def release(self) -> TensorflowRelease | None:
+        version = self.tensorflow_version
+        return self.matrix.release_for(version) if version is not None else None
+
+    @property
+    def is_cuda_build(self) -> bool | None:
+        """Whether the installed TensorFlow can use CUDA at all (None: cannot tell)."""
+        tf = self.tensorflow
+        if tf is None:
+            return None
+        flag = tf.build.get("is_cuda_build")
+        if isinstance(flag, bool):
+            return flag
+        if tf.distribution in ("tensorflow-cpu", "tensorflow-macos", "tensorflow-intel"):
+            return False
+        release = self.release
+        return None if release is None else release.has_gpu_build
+
+    @property
+    def build_cuda(self) -> Version | None:
+        if self.is_cuda_build is False:
+            return None
+        tf = self.tensorflow
+        text = tf.build.get("cuda_version") if tf is not None else None
+        try:
+            if text:
+                return Version(str(text))
+        except InvalidVersion:
+            pass
+        release = self.release
+        return release.cuda if release is not None else None
+
+    @property
+    def build_cudnn(self) -> Version | None:
+        """cuDNN major.minor the build needs: the matrix's (build info has only the major)."""
+        if self.is_cuda_build is False:
+            return None
+        release = self.release
+        if release is not None and release.cudnn is not None:
+            return release.cudnn
+        tf = self.tensorflow
+        text = tf.build.get("cudnn_version") if tf is not None else None
+        try:
+            return Version(str(text)) if text else None
+        except InvalidVersion:
+            return None
+
+    @property
+    def build_targets(self) -> tuple[CudaTarget, ...]:
+        if self.is_cuda_build is False:
+            return ()
+        tf = self.tensorflow
+        listed = tf.build.get("cuda_compute_capabilities") if tf is not None else None
+        if isinstance(listed, list) and listed:
+            try:
+                return tuple(CudaTarget.parse(str(item)) for item in listed)
+            except InputError:
+                pass
+        release = self.release
+        return release.cuda_targets if release is not None else ()
+
+    @property
+    def driver(self) -> DriverVersion | None:
+        if self.target is not None and self.target.driver is not None:
+            return self.target.driver
+        text = self.facts.driver.version
+        try:
+            return DriverVersion.parse(text) if text else None
+        except InputError:
+            return None
+
+    @property
+    def capabilities(self) -> tuple[tuple[str, ComputeCapability | None], ...]:
+        """(name, compute capability) of each GPU that counts: the target's or the found ones."""
+        if self.target is not None and self.target.capabilities:
+            names = self.target.gpu_names or tuple("target GPU" for _ in self.target.capabilities)
+            return tuple(zip(names, self.target.capabilities))
+        result = []
+        for gpu in self.facts.gpus:
+            capability = None
+            if gpu.compute_capability:
+                try:
+                    capability = ComputeCapability.parse(gpu.compute_capability)
+                except InputError:
+                    capability = None
+            result.append((gpu.name or f"GPU {gpu.index}", capability))
+        return tuple(result)
+
+    @property
+    def python(self) -> PythonVersion | None:
+        try:
+            return PythonVersion.parse(self.facts.platform.python)
+        except InputError:
+            return None
+
+    def libraries(self, role: str) -> tuple[LibraryFacts, ...]:
+        return tuple(lib for lib in self.facts.libraries if lib.name == role)
+
+    def selected(self, role: str) -> LibraryFacts | None:
+        return next((lib for lib in self.libraries(role) if lib.selected), None)

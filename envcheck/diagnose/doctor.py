@@ -1,0 +1,187 @@
+"""The doctor: facts (probed here, or read from a file) x matrix x smoke test -> a report.
+
+Runs every rule, orders the findings, builds the component table (found / required / status,
+with `unknown` where nothing could be told), and adds the recommendation for this machine.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from envcheck.diagnose import driver_rules, framework_rules, library_rules
+from envcheck.diagnose.context import Context, Target
+from envcheck.diagnose.findings import Finding, Severity, ordered
+from envcheck.errors import EnvcheckError, InputError
+from envcheck.machine import GpuDescription, MachineDescription
+from envcheck.matrix.model import Matrix
+from envcheck.probe.facts import Facts
+from envcheck.recommend import Recommendation, recommend
+from envcheck.versions import DriverVersion, PythonVersion
+
+Rule = Callable[[Context], list[Finding]]
+
+RULES: tuple[Rule, ...] = (
+    driver_rules.driver_presence,
+    driver_rules.driver_version,
+    driver_rules.gpu_architecture,
+    framework_rules.tensorflow_installed,
+    framework_rules.cpu_only_build,
+    framework_rules.python_version,
+    framework_rules.windows_native,
+    framework_rules.framework_conflicts,
+    library_rules.missing_libraries,
+    library_rules.cudnn_version,
+    library_rules.library_files,
+    library_rules.shadowed_copies,
+)
+
+
+DRIVER_CODES = {"driver-missing", "driver-too-old", "driver-library-mismatch"}
+
+
+@dataclass(frozen=True)
+class Component:
+    name: str
+    found: str
+    required: str
+    status: str  # ok | warning | error | unknown
+
+
+@dataclass(frozen=True)
+class Report:
+    status: str  # ok | warning | error
+    findings: tuple[Finding, ...]
+    components: tuple[Component, ...]
+    facts: Facts
+    recommendation: Recommendation | None
+    smoke: dict[str, Any] | None  # the smoke test's result as data, when it ran
+    target: Target | None
+
+    def verdict(self) -> str:
+        errors = [f for f in self.findings if f.severity is Severity.ERROR]
+        if errors:
+            return f"TensorFlow will not use the GPU here: {errors[0].message}"
+        warnings = [f for f in self.findings if f.severity is Severity.WARNING]
+        if warnings:
+            return f"It should work, with {len(warnings)} warning(s): {warnings[0].message}"
+        if self.smoke and self.smoke.get("status") == "ok" and self.smoke.get("gpus"):
+            return "TensorFlow uses the GPU: the smoke test ran on it."
+        return "No problem found."
+
+
+def _status(findings: Sequence[Finding]) -> str:
+    if any(f.severity is Severity.ERROR for f in findings):
+        return "error"
+    if any(f.severity is Severity.WARNING for f in findings):
+        return "warning"
+    return "ok"
+
+
+def _component_status(findings: Sequence[Finding], codes: set[str], known: bool) -> str:
+    mine = [f for f in findings if f.code in codes and f.severity is not Severity.INFO]
+    if mine:
+        return _status(mine)
+    return "ok" if known else "unknown"
+
+
+def components(context: Context, findings: Sequence[Finding]) -> tuple[Component, ...]:
+    facts = context.facts
+    cuda = context.build_cuda
+    requirement = context.matrix.driver_requirement(cuda, context.os) if cuda else None
+    driver_found = str(context.driver) if context.driver else facts.driver.state
+    if context.target is not None and context.target.driver is not None:
+        driver_found = f"{context.target.driver} (target)"
+    gpus = ", ".join(f"{n} (CC {c or '?'})" for n, c in context.capabilities) or "none"
+    tf = context.tensorflow
+    cudnn = context.selected("cudnn")
+    cudart = context.selected("cudart")
+    release = context.release
+    return (
+        Component(
+            "NVIDIA driver", driver_found,
+            f">= {requirement.minimum}" if requirement else "-",
+            _component_status(findings, DRIVER_CODES,
+                              context.driver is not None or facts.driver.state != "unknown"),
+        ),
+        Component(
+            "GPU", gpus,
+            ", ".join(str(t) for t in context.build_targets) or "-",
+            _component_status(findings, {"no-gpu", "compute-capability-unsupported"},
+                              bool(context.capabilities)),
+        ),
+        Component(
+            "TensorFlow", f"{tf.distribution} {tf.version}" if tf else "not installed",
+            f"Python {', '.join(str(p) for p in release.python)}" if release else "-",
+            _component_status(findings, {"tensorflow-cpu-only", "python-unsupported",
+                                         "windows-native-gpu-unsupported", "tensorflow-missing"},
+                              tf is not None),
+        ),
+        Component(
+            "CUDA runtime", f"{cudart.version or '?'} at {cudart.path}" if cudart else "not found",
+            f"CUDA {cuda.release[0]}.x (built with {cuda})" if cuda else "-",
+            _component_status(findings, {"cuda-library-missing", "cuda-version-mismatch"},
+                              cudart is not None),
+        ),
+        Component(
+            "cuDNN", f"{cudnn.version or '?'} at {cudnn.path}" if cudnn else "not found",
+            f">= {context.build_cudnn}, same major" if context.build_cudnn else "-",
+            _component_status(findings, {"cudnn-missing", "cudnn-version-mismatch",
+                                         "cudnn-sublibrary-missing", "library-shadowed"},
+                              cudnn is not None),
+        ),
+    )  # fmt: skip
+
+
+def machine_from_facts(context: Context) -> MachineDescription:
+    """The recommendation's machine: this one as probed, or the Docker build's target."""
+    facts = context.facts
+    try:
+        python = PythonVersion.parse(facts.platform.python)
+    except InputError:  # the probed interpreter could not be run: describe envcheck's own
+        python = PythonVersion(sys.version_info.major, sys.version_info.minor)
+    gpus = tuple(GpuDescription(name, capability) for name, capability in context.capabilities)
+    driver: DriverVersion | None = context.driver
+    return MachineDescription(
+        os=facts.platform.os,
+        arch=facts.platform.arch,
+        python=python,
+        driver=driver,
+        gpus=gpus,
+        found_via={"driver": facts.driver.found_via or "not found", "python": "probe"},
+        searched=tuple(step.step for step in facts.driver.steps if not step.ok),
+    )
+
+
+def diagnose(
+    facts: Facts,
+    matrix: Matrix,
+    target: Target | None = None,
+    extra_findings: Sequence[Finding] = (),
+    smoke: dict[str, Any] | None = None,
+) -> Report:
+    context = Context(facts, matrix, target)
+    findings: list[Finding] = []
+    for rule in RULES:
+        findings.extend(rule(context))
+    findings.extend(extra_findings)
+    for error in facts.errors:
+        findings.append(
+            Finding("probe-incomplete", Severity.WARNING, f"Part of the probe failed: {error}.")
+        )
+    findings = ordered(findings)
+    try:
+        recommendation: Recommendation | None = recommend(matrix, machine_from_facts(context))
+    except EnvcheckError:  # a report without a recommendation beats no report
+        recommendation = None
+    return Report(
+        status=_status(findings),
+        findings=tuple(findings),
+        components=components(context, findings),
+        facts=facts,
+        recommendation=recommendation,
+        smoke=smoke,
+        target=target,
+    )

@@ -1,0 +1,142 @@
+"""Rules about the installed frameworks: none installed, a CPU-only build, this Python, native
+Windows after 2.10, and frameworks whose nvidia-* wheel pins contradict each other."""
+
+from __future__ import annotations
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
+
+from envcheck.diagnose.context import Context
+from envcheck.diagnose.findings import Finding, Severity
+from envcheck.matrix.rules import python_supported
+
+
+def tensorflow_installed(context: Context) -> list[Finding]:
+    """tensorflow-missing (info; the report carries the recommendation)."""
+    if context.tensorflow is not None:
+        return []
+    return [
+        Finding(
+            "tensorflow-missing",
+            Severity.INFO,
+            "TensorFlow is not installed in this environment.",
+            (context.facts.platform.python_executable,),
+            "See the recommendation below for the release that fits this machine.",
+        )
+    ]
+
+
+def cpu_only_build(context: Context) -> list[Finding]:
+    """tensorflow-cpu-only: the installed TensorFlow cannot use CUDA at all."""
+    tf = context.tensorflow
+    if tf is None:
+        return []
+    has_gpu = bool(context.capabilities)
+    severity = Severity.ERROR if has_gpu else Severity.INFO
+    version = context.tensorflow_version
+    if context.os == "macos":
+        return [
+            Finding(
+                "tensorflow-cpu-only",
+                Severity.INFO,
+                "TensorFlow has no CUDA support on macOS.",
+                (f"{tf.distribution} {tf.version}",),
+                "On Apple silicon, python -m pip install tensorflow-metal uses the Apple GPU.",
+            )
+        ]
+    if context.is_cuda_build is False:
+        fix = (
+            f"python -m pip uninstall -y {tf.distribution} && python -m pip install "
+            f'"tensorflow[and-cuda]=={version}"'
+            if context.os in ("linux", "wsl")
+            else "See the recommendation below."
+        )
+        return [
+            Finding(
+                "tensorflow-cpu-only",
+                severity,
+                f"The installed {tf.distribution} {tf.version} is a CPU-only build: it never "
+                "uses the GPU.",
+                (f"is_cuda_build = {tf.build.get('is_cuda_build')!r}", tf.build_found_via or ""),
+                fix,
+            )
+        ]
+    return []
+
+
+def python_version(context: Context) -> list[Finding]:
+    release, python = context.release, context.python
+    if release is None or python is None:
+        return []
+    outcome = python_supported(release, python)
+    if outcome.ok:
+        return []
+    return [
+        Finding(
+            "python-unsupported",
+            Severity.ERROR,
+            f"{outcome.message}.",
+            (context.facts.platform.python_executable,),
+            f"Use Python {release.python[-1]} for TensorFlow {release.series}, or the "
+            "TensorFlow release the recommendation names for this Python.",
+        )
+    ]
+
+
+def windows_native(context: Context) -> list[Finding]:
+    release = context.release
+    if context.os != "windows" or release is None or release.windows_gpu:
+        return []
+    return [
+        Finding(
+            "windows-native-gpu-unsupported",
+            Severity.ERROR if context.capabilities else Severity.WARNING,
+            f"TensorFlow {context.tensorflow_version} has no GPU support on native Windows "
+            "(it ended with 2.10).",
+            (f"TensorFlow {context.tensorflow_version} on {context.facts.platform.os}",),
+            'Use WSL2 and python -m pip install "tensorflow[and-cuda]" there, or on native '
+            'Windows Python 3.10 with python -m pip install "tensorflow==2.10.1" "numpy<2" plus '
+            "CUDA 11.2 and cuDNN 8.1.",
+        )
+    ]
+
+
+def framework_conflicts(context: Context) -> list[Finding]:
+    """framework-conflict: an installed nvidia-* wheel fails a framework's own pin while another
+    framework's pin asks for that version (e.g. torch pulled a cuDNN that TensorFlow rejects)."""
+    installed: dict[str, str] = {
+        str(canonicalize_name(w.name)): w.version for w in context.facts.wheels
+    }
+    pins: dict[str, list[tuple[str, Requirement]]] = {}
+    for framework in context.facts.frameworks:
+        for text in framework.requires:
+            try:
+                requirement = Requirement(text)
+            except InvalidRequirement:
+                continue
+            if canonicalize_name(requirement.name).startswith("nvidia-"):
+                pins.setdefault(str(canonicalize_name(requirement.name)), []).append(
+                    (f"{framework.name} {framework.version}", requirement)
+                )
+    findings = []
+    for wheel, wanted in sorted(pins.items()):
+        version = installed.get(wheel)
+        if version is None or len({who for who, _ in wanted}) < 2:
+            continue
+        unhappy = [
+            (who, r) for who, r in wanted if not r.specifier.contains(version, prereleases=True)
+        ]
+        happy = [(who, r) for who, r in wanted if r.specifier.contains(version, prereleases=True)]
+        if unhappy and happy:
+            findings.append(
+                Finding(
+                    "framework-conflict",
+                    Severity.ERROR,
+                    f"{wheel} {version} satisfies {', '.join(w for w, _ in happy)} but not "
+                    f"{', '.join(w for w, _ in unhappy)}.",
+                    tuple(f"{who} requires {r}" for who, r in wanted),
+                    "Keep the frameworks in separate virtual environments, or pick releases "
+                    "whose nvidia-* pins agree.",
+                )
+            )
+    return findings

@@ -1,0 +1,225 @@
+"""Rules about the CUDA and cuDNN libraries the installed TensorFlow loads: missing, another
+major, an older cuDNN, a missing sub-library, the wrong architecture, a missing dependency, and
+copies that shadow the right one."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from packaging.version import InvalidVersion, Version
+
+from envcheck.diagnose.context import Context
+from envcheck.diagnose.findings import Finding, Severity
+from envcheck.matrix.rules import cudnn_runtime_compatible
+from envcheck.probe.facts import LibraryFacts
+from envcheck.versions import major_minor
+
+
+def _wanted_roles(context: Context) -> set[str]:
+    return {lib.name for lib in context.facts.libraries if lib.name != "cuda-driver"}
+
+
+def _gpu_build(context: Context) -> bool:
+    return (
+        context.tensorflow is not None and context.is_cuda_build is True and context.os != "macos"
+    )
+
+
+def _install_fix(context: Context) -> str:
+    release, version = context.release, context.tensorflow_version
+    if release is None or version is None:
+        return (
+            "Install the CUDA and cuDNN versions this TensorFlow was built with (envcheck matrix)."
+        )
+    if context.os in ("linux", "wsl") and release.and_cuda:
+        return f'python -m pip install "tensorflow[and-cuda]=={version}"'
+    setup = "; ".join(release.cuda_setup)
+    return (
+        f"Install CUDA {release.cuda} and cuDNN {release.cudnn} and put them on the loader's "
+        f"path{': ' + setup if setup else ''}."
+    )
+
+
+def missing_libraries(context: Context) -> list[Finding]:
+    """cuda-library-missing, cuda-version-mismatch, cudnn-missing, cudnn-sublibrary-missing."""
+    if not _gpu_build(context):
+        return []
+    findings = []
+    missing_cuda: list[str] = []
+    other_majors: list[str] = []
+    for role in sorted(_wanted_roles(context)):
+        copies = context.libraries(role)
+        if any(c.selected for c in copies):
+            continue
+        wanted = copies[0].file if copies else role
+        others = [c for c in copies if c.found_via == "another version"]
+        unsearched = [
+            c
+            for c in copies
+            if c.path and c.found_via not in ("another version", "dangling symlink")
+        ]
+        where = [f"{c.path} ({c.found_via})" for c in unsearched]
+        if role == "cudnn":
+            findings.append(
+                Finding(
+                    "cudnn-version-mismatch" if others else "cudnn-missing",
+                    Severity.ERROR,
+                    f"No loadable {wanted}: TensorFlow {context.tensorflow_version} needs cuDNN "
+                    f"{context.build_cudnn}.",
+                    (*(c.problems[0] for c in others if c.problems), *where),
+                    _install_fix(context),
+                )
+            )
+        elif role.startswith("cudnn_"):
+            if context.selected("cudnn") is not None:
+                findings.append(
+                    Finding(
+                        "cudnn-sublibrary-missing",
+                        Severity.ERROR,
+                        f"cuDNN's {wanted} is missing: the first convolution or RNN will fail "
+                        f"('Could not load library {wanted}').",
+                        tuple(where),
+                        "Install the complete cuDNN package (all sub-libraries) next to the shim.",
+                    )
+                )
+        elif role in ("cupti", "nvrtc", "nvjitlink"):
+            continue  # optional for most programs; the smoke test shows when they matter
+        elif others:
+            other_majors.extend(c.problems[0] for c in others if c.problems)
+        else:
+            missing_cuda.append(wanted)
+            missing_cuda.extend(f"  seen at {w}" for w in where)
+    if other_majors:
+        findings.append(
+            Finding(
+                "cuda-version-mismatch",
+                Severity.ERROR,
+                f"The CUDA libraries found are of another version than the CUDA "
+                f"{context.build_cuda} this TensorFlow loads.",
+                tuple(other_majors),
+                _install_fix(context),
+            )
+        )
+    if missing_cuda:
+        findings.append(
+            Finding(
+                "cuda-library-missing",
+                Severity.ERROR,
+                f"CUDA libraries TensorFlow {context.tensorflow_version} loads are not found, so "
+                "it will skip the GPU ('Cannot dlopen some GPU libraries').",
+                tuple(missing_cuda),
+                _install_fix(context),
+            )
+        )
+    return findings
+
+
+def cudnn_version(context: Context) -> list[Finding]:
+    """cudnn-version-mismatch: the selected cuDNN is another major or an older minor."""
+    build = context.build_cudnn
+    selected = context.selected("cudnn")
+    if not _gpu_build(context) or build is None or selected is None or not selected.version:
+        return []
+    try:
+        runtime = Version(selected.version)
+    except InvalidVersion:
+        return []
+    if len(runtime.release) < 2 and major_minor(runtime)[0] == major_minor(build)[0]:
+        return []  # only the major is known (a bare soname): the name already matched it
+    outcome = cudnn_runtime_compatible(build, runtime)
+    if outcome.ok:
+        return []
+    return [
+        Finding(
+            "cudnn-version-mismatch",
+            Severity.ERROR,
+            f"The cuDNN that loads is {runtime}, but TensorFlow {context.tensorflow_version} was "
+            f"built with {build}: 'Loaded runtime CuDNN library: {runtime} but source was "
+            f"compiled with: {build}'.",
+            (f"{selected.path} ({selected.found_via})",),
+            _install_fix(context),
+        )
+    ]
+
+
+def _problem_findings(context: Context, copies: Sequence[LibraryFacts]) -> list[Finding]:
+    findings = []
+    for lib in copies:
+        for problem in lib.problems:
+            if problem.startswith("wrong architecture"):
+                findings.append(
+                    Finding(
+                        "library-wrong-architecture",
+                        Severity.ERROR,
+                        f"{lib.file} is built for another architecture; loading it fails "
+                        "(Windows: error 193).",
+                        (f"{lib.path}: {problem}",),
+                        f"Replace {lib.path} with the 64-bit ({context.facts.platform.arch}) "
+                        "build of the same version.",
+                    )
+                )
+            elif problem.startswith("needs "):
+                dependency = problem.split()[1].rstrip(",")
+                fix = (
+                    "Download zlib's 64-bit zlibwapi.dll (NVIDIA's cuDNN 8 install guide) and "
+                    "put it in a directory on PATH."
+                    if dependency.lower() == "zlibwapi.dll"
+                    else f"Install the library that provides {dependency} on the loader's path."
+                )
+                findings.append(
+                    Finding(
+                        "library-dependency-missing",
+                        Severity.ERROR,
+                        f"{lib.file} {problem}: loading it fails (Windows: error 126).",
+                        (lib.path,),
+                        fix,
+                    )
+                )
+    return findings
+
+
+def library_files(context: Context) -> list[Finding]:
+    """library-wrong-architecture and library-dependency-missing on the copies that load."""
+    if not _gpu_build(context):
+        return []
+    selected = [lib for lib in context.facts.libraries if lib.selected]
+    return _problem_findings(context, selected)
+
+
+def shadowed_copies(context: Context) -> list[Finding]:
+    """library-shadowed: the copy that loads is broken or too old while another one is fine."""
+    if not _gpu_build(context):
+        return []
+    findings = []
+    build = context.build_cudnn
+    for role in sorted(_wanted_roles(context)):
+        copies = [c for c in context.libraries(role) if c.path and c.found_via != "another version"]
+        selected = next((c for c in copies if c.selected), None)
+        others = [c for c in copies if not c.selected and c.found_via != "dangling symlink"]
+        if selected is None or not others:
+            continue
+        bad = bool(selected.problems) or _too_old(role, selected, build)
+        good = [c for c in others if not c.problems and not _too_old(role, c, build)]
+        if bad and good:
+            findings.append(
+                Finding(
+                    "library-shadowed",
+                    Severity.ERROR,
+                    f"The {selected.file} that loads ({selected.path}) is not usable, while a "
+                    f"good copy at {good[0].path} is shadowed by it.",
+                    tuple(f"{c.path} ({c.found_via}, {c.version or 'version ?'})" for c in copies),
+                    f"Put {good[0].path.rsplit('/', 1)[0]} first (e.g. at the front of "
+                    f"LD_LIBRARY_PATH/PATH), or remove the copy at {selected.path}.",
+                )
+            )
+    return findings
+
+
+def _too_old(role: str, copy: LibraryFacts, build: Version | None) -> bool:
+    if role != "cudnn" or build is None or not copy.version:
+        return False
+    try:
+        runtime = Version(copy.version)
+    except InvalidVersion:
+        return False
+    return len(runtime.release) >= 2 and not cudnn_runtime_compatible(build, runtime).ok

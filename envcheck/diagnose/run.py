@@ -1,0 +1,86 @@
+"""Run the doctor end to end: facts (probed or from a file), the smoke test, the rules, and the
+atomic write of a report file. The only module of the doctor that does I/O."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from envcheck.diagnose.context import Target
+from envcheck.diagnose.doctor import Report, diagnose
+from envcheck.diagnose.findings import Finding
+from envcheck.diagnose.smoke import run_smoke_test
+from envcheck.diagnose.smoke_rules import smoke_findings
+from envcheck.errors import InputError
+from envcheck.explain.signatures import load_signatures
+from envcheck.matrix.model import Matrix
+from envcheck.probe.collect import collect_facts
+from envcheck.probe.facts import Facts, FactsFileError, facts_from_json
+
+
+def read_facts(path: str) -> Facts:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8", errors="replace"))
+    except OSError as exc:
+        raise InputError(f"--facts {path!r} cannot be read: {exc.strerror or exc}") from exc
+    except ValueError as exc:
+        raise InputError(f"--facts {path!r} is not JSON: {exc}") from exc
+    try:
+        return facts_from_json(data)
+    except FactsFileError as exc:
+        raise InputError(f"--facts {path!r}: {exc}") from exc
+
+
+def run_doctor(
+    matrix: Matrix,
+    facts_file: str | None = None,
+    python: str | None = None,
+    smoke: bool = True,
+    timeout: float = 120.0,
+    target: Target | None = None,
+) -> Report:
+    if facts_file is not None:
+        facts = read_facts(facts_file)
+    else:
+        facts = collect_facts(matrix, python=python, timeout=min(timeout, 10.0))
+    extra: list[Finding] = []
+    smoke_data: dict[str, Any] | None = None
+    has_tensorflow = any(f.name == "tensorflow" for f in facts.frameworks)
+    if smoke and has_tensorflow:
+        # TF >= 2.13 logs failed dlopen()s only at VLOG(1) (matrix-facts section 7, row 1):
+        # ask the DSO loader for them so the log names the missing library.
+        env = {**os.environ, "TF_CPP_VMODULE": "dso_loader=1"}
+        result = run_smoke_test(python=python, timeout=timeout, env=env)
+        signatures = load_signatures(matrix.directory)
+        no_driver = facts.driver.state in ("missing", "stub") and target is None
+        extra = smoke_findings(result, signatures, facts.libraries, driver_missing=no_driver)
+        smoke_data = {**asdict(result), "describe": result.describe()}
+        smoke_data["stderr"] = result.stderr[-20_000:]
+    return diagnose(facts, matrix, target, extra, smoke_data)
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write to a temporary file beside `path`, check it, then rename over `path`."""
+    directory = path.parent if str(path.parent) else Path()
+    if not directory.is_dir():
+        raise InputError(f"-o {str(path)!r}: the directory {str(directory)!r} does not exist")
+    data = text.encode("utf-8")
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        if Path(temporary).read_bytes() != data:
+            raise InputError(f"-o {str(path)!r}: the written report did not read back intact")
+        Path(temporary).replace(path)
+    except OSError as exc:
+        Path(temporary).unlink(missing_ok=True)
+        raise InputError(f"-o {str(path)!r} cannot be written: {exc.strerror or exc}") from exc
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

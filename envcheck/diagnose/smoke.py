@@ -1,0 +1,366 @@
+"""Smoke test: import TensorFlow in the target interpreter and run tiny ops in a child process.
+
+The version matrix predicts whether a setup works; the smoke test proves it. cuDNN's convolution
+sub-library, cuBLAS and the XLA toolchain load only at the first op that needs them, so only a
+real conv2d shows `Could not load library cudnn_cnn_infer64_8.dll. Error code 193`. The child is
+envcheck/probe/children/smoke.py, run as `python -I -c SOURCE JSON` in an isolated process of the
+target interpreter; it prints one JSON line per step as soon as the step ends.
+
+This module starts the child with subprocess.Popen rather than isolation.run_child: on a timeout
+the step lines that already arrived say which step hung, and run_child would lose them. It kills
+the child's whole process group on a timeout, parses whatever arrived, and turns a crash or a
+timeout into data (the running step is "crashed-here", the later ones "not-reached"). It never
+raises for the child's failures and makes no findings: rules read the SmokeResult.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from envcheck.errors import InputError
+from envcheck.probe.isolation import child_source
+
+STEPS = ("import", "list_gpus", "conv2d", "lstm", "matmul", "xla")
+DEFAULT_TIMEOUT_S = 120.0
+STDERR_LIMIT = 256 * 1024  # characters of the child's stderr kept (its end)
+_DRAIN_TIMEOUT_S = 10.0  # reading what is left after killing a child that timed out
+_DETAIL_IN_DESCRIBE = 200
+
+# NTSTATUS codes a crashed Windows process exits with (ntstatus.h); others show as hex.
+WINDOWS_EXCEPTIONS = {
+    0xC0000005: "STATUS_ACCESS_VIOLATION",
+    0xC000001D: "STATUS_ILLEGAL_INSTRUCTION",  # e.g. an AVX build on a CPU without AVX
+    0xC00000FD: "STATUS_STACK_OVERFLOW",
+    0xC0000135: "STATUS_DLL_NOT_FOUND",
+    0xC0000139: "STATUS_ENTRYPOINT_NOT_FOUND",
+    0xC0000142: "STATUS_DLL_INIT_FAILED",
+    0xC0000374: "STATUS_HEAP_CORRUPTION",
+    0xC0000409: "STATUS_STACK_BUFFER_OVERRUN",  # also __fastfail / abort() in the UCRT
+}
+_WINDOWS_EXCEPTION_FLOOR = 0xC0000000
+
+
+@dataclass(frozen=True)
+class SmokeStep:
+    name: str  # import, list_gpus, conv2d, lstm, matmul, xla
+    status: str  # ok | failed | skipped | not-reached | crashed-here
+    seconds: float | None
+    detail: str
+    device: str | None  # where the op ran, e.g. "GPU:0" or "CPU:0"; None for import/list_gpus
+
+
+@dataclass(frozen=True)
+class SmokeResult:
+    status: str  # ok | failed (a step failed) | crashed | timeout | not-run (no start / no TF)
+    steps: tuple[SmokeStep, ...]
+    tensorflow_version: str | None
+    build_info: dict[str, Any]
+    gpus: tuple[str, ...]  # physical GPU device names TF listed
+    gpu_details: tuple[dict[str, Any], ...]
+    loaded_libraries: tuple[str, ...]
+    stderr: str  # the child's stderr, last 256 KB
+    returncode: int | None  # None when the child never started or was killed on a timeout
+    signal: str | None  # e.g. SIGSEGV, or a Windows exception such as STATUS_ACCESS_VIOLATION
+    seconds: float  # wall time of the child; the timeout itself for a timeout
+
+    @property
+    def last_step(self) -> str | None:
+        """The last step that started (finished or not)."""
+        started = [s.name for s in self.steps if s.status in ("ok", "failed", "crashed-here")]
+        return started[-1] if started else None
+
+    def describe(self) -> str:
+        """One line for a report: what the smoke test showed."""
+        if self.status == "ok":
+            devices = list(dict.fromkeys(s.device for s in self.steps if s.device))
+            count = len(self.steps)
+            text = f"all {count} steps passed" if count != 1 else "the 1 step passed"
+            return f"{text} on {' and '.join(devices)}" if devices else text
+        if self.status == "timeout":
+            where = f"during {self.last_step}" if self.last_step else "before the first step"
+            return f"timed out after {self.seconds:g} s {where}"
+        if self.status == "crashed":
+            how = self.signal or (
+                f"exit code {self.returncode}" if self.returncode is not None else "no exit code"
+            )
+            here = [s.name for s in self.steps if s.status == "crashed-here"]
+            if here:
+                return f"{here[0]} crashed with {how} after {self.seconds:.1f} s"
+            return f"crashed with {how} before the first step, after {self.seconds:.1f} s"
+        if self.status == "failed":
+            failed = [s for s in self.steps if s.status == "failed"]
+            if not failed:
+                return "failed"
+            first = failed[0]
+            lines = first.detail.strip().splitlines()
+            reason = lines[0] if lines else "no detail"
+            if len(reason) > _DETAIL_IN_DESCRIBE:
+                reason = reason[: _DETAIL_IN_DESCRIBE - 3] + "..."
+            also = f" (also failed: {', '.join(s.name for s in failed[1:])})" if failed[1:] else ""
+            return f"{first.name} failed: {reason}{also}"
+        reason = next((s.detail for s in self.steps if s.detail), "")
+        return f"not run: {reason}" if reason else "not run"
+
+
+def crash_signal(returncode: int | None, windows: bool = sys.platform == "win32") -> str | None:
+    """The signal or Windows exception that ended a process, from its return code; else None."""
+    if returncode is None:
+        return None
+    if windows:
+        code = returncode & 0xFFFFFFFF  # GetExitCodeProcess is a DWORD; be safe with signed ints
+        if code < _WINDOWS_EXCEPTION_FLOOR:
+            return None
+        name = WINDOWS_EXCEPTIONS.get(code)
+        return f"{name} (0x{code:08X})" if name else f"Windows exception 0x{code:08X}"
+    if returncode >= 0:
+        return None
+    try:
+        return signal.Signals(-returncode).name
+    except ValueError:
+        return f"signal {-returncode}"
+
+
+def requested_steps(steps: Sequence[str] | None) -> tuple[str, ...]:
+    """The steps to run in their fixed order; "import" always runs (every step needs it)."""
+    if steps is None:
+        return STEPS
+    unknown = [s for s in steps if s not in STEPS]
+    if unknown:
+        raise InputError(
+            f"unknown smoke test step(s) {', '.join(map(repr, unknown))}; "
+            f"choose from {', '.join(STEPS)}"
+        )
+    return tuple(s for s in STEPS if s == "import" or s in steps)
+
+
+def parse_step_lines(stdout: str) -> list[dict[str, Any]]:
+    """The child's JSON step lines, in order; other output (a library printing) is skipped."""
+    events: list[dict[str, Any]] = []
+    for raw in stdout.splitlines():
+        # A C library may have written to fd 1 without a newline before the JSON line.
+        at = raw.find('{"step"')
+        if at < 0:
+            continue
+        try:
+            value = json.loads(raw[at:])
+        except ValueError:
+            continue
+        if isinstance(value, dict) and isinstance(value.get("step"), str):
+            events.append(value)
+    return events
+
+
+@dataclass(frozen=True)
+class ChildEnding:
+    """How the child process ended, as run_smoke_test saw it."""
+
+    returncode: int | None
+    timed_out: bool
+    seconds: float
+    stderr: str
+    windows: bool = field(default=sys.platform == "win32")
+
+    @property
+    def exit_text(self) -> str:
+        return f"exit code {self.returncode}"
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _optional_text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list) else ()
+
+
+def result_from_output(
+    wanted: Sequence[str], stdout: str, ending: ChildEnding, timeout: float
+) -> SmokeResult:
+    """Assemble a SmokeResult from the step lines that arrived and how the child ended."""
+    events = parse_step_lines(stdout)
+    started: set[str] = set()
+    finished: dict[str, dict[str, Any]] = {}
+    libraries_line: dict[str, Any] | None = None
+    for event in events:
+        name, status = event["step"], event.get("status")
+        if name == "loaded_libraries":
+            libraries_line = event
+        elif status == "started":
+            started.add(name)
+        elif status in ("ok", "failed", "skipped"):
+            finished[name] = event
+    crashed_by = None if ending.timed_out else crash_signal(ending.returncode, ending.windows)
+    if ending.timed_out:
+        why_here = f"still running when the {timeout:g} s timeout ended the child"
+    else:
+        why_here = f"the child process died in this step ({crashed_by or ending.exit_text})"
+    steps = [_step(name, finished.get(name), name in started, why_here) for name in wanted]
+    imported = finished.get("import") or {}
+    listed = finished.get("list_gpus") or {}
+    if libraries_line is not None:
+        libraries = _strings(libraries_line.get("libraries"))
+    else:  # the child died: the libraries each finished step reported loading
+        libraries = tuple(
+            dict.fromkeys(p for e in finished.values() for p in _strings(e.get("new_libraries")))
+        )
+    build_info = imported.get("build_info")
+    details = listed.get("details")
+    status = _status(steps, events, imported, ending, crashed_by)
+    if status == "not-run" and not events:
+        steps[0] = SmokeStep(steps[0].name, "not-reached", None, _silent_child(ending), None)
+    return SmokeResult(
+        status=status,
+        steps=tuple(steps),
+        tensorflow_version=_optional_text(imported.get("version")),
+        build_info=dict(build_info) if isinstance(build_info, dict) else {},
+        gpus=_strings(listed.get("gpus")),
+        gpu_details=tuple(d for d in details if isinstance(d, dict))
+        if isinstance(details, list)
+        else (),
+        loaded_libraries=libraries,
+        stderr=ending.stderr[-STDERR_LIMIT:],
+        returncode=None if ending.timed_out else ending.returncode,
+        signal=crashed_by,
+        seconds=timeout if ending.timed_out else ending.seconds,
+    )
+
+
+def _step(name: str, event: dict[str, Any] | None, started: bool, why_here: str) -> SmokeStep:
+    if event is not None:
+        seconds = event.get("seconds")
+        return SmokeStep(
+            name,
+            str(event.get("status")),
+            float(seconds) if isinstance(seconds, (int, float)) else None,
+            _text(event.get("detail")),
+            _optional_text(event.get("device")),
+        )
+    if started:
+        return SmokeStep(name, "crashed-here", None, why_here, None)
+    return SmokeStep(name, "not-reached", None, "", None)
+
+
+def _status(
+    steps: Sequence[SmokeStep],
+    events: Sequence[dict[str, Any]],
+    imported: dict[str, Any],
+    ending: ChildEnding,
+    crashed_by: str | None,
+) -> str:
+    unfinished = any(s.status in ("crashed-here", "not-reached") for s in steps)
+    if ending.timed_out and (unfinished or not events):
+        return "timeout"  # (every step reported, then it hung on exit: the steps' verdict holds)
+    if not events and crashed_by is None:
+        return "not-run"  # not a Python that could run the script, or it printed nothing
+    if unfinished:
+        return "crashed"  # the process ended before every step reported
+    if imported.get("not_installed") is True:
+        return "not-run"
+    if any(s.status == "failed" for s in steps):
+        return "failed"
+    return "ok"
+
+
+def _silent_child(ending: ChildEnding) -> str:
+    lines = ending.stderr.strip().splitlines()
+    last = f": {lines[-1].strip()}" if lines else ""
+    return f"the child printed no step lines ({ending.exit_text}){last}"
+
+
+def _kill_tree(process: subprocess.Popen[str]) -> None:
+    """Kill the child and what it started (XLA may run ptxas, TF may fork helpers)."""
+    if os.name == "posix":
+        with contextlib.suppress(OSError):  # start_new_session made it a group leader
+            os.killpg(process.pid, signal.SIGKILL)
+    else:
+        with contextlib.suppress(OSError, subprocess.SubprocessError):
+            subprocess.run(
+                ["taskkill", "/F", "/T", "/PID", str(process.pid)],
+                capture_output=True,
+                timeout=_DRAIN_TIMEOUT_S,
+                check=False,
+            )
+    with contextlib.suppress(OSError):
+        process.kill()
+
+
+def _decoded(value: str | bytes | None) -> str:
+    if isinstance(value, bytes):
+        return value.decode("utf-8", errors="replace")
+    return value or ""
+
+
+def run_smoke_test(
+    python: str | None = None,
+    timeout: float = DEFAULT_TIMEOUT_S,
+    env: Mapping[str, str] | None = None,
+    steps: Sequence[str] | None = None,
+) -> SmokeResult:
+    """Run the smoke test in `python` (default: this interpreter); never raises for the child.
+
+    Raises InputError only for unknown step names in `steps`.
+    """
+    wanted = requested_steps(steps)
+    interpreter = python or sys.executable
+    command = [interpreter, "-I", "-c", child_source("smoke")]
+    command.append(json.dumps({"steps": list(wanted), "xla": "xla" in wanted}))
+    started = time.monotonic()
+    try:
+        process = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            env=dict(env) if env is not None else None,
+            start_new_session=os.name == "posix",
+        )
+    except OSError as exc:
+        reason = f"could not start {interpreter}: {exc}"
+        return SmokeResult(
+            status="not-run",
+            steps=tuple(
+                SmokeStep(name, "not-reached", None, reason if i == 0 else "", None)
+                for i, name in enumerate(wanted)
+            ),
+            tensorflow_version=None,
+            build_info={},
+            gpus=(),
+            gpu_details=(),
+            loaded_libraries=(),
+            stderr="",
+            returncode=None,
+            signal=None,
+            seconds=time.monotonic() - started,
+        )
+    timed_out = False
+    try:
+        try:
+            stdout, stderr = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            _kill_tree(process)
+            try:  # what the child wrote before the timeout is kept by Popen; read the rest
+                stdout, stderr = process.communicate(timeout=_DRAIN_TIMEOUT_S)
+            except subprocess.TimeoutExpired as exc:  # a grandchild still holds the pipes
+                stdout, stderr = _decoded(exc.stdout), _decoded(exc.stderr)
+    finally:
+        if process.poll() is None:  # interrupted (KeyboardInterrupt): never leave it running
+            _kill_tree(process)
+    ending = ChildEnding(process.returncode, timed_out, time.monotonic() - started, stderr or "")
+    return result_from_output(wanted, stdout or "", ending, timeout)

@@ -1,0 +1,126 @@
+"""Findings from the smoke test: how the child ended, and what TensorFlow said on stderr.
+
+TensorFlow's own messages are matched with the log signatures (matrix/log_signatures.toml),
+root causes first; a crash or a hang is a finding of its own with the last step reached. The
+libraries the child really loaded are compared with the probe's prediction.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+from envcheck.diagnose.findings import Finding, Severity
+from envcheck.diagnose.smoke import SmokeResult
+from envcheck.explain.signatures import LogHit, Signature, match_lines
+from envcheck.probe.facts import LibraryFacts
+
+_TAIL_LINES = 5
+
+
+def findings_from_log(hits: Sequence[LogHit]) -> list[Finding]:
+    """One finding per code, its evidence every line that said it, root causes first."""
+    by_code: dict[str, list[LogHit]] = {}
+    for hit in sorted(hits, key=lambda h: (not h.root_cause, h.line)):
+        by_code.setdefault(hit.code, []).append(hit)
+    findings = []
+    for code, group in by_code.items():
+        first = group[0]
+        findings.append(
+            Finding(
+                code,
+                first.severity,
+                first.message,
+                tuple(dict.fromkeys(h.text for h in group)),
+                first.fix,
+                tuple(h.line for h in group),
+            )
+        )
+    return findings
+
+
+# What TensorFlow says about CUDA on a machine without a driver is a consequence of that, and the
+# probe's driver-missing finding already names the cause ("Could not find cuda drivers", cuInit
+# 303 in TF 2.21's normal CPU-only output, testing-without-gpu.md section 1).
+_CONSEQUENCES_OF_NO_DRIVER = frozenset({"driver-missing", "no-gpu", "cuda-library-missing"})
+
+
+def smoke_findings(
+    result: SmokeResult,
+    signatures: Sequence[Signature],
+    predicted: Sequence[LibraryFacts],
+    driver_missing: bool = False,
+) -> list[Finding]:
+    hits = list(match_lines(result.stderr.splitlines(), signatures))
+    if driver_missing:
+        hits = [h for h in hits if h.code not in _CONSEQUENCES_OF_NO_DRIVER]
+    findings = findings_from_log(hits)
+    tail = tuple(result.stderr.strip().splitlines()[-_TAIL_LINES:])
+    if result.status == "crashed":
+        findings.append(
+            Finding(
+                "smoke-test-crashed",
+                Severity.ERROR,
+                f"The smoke test crashed: {result.describe()}.",
+                tail,
+                "The findings above name the likely cause; run the step alone to see the full "
+                "log (python -c 'import tensorflow as tf; ...').",
+            )
+        )
+    elif result.status == "timeout":
+        findings.append(
+            Finding(
+                "smoke-test-timeout",
+                Severity.ERROR,
+                f"The smoke test hung: {result.describe()}.",
+                tail,
+                "A first run on a GPU without native kernels can JIT-compile for many minutes: "
+                "retry with a longer --timeout; otherwise a driver or library hangs.",
+            )
+        )
+    elif result.status == "failed" and not any(f.severity is Severity.ERROR for f in findings):
+        failed = [s for s in result.steps if s.status == "failed"]
+        step = failed[0].name if failed else "run"
+        detail = failed[0].detail.splitlines()[0] if failed and failed[0].detail else ""
+        findings.append(
+            Finding(
+                "smoke-test-failed",
+                Severity.ERROR,
+                f"The smoke test's {step} step failed: {(detail or result.describe()).rstrip('.')}",
+                tuple(s.detail for s in failed[1:3]) + tail,
+                "See the evidence; envcheck explain on the full log may recognise more.",
+            )
+        )
+    findings.extend(_load_mismatches(result, predicted))
+    return findings
+
+
+def _load_mismatches(result: SmokeResult, predicted: Sequence[LibraryFacts]) -> list[Finding]:
+    """library-load-mismatch: the child loaded another copy than the probe said would load."""
+    loaded = {_stem(p): os.path.realpath(p) for p in result.loaded_libraries}
+    findings = []
+    for lib in predicted:
+        if not lib.selected or not lib.path:
+            continue
+        expected = os.path.realpath(lib.path)
+        actual = loaded.get(_stem(expected))
+        if actual is not None and actual != expected:
+            findings.append(
+                Finding(
+                    "library-load-mismatch",
+                    Severity.WARNING,
+                    f"TensorFlow loaded {actual}, not the {lib.file} envcheck predicted "
+                    f"({lib.path}); something changed the search order (a preloaded copy, "
+                    "LD_PRELOAD, or another framework imported first).",
+                    (f"predicted: {lib.path} ({lib.found_via})", f"loaded: {actual}"),
+                    "Check LD_PRELOAD and imports that load CUDA first; remove the extra copy.",
+                )
+            )
+    return findings
+
+
+def _stem(path: str) -> str:
+    """libcudnn.so.8.9.7 -> libcudnn.so (the library, whatever its version)."""
+    return re.sub(r"\.so(\.\d+)*$", ".so", Path(path).name).lower()

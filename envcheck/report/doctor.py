@@ -1,0 +1,138 @@
+"""Render a doctor Report as text, JSON or Markdown. Pure: no I/O, no terminal queries.
+
+Text: the verdict first, the component table, the findings (errors first) with their fixes, then
+the recommendation. Colour only when the caller says the output is a terminal. Markdown is for
+bug reports: user names and home directories are redacted.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from enum import Enum
+from typing import Any
+
+from envcheck.diagnose.doctor import Report
+from envcheck.report import recommendation as recommendation_report
+
+SCHEMA = "envcheck.report/1"
+
+
+class Format(str, Enum):
+    TEXT = "text"
+    JSON = "json"
+    MARKDOWN = "markdown"
+
+
+_COLOURS = {"error": "\x1b[31m", "warning": "\x1b[33m", "ok": "\x1b[32m", "unknown": "\x1b[36m"}
+_RESET = "\x1b[0m"
+
+
+def to_json(report: Report) -> dict[str, Any]:
+    return {
+        "schema": SCHEMA,
+        "status": report.status,
+        "verdict": report.verdict(),
+        "findings": [f.to_json() for f in report.findings],
+        "components": [
+            {"name": c.name, "found": c.found, "required": c.required, "status": c.status}
+            for c in report.components
+        ],
+        "facts": report.facts.to_json(),
+        "smoke_test": report.smoke,
+        "recommendation": (
+            recommendation_report.to_json(report.recommendation) if report.recommendation else None
+        ),
+    }
+
+
+def _paint(text: str, status: str, colour: bool) -> str:
+    return f"{_COLOURS[status]}{text}{_RESET}" if colour and status in _COLOURS else text
+
+
+def _table(rows: list[list[str]]) -> list[str]:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows]
+
+
+def to_text(report: Report, colour: bool = False) -> str:
+    lines = [_paint(report.verdict(), report.status, colour), ""]
+    rows = [["component", "found", "required", "status"]]
+    rows += [[c.name, c.found, c.required, c.status] for c in report.components]
+    table = _table(rows)
+    lines.append(table[0])
+    for row, component in zip(table[1:], report.components):
+        lines.append(_paint(row, component.status, colour))
+    if report.smoke is not None:
+        lines.append(f"  smoke test: {report.smoke.get('describe', report.smoke.get('status'))}")
+    lines.append("")
+    shown = [f for f in report.findings if f.code != "benign-warning"]
+    benign = [f for f in report.findings if f.code == "benign-warning"]
+    if shown:
+        lines.append("Findings:")
+    for finding in shown:
+        label = _paint(finding.severity.value.upper(), finding.severity.value, colour)
+        lines.append(f"  {label} [{finding.code}] {finding.message}")
+        lines.extend(f"      evidence: {item}" for item in finding.evidence if item)
+        if finding.fix:
+            lines.append(f"      fix: {finding.fix}")
+    if benign:
+        lines.append(
+            f"  ({len(benign)} harmless message(s) in the smoke test's log; --json lists them)"
+        )
+    if report.recommendation is not None:
+        lines.append("")
+        lines.append("Recommendation for this machine:")
+        text = recommendation_report.to_text(report.recommendation, show_rejected=False)
+        lines.extend(f"  {line}" if line else "" for line in text.rstrip("\n").splitlines())
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def redact(text: str, home: str | None, user: str | None) -> str:
+    """Replace the home directory with ~ and the user name with <user>."""
+    if home:
+        text = text.replace(home.rstrip("/\\"), "~")
+    if user and len(user) > 1:
+        text = re.sub(rf"(?<![\w]){re.escape(user)}(?![\w])", "<user>", text)
+    return text
+
+
+def to_markdown(report: Report, home: str | None = None, user: str | None = None) -> str:
+    lines = [f"### envcheck doctor: {report.status}", "", report.verdict(), ""]
+    lines += ["| component | found | required | status |", "|---|---|---|---|"]
+    lines += [f"| {c.name} | {c.found} | {c.required} | {c.status} |" for c in report.components]
+    lines.append("")
+    for finding in report.findings:
+        if finding.code == "benign-warning":
+            continue
+        lines.append(f"- **{finding.severity.value}** `{finding.code}`: {finding.message}")
+        lines.extend(f"  - evidence: `{item}`" for item in finding.evidence if item)
+        if finding.fix:
+            lines.append(f"  - fix: {finding.fix}")
+    platform = report.facts.platform
+    driver = report.facts.driver
+    lines += [
+        "",
+        "<details><summary>machine</summary>",
+        "",
+        "```",
+        f"{platform.os} {platform.arch}, Python {platform.python} ({platform.python_bits}-bit)",
+        f"driver {driver.version or driver.state} (CUDA {driver.cuda or '?'})",
+        *(f"GPU {g.index}: {g.name} CC {g.compute_capability}" for g in report.facts.gpus),
+        *(f"{f.distribution} {f.version}" for f in report.facts.frameworks),
+        "```",
+        "",
+        "</details>",
+    ]
+    return redact("\n".join(lines) + "\n", home, user)
+
+
+def render(report: Report, output: Format, colour: bool = False, home: str | None = None,
+           user: str | None = None) -> str:  # fmt: skip
+    if output is Format.TEXT:
+        return to_text(report, colour)
+    if output is Format.JSON:
+        return json.dumps(to_json(report), indent=2) + "\n"
+    if output is Format.MARKDOWN:
+        return to_markdown(report, home, user)
+    raise AssertionError(f"unhandled format {output}")  # pragma: no cover

@@ -1,0 +1,1079 @@
+"""Log signatures (matrix/log_signatures.toml), tested row by row on real log lines.
+
+Every signature must be exercised by at least one line in SAMPLES. The lines are verbatim from
+shared/reference/matrix-facts.md section 7 / 6.2 / 6.3 ("§7 row N"), from
+shared/reference/testing-without-gpu.md section 1 ("TF 2.21 no-GPU log"), from the Windows seed
+shared/seeds/003_ffdd21011fc4f8ff.txt, or from public logs (named). Where a reference gives a
+template with a placeholder ("<v>"), the comment says which value was filled in.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from envcheck.diagnose.findings import CODES, Severity
+from envcheck.explain.signatures import (
+    FILE,
+    LogHit,
+    Signature,
+    clean_line,
+    load_signatures,
+    match_lines,
+)
+from envcheck.matrix.load import MatrixDataError
+
+ROOT = Path(__file__).resolve().parents[1]
+MATRIX = ROOT / "matrix"
+SEED = ROOT.parent / "shared" / "seeds" / "003_ffdd21011fc4f8ff.txt"
+
+SIGNATURES = load_signatures(MATRIX)
+BY_ID = {s.id: s for s in SIGNATURES}
+
+SAMPLES: dict[str, tuple[str, ...]] = {
+    "dlopen-failed": (
+        # TF <= 2.12 LOG(WARNING) wording, §7 row 1; public log quoted in jax-ml/jax#3746
+        "2021-04-09 19:52:41.024315: W tensorflow/stream_executor/platform/default/dso_loader.cc:60] Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: No such file or directory",
+        # the same with the LD_LIBRARY_PATH tail, public log in ali-vilab/dreamtalk#32
+        "2024-02-25 18:52:47.991396: W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: No such file or directory; LD_LIBRARY_PATH: /usr/local/lib/python3.10/dist-packages/cv2/../../lib64:/usr/lib64-nvidia",
+        # newer VLOG(1) form, TF 2.21 no-GPU log with TF_CPP_MAX_VLOG_LEVEL=1 (verbatim, "…" included)
+        "I0000 … dso_loader.cc:144] Could not load dynamic library 'libcuda.so.1'; dlerror: libcuda.so.1: cannot open shared object file: No such file or directory",
+        # Windows variant, §7 row 1 ("dlerror: <file> not found"), file name from §5.2 (CUDA 11)
+        "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library 'cudart64_110.dll'; dlerror: cudart64_110.dll not found",
+        # TensorRT, §7 row 22 (TensorRT 7 for TF 2.4-2.12)
+        "Could not load dynamic library 'libnvinfer.so.7'; dlerror: libnvinfer.so.7: cannot open shared object file: No such file or directory",
+    ),
+    "dlopen-failed-tf1": (
+        # tensorflow/docs install errors page (Stack Overflow 41007279)
+        r"[...\stream_executor\dso_loader.cc] Couldn't open CUDA library nvcuda.dll",
+        # TF 1.x Linux log as quoted in public Dockerfiles/READMEs
+        "I tensorflow/stream_executor/dso_loader.cc:99] Couldn't open CUDA library libcudnn.so. LD_LIBRARY_PATH: ",
+    ),
+    "cudnn-dso-unloadable-tf1": (
+        # tensorflow/docs install errors page (Stack Overflow 41007279)
+        r"[...\stream_executor\cuda\cuda_dnn.cc] Unable to load cuDNN DSO",
+    ),
+    "cannot-dlopen-gpu-libraries": (
+        # §7 row 3 verbatim
+        "Cannot dlopen some GPU libraries. Please make sure the missing libraries mentioned above are installed properly if you would like to use GPU. Follow the guide at https://www.tensorflow.org/install/gpu for how to download and setup the required libraries for your platform.",
+    ),
+    "skipping-gpu-registration": (
+        # §7 row 3 (second line)
+        "Skipping registering GPU devices...",
+    ),
+    "cudart-dlerror-hint": (
+        # §7 row 4; public log in jax-ml/jax#3746
+        "2021-04-09 19:52:41.024341: I tensorflow/stream_executor/cuda/cudart_stub.cc:29] Ignore above cudart dlerror if you do not have a GPU set up on your machine.",
+    ),
+    "cuda-drivers-not-found": (
+        # TF 2.21 no-GPU log, verbatim
+        "I0000 00:00:1796003927.553652    7803 cudart_stub.cc:31] Could not find cuda drivers on your machine, GPU will not be used.",
+    ),
+    "cuda-runtime-unloadable": (
+        # §7 row 26 (cuda_executor.cc:1737); public TF 2.18+ log
+        "E0000 00:00:1774280007.952579  246635 cuda_executor.cc:1737] INTERNAL: CUDA Runtime error: Failed call to cudaGetRuntimeVersion: Error loading CUDA libraries. GPU will not be used.: Error loading CUDA libraries. GPU will not be used.",
+    ),
+    "cudnn-version-undetermined": (
+        # §7 row 26 verbatim core
+        "W0000 00:00:1774280007.952826  246748 cuda_executor.cc:1755] Failed to determine cuDNN version (Note that this is expected if the application doesn't link the cuDNN plugin): …",
+    ),
+    "import-error-missing-library": (
+        # §7 row 29 (TF 1.13 DT_NEEDED)
+        "ImportError: libcublas.so.10.0: cannot open shared object file: No such file or directory",
+    ),
+    "msvc-runtime-missing": (
+        # §7 row 27 / §6.3 (self_check.py, TF 2.3-2.10 on Windows)
+        "ImportError: Could not find the DLL(s) 'msvcp140_1.dll'. TensorFlow requires that these DLLs be installed in a directory that is named in your %PATH% environment variable. You may install these DLLs by downloading \"Microsoft C++ Redistributable for Visual Studio 2015, 2017 and 2019\" for your platform from this URL: https://support.microsoft.com/help/2977003/the-latest-supported-visual-c-downloads",
+    ),
+    "tf1-windows-dll-missing": (
+        # §7 row 30 / §6.3 (self_check.py of tensorflow-gpu 1.5)
+        "ImportError: Could not find 'cudart64_90.dll'. TensorFlow requires that this DLL be installed in a directory that is named in your %PATH% environment variable. Download and install CUDA 9.0 from this URL: https://developer.nvidia.com/cuda-90-download-archive",
+    ),
+    "python-not-64-bit": (
+        # §6.3 (self_check.py on master), "%d" filled with 32
+        "TensorFlow requires a 64-bit Python interpreter, but this interpreter is 32-bit",
+    ),
+    "cudnn-library-load-failed-windows": (
+        # the Windows seed, shared/seeds/003_ffdd21011fc4f8ff.txt line 255 (TF 2.8, cuDNN 8.4.0)
+        "Could not load library cudnn_cnn_infer64_8.dll. Error code 193",
+        # §6.2 (AlexeyAB/darknet#8239, cuDNN 8.3.0)
+        "Could not load library cudnn_cnn_infer64_8.dll. Error code 126",
+        # §6.2 (lightvector/KataGo#828, 32-bit zlibwapi.dll)
+        "Could not load library zlibwapi.dll. Error code 193. Please verify that the library is built correctly for your processor architecture (32-bit, 64-bit)",
+    ),
+    "cudnn-library-load-failed-linux": (
+        # public WSL logs (PyTorch forum thread 164661): dlerror names the driver library
+        "Could not load library libcudnn_cnn_infer.so.8. Error: libcuda.so: cannot open shared object file: No such file or directory",
+    ),
+    "cudnn-library-path-hint": (
+        # §6.2
+        "Please make sure cudnn_cnn_infer64_8.dll is in your library path!",
+    ),
+    "zlibwapi-missing": (
+        # §6.2 (microsoft/onnxruntime#17510)
+        "Could not locate zlibwapi.dll. Please make sure it is in your library path!",
+    ),
+    "cudnn-runtime-compiled-mismatch": (
+        # §7 row 6 wording; public Colab log (googlecolab/colabtools#2329, 8.0.5 vs 8.1.0)
+        "2021-11-24 04:51:47.954507: E tensorflow/stream_executor/cuda/cuda_dnn.cc:362] Loaded runtime CuDNN library: 8.0.5 but source was compiled with: 8.1.0.  CuDNN library needs to have matching major version and equal or higher minor version. If using a binary install, upgrade your CuDNN library.  If building from sources, make sure the library loaded at runtime is compatible with the version specified during compile configuration.",
+        # §7 row 6a (older wording); versions of tensorflow/tensorflow#39842
+        "Loaded runtime CuDNN library: 7.5.0 but source was compiled with: 7.6.5.  CuDNN library major and minor version needs to match or have higher minor version in case of CuDNN 7.0 or later version. If using a binary install, upgrade your CuDNN library.",
+        # §7 row 6, TF 2.19 on Kaggle (9.1.0 vs 9.3.0), 2.16+ path prefix
+        "E external/local_xla/xla/stream_executor/cuda/cuda_dnn.cc:447] Loaded runtime CuDNN library: 9.1.0 but source was compiled with: 9.3.0.  CuDNN library needs to have matching major version and equal or higher minor version.",
+    ),
+    "cudnn-runtime-compiled-mismatch-encoded": (
+        # §7 row 6b verbatim (TF 1.5-1.8)
+        "E tensorflow/stream_executor/cuda/cuda_dnn.cc:378] Loaded runtime CuDNN library: 7101 (compatibility version 7100) but source was compiled with 7004 (compatibility version 7000).  If using a binary install, upgrade your CuDNN library to match.  If building from sources, make sure the library loaded at runtime matches a compatible version specified during compile configuration.",
+    ),
+    "dnn-init-failed": (
+        # §7 row 6 (second line)
+        "DNN library initialization failed. Look at the errors above for more details.",
+    ),
+    "cudnn-handle-failed": (
+        # §7 row 7; TF 1.x log quoted in a public script
+        "tensorflow/stream_executor/cuda/cuda_dnn.cc:334] Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR",
+        # lower-case TF 1.x wording, public write-up
+        "could not create cudnn handle: CUDNN_STATUS_ALLOC_FAILED",
+    ),
+    "possibly-insufficient-driver": (
+        # §7 row 7, "…" filled with a driver version
+        "Possibly insufficient driver version: 418.67.0",
+    ),
+    "convolution-algorithm-failed": (
+        # §7 row 8 verbatim
+        "tensorflow.python.framework.errors_impl.UnknownError: Failed to get convolution algorithm. This is probably because cuDNN failed to initialize, so try looking to see if a warning log message was printed above.",
+    ),
+    "dnn-library-not-found": (
+        # §7 row 9 (UnimplementedError("DNN library is not found."))
+        "tensorflow.python.framework.errors_impl.UnimplementedError: DNN library is not found.",
+    ),
+    "cudnn-loaded-version": (
+        # §7 row 25 / §4.4
+        "I tensorflow/stream_executor/cuda/cuda_dnn.cc:384] Loaded cuDNN version 8900",
+    ),
+    "plugin-factory-already-registered": (
+        # §7 row 24; public TF 2.16+ log
+        "E0000 00:00:1739486925.821562  176814 cuda_dnn.cc:8310] Unable to register cuDNN factory: Attempting to register factory for plugin cuDNN when one has already been registered",
+    ),
+    "driver-insufficient-for-runtime": (
+        # §7 row 10 verbatim
+        "cudaGetDevice() failed. Status: CUDA driver version is insufficient for CUDA runtime version",
+    ),
+    "cuinit-failed": (
+        # TF 2.21 no-GPU log, verbatim (no libcuda.so.1)
+        "E0000 00:00:1796003932.146744    7803 cuda_platform.cc:52] failed call to cuInit: INTERNAL: CUDA error: Failed call to cuInit: UNKNOWN ERROR (303)",
+        # TF 2.21 with a fake libcuda.so.1 whose cuInit returns 100, verbatim
+        "failed call to cuInit: INTERNAL: CUDA error: Failed call to cuInit: UNKNOWN ERROR (100)",
+        # §7 row 11
+        "failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected",
+    ),
+    "kernel-driver-not-running": (
+        # TF 2.21 no-GPU log, verbatim
+        "I0000 … cuda_diagnostics.cc:145] kernel driver does not appear to be running on this host (<hostname>): /proc/driver/nvidia/version does not exist",
+    ),
+    "kernel-dso-version-mismatch": (
+        # §7 row 13 wording; public log (driver upgraded without reboot)
+        "2021-09-13 23:57:29.694695: E tensorflow/stream_executor/cuda/cuda_diagnostics.cc:306] kernel version 460.56.0 does not match DSO version 470.57.2 -- cannot find working devices in this configuration",
+    ),
+    "nvml-driver-library-mismatch": (
+        # nvidia-smi after a driver update without reboot (public logs)
+        "Failed to initialize NVML: Driver/library version mismatch",
+        # the short form named in the brief
+        "NVML: Driver/library version mismatch",
+        # nvidia-container-cli, public docker logs
+        "nvidia-container-cli: initialization error: nvml error: driver/library version mismatch: unknown",
+    ),
+    "nvml-rm-version-mismatch": (
+        # pynvml exception text (nvidia-ml-py, NVML_ERROR_LIB_RM_VERSION_MISMATCH)
+        "pynvml.NVMLError_LibRmVersionMismatch: RM has detected an NVML/RM version mismatch.",
+    ),
+    "nvidia-smi-no-driver": (
+        # nvidia-smi without a loaded driver (public logs)
+        "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.",
+    ),
+    "driver-older-than-ptxas": (
+        # §7 row 20, values of its example (driver 12.4, ptxas 12.5.40)
+        "The NVIDIA driver's CUDA version is 12.4 which is older than the ptxas CUDA version (12.5.40). Because the driver is older than the ptxas version, XLA is disabling parallel compilation, which may slow down compilation. You should update your NVIDIA driver or use the NVIDIA-provided CUDA forward compatibility packages.",
+    ),
+    "gpu-ignored-compute-capability": (
+        # §7 row 14; public log in tensorflow/tensorflow#17445
+        "2018-03-05 13:43:54.533246: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1283] Ignoring visible gpu device (device: 0, name: Quadro K2000M, pci bus id: 0000:01:00.0, compute capability: 3.0) with Cuda compute capability 3.0. The minimum required Cuda capability is 3.5.",
+        # TF 0.x wording, tensorflow/tensorflow#112
+        "Ignoring gpu device (device: 0, name: GRID K520, pci bus id: 0000:00:03.0) with Cuda compute capability 3.0. The minimum required Cuda capability is 3.5.",
+    ),
+    "gpu-ignored-core-count": (
+        # §7 row 32 template, device and counts filled in
+        "Ignoring visible gpu device (device: 1, name: Quadro P400, pci bus id: 0000:02:00.0, compute capability: 6.1) with core count: 2. The minimum required count is 8. You can adjust this requirement with the env var TF_MIN_GPU_MULTIPROCESSOR_COUNT.",
+    ),
+    "no-kernel-binaries-for-capability": (
+        # §7 row 15, "X.Y" = 12.0 (RTX 50 on TF 2.18-2.20)
+        "TensorFlow was not built with CUDA kernel binaries compatible with compute capability 12.0. CUDA kernels will be jit-compiled from PTX, which could take 30 minutes or longer.",
+    ),
+    "no-kernel-image": (
+        # §7 row 16
+        "Status: device kernel image is invalid",
+        "no kernel image is available for execution on the device",
+    ),
+    "invalid-ptx": (
+        # §7 row 31 (tensorflow/tensorflow#90291)
+        "'cuModuleLoadData(&module, data)' failed with 'CUDA_ERROR_INVALID_PTX'",
+    ),
+    "libdevice-not-found": (
+        # §7 row 17
+        "libdevice not found at ./libdevice.10.bc",
+        "libdevice is required by this HLO module but was not found at ./libdevice.10.bc",
+    ),
+    "libdevice-directory-missing": (
+        # §7 row 17
+        "Can't find libdevice directory ${CUDA_DIR}/nvvm/libdevice. This may result in compilation or runtime failures, if the program we try to run uses routines from libdevice.",
+    ),
+    "ptxas-version-unknown": (
+        # §7 row 18, TF <= 2.10 and 2.11+ wordings
+        "Couldn't get ptxas version string: INTERNAL: Couldn't invoke ptxas --version",
+        "Couldn't get ptxas version : FAILED_PRECONDITION: Couldn't get ptxas/nvlink version string: INTERNAL: Couldn't invoke ptxas --version",
+    ),
+    "ptxas-driver-fallback": (
+        # §7 row 18
+        "INTERNAL: Failed to launch ptxas",
+        "Relying on driver to perform ptx compilation. Modify $PATH to customize ptxas location. This message will be only logged once.",
+    ),
+    "ptxas-too-old": (
+        # §7 row 19, "<v>" = 10.2.89 (CUDA 10.2's ptxas)
+        "*** WARNING *** You are using ptxas 10.2.89, which is older than 11.1. ptxas before 11.1 is known to miscompile XLA code, leading to incorrect results or invalid-address errors.",
+    ),
+    "cuda-out-of-memory": (
+        # §7 row 23; public TF 1.x log
+        "2018-03-14 13:07:11.053987: E tensorflow/stream_executor/cuda/cuda_driver.cc:936] failed to allocate 15.00G (16104454912 bytes) from device: CUDA_ERROR_OUT_OF_MEMORY",
+        # TF 2.x form with the error text
+        "2021-07-14 08:08:53.663124: I tensorflow/stream_executor/cuda/cuda_driver.cc:775] failed to allocate 256.00M (268435456 bytes) from device: CUDA_ERROR_OUT_OF_MEMORY: out of memory",
+    ),
+    "oom-allocating-tensor": (
+        # public TF 1.x traceback
+        "ResourceExhaustedError: OOM when allocating tensor with shape[200,75,75,64] and type float on /job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc",
+    ),
+    "allocator-out-of-memory": (
+        # public TF 1.x log (bfc_allocator.cc)
+        "2017-06-20 20:25:42.825757: W tensorflow/core/common_runtime/bfc_allocator.cc:273] Allocator (GPU_0_bfc) ran out of memory trying to allocate 286.00MiB.  Current allocation summary follows.",
+    ),
+    "allocator-out-of-memory-not-a-failure": (
+        # public TF 2.x log (bfc_allocator.cc)
+        "2021-11-05 09:30:48.424570: W tensorflow/core/common_runtime/bfc_allocator.cc:271] Allocator (GPU_0_bfc) ran out of memory trying to allocate 2.55GiB with freed_by_count=0. The caller indicates that this is not a failure, but may mean that there could be performance gains if more memory were available.",
+    ),
+    "tensorrt-not-found": (
+        # §7 row 21 (py_utils.cc:38, TF 2.13-2.17)
+        "W tensorflow/compiler/tf2tensorrt/utils/py_utils.cc:38] TF-TRT Warning: Could not find TensorRT",
+    ),
+    "tensorrt-dlopen-failed": (
+        # §7 row 22 (with the "TF-TRT Warning: " prefix of ~2.11+)
+        "TF-TRT Warning: Cannot dlopen some TensorRT libraries. If you would like to use Nvidia GPU with TensorRT, please make sure the missing libraries mentioned above are installed properly.",
+    ),
+    "numa-node-negative": (
+        # public log in tensorflow/tensorflow#10656
+        "2017-06-13 00:53:55.614764: I tensorflow/stream_executor/cuda/cuda_gpu_executor.cc:893] successful NUMA node read from SysFS had negative value (-1), but there must be at least one NUMA node, so returning NUMA node zero",
+    ),
+    "cpu-instructions-notice": (
+        # TF 2.21 no-GPU log, verbatim (two lines)
+        "I0000 00:00:1796003927.626963    7803 cpu_feature_guard.cc:227] This TensorFlow binary is optimized to use available CPU instructions in performance-critical operations.",
+        "To enable the following instructions: AVX2 FMA, in other operations, rebuild TensorFlow with the appropriate compiler flags.",
+    ),
+    "onednn-notice": (
+        # public TF 2.9+ log
+        "I tensorflow/core/util/port.cc:113] oneDNN custom operations are on. You may see slightly different numerical results due to floating-point round-off errors from different computation orders. To turn them off, set the environment variable `TF_ENABLE_ONEDNN_OPTS=0`.",
+    ),
+    "absl-log-before-init": (
+        # TF 2.21 no-GPU log, verbatim
+        "WARNING: All log messages before absl::InitializeLog() is called are written to STDERR",
+    ),
+}
+
+# (line, signature id, facts the named groups must hold, code after code_when)
+FACTS: list[tuple[str, str, dict[str, str], str]] = [
+    (
+        SAMPLES["dlopen-failed"][0],
+        "dlopen-failed",
+        {
+            "library": "libcudart.so.11.0",
+            "dlerror": "libcudart.so.11.0: cannot open shared object file: No such file or directory",
+        },
+        "cuda-library-missing",
+    ),
+    (
+        SAMPLES["dlopen-failed"][1],
+        "dlopen-failed",
+        {
+            "library": "libcudart.so.11.0",
+            "ld_library_path": "/usr/local/lib/python3.10/dist-packages/cv2/../../lib64:/usr/lib64-nvidia",
+        },
+        "cuda-library-missing",
+    ),
+    (SAMPLES["dlopen-failed"][2], "dlopen-failed", {"library": "libcuda.so.1"}, "driver-missing"),
+    (
+        SAMPLES["dlopen-failed"][3],
+        "dlopen-failed",
+        {"library": "cudart64_110.dll", "dlerror": "cudart64_110.dll not found"},
+        "cuda-library-missing",
+    ),
+    (
+        SAMPLES["dlopen-failed"][4],
+        "dlopen-failed",
+        {"library": "libnvinfer.so.7"},
+        "benign-warning",
+    ),
+    (
+        SAMPLES["dlopen-failed-tf1"][0],
+        "dlopen-failed-tf1",
+        {"library": "nvcuda.dll"},
+        "driver-missing",
+    ),
+    (
+        SAMPLES["dlopen-failed-tf1"][1],
+        "dlopen-failed-tf1",
+        {"library": "libcudnn.so"},
+        "cudnn-missing",
+    ),
+    (
+        SAMPLES["import-error-missing-library"][0],
+        "import-error-missing-library",
+        {"library": "libcublas.so.10.0"},
+        "cuda-library-missing",
+    ),
+    (
+        SAMPLES["msvc-runtime-missing"][0],
+        "msvc-runtime-missing",
+        {"library": "msvcp140_1.dll"},
+        "library-dependency-missing",
+    ),
+    (
+        SAMPLES["tf1-windows-dll-missing"][0],
+        "tf1-windows-dll-missing",
+        {"library": "cudart64_90.dll"},
+        "cuda-library-missing",
+    ),
+    (SAMPLES["python-not-64-bit"][0], "python-not-64-bit", {"bits": "32"}, "python-unsupported"),
+    (
+        SAMPLES["cudnn-library-load-failed-windows"][0],
+        "cudnn-library-load-failed-windows",
+        {"library": "cudnn_cnn_infer64_8.dll", "code": "193"},
+        "library-wrong-architecture",
+    ),
+    (
+        SAMPLES["cudnn-library-load-failed-windows"][1],
+        "cudnn-library-load-failed-windows",
+        {"library": "cudnn_cnn_infer64_8.dll", "code": "126"},
+        "library-dependency-missing",
+    ),
+    (
+        SAMPLES["cudnn-library-load-failed-windows"][2],
+        "cudnn-library-load-failed-windows",
+        {"library": "zlibwapi.dll", "code": "193"},
+        "library-wrong-architecture",
+    ),
+    (
+        SAMPLES["cudnn-library-load-failed-linux"][0],
+        "cudnn-library-load-failed-linux",
+        {
+            "library": "libcudnn_cnn_infer.so.8",
+            "dlerror": "libcuda.so: cannot open shared object file: No such file or directory",
+        },
+        "library-dependency-missing",
+    ),
+    (
+        SAMPLES["cudnn-library-path-hint"][0],
+        "cudnn-library-path-hint",
+        {"library": "cudnn_cnn_infer64_8.dll"},
+        "cudnn-sublibrary-missing",
+    ),
+    (
+        SAMPLES["cudnn-runtime-compiled-mismatch"][0],
+        "cudnn-runtime-compiled-mismatch",
+        {"runtime": "8.0.5", "compiled": "8.1.0"},
+        "cudnn-version-mismatch",
+    ),
+    (
+        SAMPLES["cudnn-runtime-compiled-mismatch"][1],
+        "cudnn-runtime-compiled-mismatch",
+        {"runtime": "7.5.0", "compiled": "7.6.5"},
+        "cudnn-version-mismatch",
+    ),
+    (
+        SAMPLES["cudnn-runtime-compiled-mismatch"][2],
+        "cudnn-runtime-compiled-mismatch",
+        {"runtime": "9.1.0", "compiled": "9.3.0"},
+        "cudnn-version-mismatch",
+    ),
+    (
+        SAMPLES["cudnn-runtime-compiled-mismatch-encoded"][0],
+        "cudnn-runtime-compiled-mismatch-encoded",
+        {
+            "runtime": "7101",
+            "runtime_compat": "7100",
+            "compiled": "7004",
+            "compiled_compat": "7000",
+        },
+        "cudnn-version-mismatch",
+    ),
+    (
+        SAMPLES["cudnn-handle-failed"][0],
+        "cudnn-handle-failed",
+        {"status": "CUDNN_STATUS_INTERNAL_ERROR"},
+        "cudnn-version-mismatch",
+    ),
+    (
+        SAMPLES["cudnn-handle-failed"][1],
+        "cudnn-handle-failed",
+        {"status": "CUDNN_STATUS_ALLOC_FAILED"},
+        "gpu-out-of-memory",
+    ),
+    (
+        SAMPLES["possibly-insufficient-driver"][0],
+        "possibly-insufficient-driver",
+        {"driver": "418.67.0"},
+        "driver-too-old",
+    ),
+    (
+        SAMPLES["cudnn-loaded-version"][0],
+        "cudnn-loaded-version",
+        {"cudnn": "8900"},
+        "benign-warning",
+    ),
+    (
+        SAMPLES["plugin-factory-already-registered"][0],
+        "plugin-factory-already-registered",
+        {"plugin": "cuDNN"},
+        "benign-warning",
+    ),
+    (
+        SAMPLES["cuinit-failed"][0],
+        "cuinit-failed",
+        {"error": "UNKNOWN ERROR (303)", "code": "303"},
+        "driver-missing",
+    ),
+    (
+        SAMPLES["cuinit-failed"][1],
+        "cuinit-failed",
+        {"error": "UNKNOWN ERROR (100)", "code": "100"},
+        "no-gpu",
+    ),
+    (SAMPLES["cuinit-failed"][2], "cuinit-failed", {"error": "CUDA_ERROR_NO_DEVICE"}, "no-gpu"),
+    (
+        SAMPLES["kernel-driver-not-running"][0],
+        "kernel-driver-not-running",
+        {"host": "<hostname>"},
+        "driver-missing",
+    ),
+    (
+        SAMPLES["kernel-dso-version-mismatch"][0],
+        "kernel-dso-version-mismatch",
+        {"kernel": "460.56.0", "dso": "470.57.2"},
+        "driver-library-mismatch",
+    ),
+    (
+        SAMPLES["driver-older-than-ptxas"][0],
+        "driver-older-than-ptxas",
+        {"driver_cuda": "12.4", "ptxas": "12.5.40"},
+        "driver-too-old",
+    ),
+    (
+        SAMPLES["gpu-ignored-compute-capability"][0],
+        "gpu-ignored-compute-capability",
+        {
+            "capability": "3.0",
+            "minimum": "3.5",
+            "device": "device: 0, name: Quadro K2000M, pci bus id: 0000:01:00.0, compute capability: 3.0",
+        },
+        "compute-capability-unsupported",
+    ),
+    (
+        SAMPLES["gpu-ignored-compute-capability"][1],
+        "gpu-ignored-compute-capability",
+        {"capability": "3.0", "minimum": "3.5"},
+        "compute-capability-unsupported",
+    ),
+    (
+        SAMPLES["gpu-ignored-core-count"][0],
+        "gpu-ignored-core-count",
+        {"cores": "2", "minimum": "8"},
+        "usage-pitfall",
+    ),
+    (
+        SAMPLES["no-kernel-binaries-for-capability"][0],
+        "no-kernel-binaries-for-capability",
+        {"capability": "12.0"},
+        "compute-capability-unsupported",
+    ),
+    (
+        SAMPLES["libdevice-not-found"][0],
+        "libdevice-not-found",
+        {"path": "./libdevice.10.bc"},
+        "xla-toolchain-missing",
+    ),
+    (
+        SAMPLES["libdevice-directory-missing"][0],
+        "libdevice-directory-missing",
+        {"path": "${CUDA_DIR}/nvvm/libdevice"},
+        "xla-toolchain-missing",
+    ),
+    (SAMPLES["ptxas-too-old"][0], "ptxas-too-old", {"ptxas": "10.2.89"}, "xla-toolchain-missing"),
+    (
+        SAMPLES["cuda-out-of-memory"][0],
+        "cuda-out-of-memory",
+        {"size": "15.00G", "bytes": "16104454912"},
+        "gpu-out-of-memory",
+    ),
+    (
+        SAMPLES["oom-allocating-tensor"][0],
+        "oom-allocating-tensor",
+        {
+            "shape": "200,75,75,64",
+            "dtype": "float",
+            "device": "/job:localhost/replica:0/task:0/device:GPU:0",
+            "allocator": "GPU_0_bfc",
+        },
+        "gpu-out-of-memory",
+    ),
+    (
+        SAMPLES["allocator-out-of-memory"][0],
+        "allocator-out-of-memory",
+        {"allocator": "GPU_0_bfc", "size": "286.00MiB"},
+        "gpu-out-of-memory",
+    ),
+    (
+        SAMPLES["allocator-out-of-memory-not-a-failure"][0],
+        "allocator-out-of-memory-not-a-failure",
+        {"size": "2.55GiB"},
+        "benign-warning",
+    ),
+]
+
+# Lines written to take every code_when route (constructed from the sample wordings above by
+# changing the library name, error code or status): (line, signature id, code).
+ROUTES: list[tuple[str, str, str]] = [
+    (
+        "Could not load dynamic library 'libnvinfer_plugin.so.7'; dlerror: libnvinfer_plugin.so.7: cannot open shared object file: No such file or directory",
+        "dlopen-failed",
+        "benign-warning",
+    ),
+    (
+        "Could not load dynamic library 'nvinfer.dll'; dlerror: nvinfer.dll not found",
+        "dlopen-failed",
+        "benign-warning",
+    ),
+    (
+        "Could not load dynamic library 'libcupti.so.11.2'; dlerror: libcupti.so.11.2: cannot open shared object file: No such file or directory",
+        "dlopen-failed",
+        "benign-warning",
+    ),
+    (
+        "Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open shared object file: No such file or directory",
+        "dlopen-failed",
+        "cudnn-missing",
+    ),
+    (
+        "Could not load dynamic library 'cudnn64_8.dll'; dlerror: cudnn64_8.dll not found",
+        "dlopen-failed",
+        "cudnn-missing",
+    ),
+    (
+        "Could not load dynamic library 'libcudnn_ops_infer.so.8'; dlerror: libcudnn_ops_infer.so.8: cannot open shared object file: No such file or directory",
+        "dlopen-failed",
+        "cudnn-sublibrary-missing",
+    ),
+    (
+        "Could not load dynamic library 'nvcuda.dll'; dlerror: nvcuda.dll not found",
+        "dlopen-failed",
+        "driver-missing",
+    ),
+    (
+        "Could not load dynamic library 'libcublasLt.so.11'; dlerror: libcublasLt.so.11: cannot open shared object file: No such file or directory",
+        "dlopen-failed",
+        "cuda-library-missing",
+    ),
+    (
+        "I tensorflow/stream_executor/dso_loader.cc:142] Couldn't open CUDA library libcupti.so.9.0. LD_LIBRARY_PATH: /usr/local/cuda-9.0/lib64",
+        "dlopen-failed-tf1",
+        "benign-warning",
+    ),
+    (
+        "I tensorflow/stream_executor/dso_loader.cc:99] Couldn't open CUDA library libcuda.so.1. LD_LIBRARY_PATH: /usr/local/cuda/lib64",
+        "dlopen-failed-tf1",
+        "driver-missing",
+    ),
+    (
+        "I tensorflow/stream_executor/dso_loader.cc:99] Couldn't open CUDA library libcublas.so.8.0. LD_LIBRARY_PATH: /usr/local/cuda/lib64",
+        "dlopen-failed-tf1",
+        "cuda-library-missing",
+    ),
+    (
+        "ImportError: libcudnn.so.7: cannot open shared object file: No such file or directory",
+        "import-error-missing-library",
+        "cudnn-missing",
+    ),
+    (
+        "ImportError: libcuda.so.1: cannot open shared object file: No such file or directory",
+        "import-error-missing-library",
+        "driver-missing",
+    ),
+    (
+        "OSError: libcudnn_ops_infer.so.8: cannot open shared object file: No such file or directory",
+        "import-error-missing-library",
+        "cudnn-sublibrary-missing",
+    ),
+    (
+        "ImportError: Could not find 'cudnn64_7.dll'. TensorFlow requires that this DLL be installed in a directory that is named in your %PATH% environment variable.",
+        "tf1-windows-dll-missing",
+        "cudnn-missing",
+    ),
+    (
+        "ImportError: Could not find 'nvcuda.dll'. TensorFlow requires that this DLL be installed in a directory that is named in your %PATH% environment variable.",
+        "tf1-windows-dll-missing",
+        "driver-missing",
+    ),
+    (
+        "Could not load library cudnn_cnn_infer64_8.dll. Error code 127",
+        "cudnn-library-load-failed-windows",
+        "cudnn-version-mismatch",
+    ),
+    (
+        "Could not load library cudnn_ops_infer64_8.dll. Error code 1455",
+        "cudnn-library-load-failed-windows",
+        "cudnn-sublibrary-missing",
+    ),
+    (
+        "Could not load library libcudnn_cnn_infer.so.8. Error: /usr/lib/x86_64-linux-gnu/libcudnn_cnn_infer.so.8: undefined symbol: _ZN11nvrtcHelper4loadEb, version libcudnn_ops_infer.so.8",
+        "cudnn-library-load-failed-linux",
+        "cudnn-version-mismatch",
+    ),
+    (
+        "Could not load library libcudnn_cnn_infer.so.8. Error: libcudnn_cnn_infer.so.8: cannot open shared object file: No such file or directory",
+        "cudnn-library-load-failed-linux",
+        "cudnn-sublibrary-missing",
+    ),
+    (
+        "Could not load library libcudnn_cnn_infer.so.8. Error: libnvrtc.so: cannot open shared object file: No such file or directory",
+        "cudnn-library-load-failed-linux",
+        "library-dependency-missing",
+    ),
+    (
+        "Could not load library libcudnn_cnn_infer.so.8. Error: libnvrtc.so",
+        "cudnn-library-load-failed-linux",
+        "library-dependency-missing",
+    ),
+    (
+        "Could not create cudnn handle: CUDNN_STATUS_ARCH_MISMATCH",
+        "cudnn-handle-failed",
+        "compute-capability-unsupported",
+    ),
+    (
+        "Could not create cudnn handle: CUDNN_STATUS_NOT_INITIALIZED",
+        "cudnn-handle-failed",
+        "cudnn-version-mismatch",
+    ),
+    ("failed call to cuInit: CUDA_ERROR_INSUFFICIENT_DRIVER", "cuinit-failed", "driver-too-old"),
+    (
+        "failed call to cuInit: CUDA_ERROR_SYSTEM_DRIVER_MISMATCH: system has unsupported display driver / cuda driver combination",
+        "cuinit-failed",
+        "driver-library-mismatch",
+    ),
+    (
+        "failed call to cuInit: CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE: forward compatibility was attempted on non supported HW",
+        "cuinit-failed",
+        "driver-too-old",
+    ),
+    ("failed call to cuInit: CUDA_ERROR_UNKNOWN: unknown error", "cuinit-failed", "driver-missing"),
+]
+
+# Sample lines on which two signatures with different root-cause codes both match, on purpose.
+# None today: a line names one cause. Add (line, frozenset of codes, why) when one is intended.
+CONFLICT_EXCEPTIONS: dict[str, tuple[frozenset[str], str]] = {}
+
+
+def _hits(line: str, signatures: tuple[Signature, ...] = SIGNATURES) -> list[LogHit]:
+    return list(match_lines([line], signatures))
+
+
+def _hit(line: str, signature_id: str) -> LogHit:
+    hits = [h for h in _hits(line) if h.signature.id == signature_id]
+    assert hits, f"{signature_id} does not match {line!r}"
+    return hits[0]
+
+
+def _all_samples() -> list[tuple[str, str]]:
+    return [(sid, line) for sid, lines in SAMPLES.items() for line in lines]
+
+
+# --- the data, row by row ------------------------------------------------------------------
+
+
+def test_the_data_file_says_when_to_review_it() -> None:
+    head = (MATRIX / FILE).read_text(encoding="utf-8").split("schema =")[0]
+    assert head.startswith("#")
+    assert "Review" in head and "TensorFlow release" in head
+
+
+def test_ids_are_unique_and_codes_known() -> None:
+    assert len(BY_ID) == len(SIGNATURES)
+    for signature in SIGNATURES:
+        assert signature.code in CODES
+        assert all(code in CODES for _, _, code in signature.code_when)
+
+
+@pytest.mark.parametrize("signature", SIGNATURES, ids=lambda s: s.id)
+def test_every_signature_matches_its_real_log_lines(signature: Signature) -> None:
+    assert signature.id in SAMPLES, f"add a verbatim log line for {signature.id} to SAMPLES"
+    for line in SAMPLES[signature.id]:
+        assert _hits(line, (signature,)), f"{signature.id} does not match {line!r}"
+
+
+@pytest.mark.parametrize("signature", SIGNATURES, ids=lambda s: s.id)
+def test_every_signature_cites_a_source_and_reads_as_a_sentence(signature: Signature) -> None:
+    assert signature.sources
+    for line in SAMPLES[signature.id]:
+        hit = _hit(line, signature.id)
+        assert hit.message.endswith("."), hit.message
+        assert hit.fix.strip()
+        assert "{" not in hit.message.replace("${CUDA_DIR}", "")
+
+
+def test_samples_name_only_known_signatures() -> None:
+    assert set(SAMPLES) <= set(BY_ID), set(SAMPLES) - set(BY_ID)
+
+
+def test_the_brief_list_of_messages_is_covered() -> None:
+    wanted = {
+        "dlopen-failed", "cannot-dlopen-gpu-libraries", "cudart-dlerror-hint",
+        "cuda-drivers-not-found", "cudnn-runtime-compiled-mismatch",
+        "cudnn-runtime-compiled-mismatch-encoded", "cudnn-handle-failed",
+        "convolution-algorithm-failed", "dnn-library-not-found",
+        "driver-insufficient-for-runtime", "cuinit-failed", "kernel-driver-not-running",
+        "kernel-dso-version-mismatch", "gpu-ignored-compute-capability",
+        "no-kernel-binaries-for-capability", "no-kernel-image", "libdevice-not-found",
+        "ptxas-version-unknown", "ptxas-too-old", "driver-older-than-ptxas",
+        "tensorrt-not-found", "plugin-factory-already-registered", "numa-node-negative",
+        "cpu-instructions-notice", "cuda-runtime-unloadable",
+        "cudnn-library-load-failed-windows", "zlibwapi-missing", "msvc-runtime-missing",
+        "import-error-missing-library", "cuda-out-of-memory", "oom-allocating-tensor",
+        "nvml-driver-library-mismatch", "nvidia-smi-no-driver", "invalid-ptx",
+    }  # fmt: skip
+    assert wanted <= set(BY_ID), wanted - set(BY_ID)
+
+
+# --- facts and routing -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("line", "signature_id", "facts", "code"), FACTS)
+def test_named_groups_extract_the_facts(
+    line: str, signature_id: str, facts: dict[str, str], code: str
+) -> None:
+    hit = _hit(line, signature_id)
+    for key, value in facts.items():
+        assert hit.groups.get(key) == value, (key, hit.groups)
+    assert hit.code == code
+
+
+@pytest.mark.parametrize(("line", "signature_id", "code"), ROUTES)
+def test_code_when_routes(line: str, signature_id: str, code: str) -> None:
+    assert _hit(line, signature_id).code == code
+
+
+@pytest.mark.parametrize("signature", [s for s in SIGNATURES if s.code_when], ids=lambda s: s.id)
+def test_every_code_when_route_is_taken_by_some_line(signature: Signature) -> None:
+    lines = [line for sid, line in _all_samples() if sid == signature.id]
+    lines += [
+        line for line, sid, _ in ROUTES + [(f[0], f[1], f[3]) for f in FACTS] if sid == signature.id
+    ]
+    codes = {_hit(line, signature.id).code for line in lines}
+    expected = {code for _, _, code in signature.code_when} | {signature.code}
+    assert expected <= codes, f"{signature.id}: no test line routes to {expected - codes}"
+
+
+def test_windows_seed_log_error_193_is_the_wrong_architecture() -> None:
+    with SEED.open(encoding="utf-8", errors="replace") as handle:
+        hits = list(match_lines(handle, SIGNATURES))
+    wrong = [h for h in hits if h.code == "library-wrong-architecture"]
+    assert [h.line for h in wrong] == [255]
+    assert wrong[0].groups == {"library": "cudnn_cnn_infer64_8.dll", "code": "193"}
+    assert wrong[0].root_cause and wrong[0].severity is Severity.ERROR
+
+
+# --- benign lines ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("signature", [s for s in SIGNATURES if s.benign], ids=lambda s: s.id)
+def test_benign_lines_are_benign(signature: Signature) -> None:
+    for line in SAMPLES[signature.id]:
+        for hit in _hits(line):
+            assert hit.benign, (line, hit.signature.id)
+            assert hit.severity is Severity.INFO
+            assert not hit.root_cause
+            assert hit.code == "benign-warning"
+
+
+def test_tensorrt_dlopen_is_routed_to_benign() -> None:
+    hit = _hit(SAMPLES["dlopen-failed"][4], "dlopen-failed")
+    assert hit.benign and not hit.root_cause and hit.severity is Severity.INFO
+
+
+def test_tf221_cpu_import_log() -> None:
+    # testing-without-gpu.md section 1, verbatim: import + first device use, no GPU
+    log = """\
+WARNING: All log messages before absl::InitializeLog() is called are written to STDERR
+I0000 00:00:1796003927.553652    7803 cudart_stub.cc:31] Could not find cuda drivers on your machine, GPU will not be used.
+I0000 00:00:1796003927.626963    7803 cpu_feature_guard.cc:227] This TensorFlow binary is optimized to use available CPU instructions in performance-critical operations.
+To enable the following instructions: AVX2 FMA, in other operations, rebuild TensorFlow with the appropriate compiler flags.
+WARNING: All log messages before absl::InitializeLog() is called are written to STDERR
+I0000 00:00:1796003931.756857    7803 cudart_stub.cc:31] Could not find cuda drivers on your machine, GPU will not be used.
+E0000 00:00:1796003932.146744    7803 cuda_platform.cc:52] failed call to cuInit: INTERNAL: CUDA error: Failed call to cuInit: UNKNOWN ERROR (303)
+"""
+    hits = list(match_lines(io.StringIO(log), SIGNATURES))
+    assert [(h.line, h.signature.id) for h in hits] == [
+        (1, "absl-log-before-init"),
+        (2, "cuda-drivers-not-found"),
+        (3, "cpu-instructions-notice"),
+        (4, "cpu-instructions-notice"),
+        (5, "absl-log-before-init"),
+        (6, "cuda-drivers-not-found"),
+        (7, "cuinit-failed"),
+    ]
+    assert {h.code for h in hits if not h.benign} == {"cuda-library-missing", "driver-missing"}
+
+
+# --- conflicts -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("signature_id", "line"), _all_samples())
+def test_no_line_has_two_conflicting_root_causes(signature_id: str, line: str) -> None:
+    hits = _hits(line)
+    assert signature_id in {h.signature.id for h in hits}
+    roots = frozenset(h.code for h in hits if h.root_cause)
+    if len(roots) > 1:
+        assert line in CONFLICT_EXCEPTIONS, f"{line!r} has root causes {sorted(roots)}"
+        assert roots == CONFLICT_EXCEPTIONS[line][0]
+
+
+# --- templates -------------------------------------------------------------------------------
+
+
+def test_messages_fill_groups_and_missing_groups_read_as_a_question_mark() -> None:
+    hit = _hit(SAMPLES["cudnn-runtime-compiled-mismatch"][0], "cudnn-runtime-compiled-mismatch")
+    assert "cuDNN 8.1.0 but loaded cuDNN 8.0.5" in hit.message
+    assert "cuDNN 8.1.0" in hit.fix
+    bare = LogHit(BY_ID["dlopen-failed"], "cuda-library-missing", 1, "x", {})
+    assert bare.message == "TensorFlow could not load ?: ?."
+
+
+def test_hit_to_finding() -> None:
+    line = SAMPLES["cudnn-library-load-failed-windows"][0]
+    finding = next(match_lines([line], SIGNATURES, first_line=255)).to_finding()
+    assert finding.code == "library-wrong-architecture"
+    assert finding.severity is Severity.ERROR
+    assert finding.lines == (255,)
+    assert finding.evidence == (line,)
+
+
+# --- clean_line and input handling ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "clean"),
+    [
+        ("\x1b[1;31mE0000 cuda_dnn.cc] boom\x1b[0m", "E0000 cuda_dnn.cc] boom"),
+        ("\x1b[33mW\x1b[39m tensorflow] x\x1b[K", "W tensorflow] x"),
+        ("\x1b]8;;https://example.org\x07link\x1b]8;;\x07", "link"),
+        ("DNN library is not found.\r\n", "DNN library is not found."),
+        ("DNN library is not found.\r", "DNN library is not found."),
+        ("```DNN library is not found.", "DNN library is not found."),
+        ("```", ""),
+        ("  ```text", "text"),
+        ("DNN library is not found.```", "DNN library is not found."),
+        ("> DNN library is not found.", "DNN library is not found."),
+        ("> > DNN library is not found.", "DNN library is not found."),
+        (">", ""),
+        ("> ```", ""),
+        (">>> import tensorflow as tf", ">>> import tensorflow as tf"),
+        ("    indented stays", "    indented stays"),
+    ],
+)
+def test_clean_line(raw: str, clean: str) -> None:
+    assert clean_line(raw) == clean
+
+
+def test_decorated_lines_still_match() -> None:
+    line = SAMPLES["cudnn-runtime-compiled-mismatch"][0]
+    for raw in (f"\x1b[31m{line}\x1b[0m\r\n", f"> {line}", f"```{line}```", f"> ```{line}"):
+        hit = _hit(raw, "cudnn-runtime-compiled-mismatch")
+        assert hit.text == line
+        assert hit.groups["runtime"] == "8.0.5"
+
+
+def test_non_utf8_input_decoded_with_replace_still_matches() -> None:
+    # a Windows log in cp1252: an umlaut in a PATH entry, and a stray 0xff byte
+    raw = (
+        b"W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load "
+        b"dynamic library 'cudnn64_8.dll'; dlerror: cudnn64_8.dll not found; LD_LIBRARY_PATH: "
+        b"C:\\Users\\J\xfcrgen\\cuda\xff\\bin\r\n"
+        b"Could not load library cudnn_cnn_infer64_8.dll. Error code 193\xff\r\n"
+    )
+    stream = io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8", errors="replace", newline="")
+    hits = list(match_lines(stream, SIGNATURES))
+    assert [(h.line, h.code) for h in hits] == [
+        (1, "cudnn-missing"),
+        (2, "library-wrong-architecture"),
+    ]
+    assert hits[0].groups["library"] == "cudnn64_8.dll"
+    assert "\ufffd" in hits[0].groups["ld_library_path"]
+
+
+def test_long_lines_with_repeated_prefixes_stay_linear() -> None:
+    # A pasted log can hold one huge line (minified JSON, a 20,000-character RUNPATH): the
+    # first half of every sample, repeated to 200 KB, must not make a pattern backtrack
+    # quadratically (an unbounded `kernel version (.+?) does not match` took 1.7 s here).
+    for signature_id, line in _all_samples():
+        half = line[: max(8, len(line) // 2)] + " "
+        start = time.perf_counter()
+        list(match_lines([half * (200_000 // len(half))], SIGNATURES))
+        assert time.perf_counter() - start < 1.0, signature_id
+
+
+def test_first_line_numbers_hits() -> None:
+    lines = ["nothing here", SAMPLES["dnn-library-not-found"][0]]
+    assert [h.line for h in match_lines(lines, SIGNATURES, first_line=41)] == [42]
+
+
+def test_streaming_200000_lines_from_a_generator() -> None:
+    pulled = 0
+    wanted = SAMPLES["cudnn-runtime-compiled-mismatch"][0]
+
+    def log() -> Iterator[str]:
+        nonlocal pulled
+        for number in range(200_000):
+            pulled += 1
+            if number % 1000 == 0:
+                yield wanted
+            else:
+                yield f"Epoch {number}: 28/28 - 1s 11ms/step - loss: 0.6231 - mae: 0.5745"
+
+    hits = match_lines(log(), SIGNATURES)
+    first = next(hits)
+    assert first.line == 1 and pulled == 1  # one line pulled, not the whole log
+    assert 1 + sum(1 for _ in hits) == 200
+    assert pulled == 200_000
+
+
+# --- strict loading ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def data_copy(tmp_path: Path) -> Path:
+    shutil.copy(MATRIX / FILE, tmp_path / FILE)
+    return tmp_path
+
+
+def _edit(directory: Path, old: str, new: str) -> None:
+    path = directory / FILE
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_a_copied_data_file_loads(data_copy: Path) -> None:
+    assert [s.id for s in load_signatures(data_copy)] == [s.id for s in SIGNATURES]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "error"),
+    [
+        (
+            "pattern = 'DNN library is not found'",
+            "pattern = 'DNN library (is not found'",
+            r"dnn-library-not-found.*'pattern'.*invalid regular expression",
+        ),
+        (
+            "  match = '^193$'",
+            "  match = '^193($'",
+            r"cudnn-library-load-failed-windows.*code_when #1.*'match'.*invalid regular",
+        ),
+        (
+            "pattern = 'DNN library is not found'",
+            "pattern = '(?:DNN library is not found)?'",
+            r"dnn-library-not-found.*matches an empty line",
+        ),
+        (
+            'id = "dnn-library-not-found"',
+            'id = "DNN_library"',
+            r"'id'.*not kebab-case",
+        ),
+        (
+            'id = "dnn-library-not-found"',
+            'id = "dnn-init-failed"',
+            r"duplicate id 'dnn-init-failed'",
+        ),
+        (
+            'message = "TensorFlow has no cuDNN loaded, so convolutions on the GPU fail."',
+            'message = "TensorFlow has no {cudnn} loaded."',
+            r"dnn-library-not-found.*'message'.*\{cudnn\} is not a named group",
+        ),
+        (
+            'message = "TensorFlow has no cuDNN loaded, so convolutions on the GPU fail."',
+            'message = "TensorFlow has no cuDNN loaded {."',
+            r"dnn-library-not-found.*'message'.*not a valid format template",
+        ),
+        (
+            'id = "dnn-library-not-found"\n',
+            'id = "dnn-library-not-found"\ncolour = "red"\n',
+            r"dnn-library-not-found.*unknown field\(s\) colour",
+        ),
+        (
+            'code = "cudnn-missing"\nseverity = "error"\nmessage = "TensorFlow has no cuDNN',
+            'code = "cudnn-gone"\nseverity = "error"\nmessage = "TensorFlow has no cuDNN',
+            r"dnn-library-not-found.*unknown finding code 'cudnn-gone'",
+        ),
+        (
+            'source = ["tf-stream-executor-pimpl"]',
+            'source = ["nowhere"]',
+            r"dnn-library-not-found.*unknown source id\(s\) nowhere",
+        ),
+        (
+            'id = "dnn-library-not-found"\n',
+            'id = "dnn-library-not-found"\nbenign = true\n',
+            r"dnn-library-not-found.*benign = true goes with code benign-warning",
+        ),
+        (
+            "  group = \"status\"\n  match = 'ALLOC_FAILED'",
+            "  group = \"state\"\n  match = 'ALLOC_FAILED'",
+            r"cudnn-handle-failed.*'group'.*'state' is not a named group",
+        ),
+        (
+            'severity = "error"\nmessage = "TensorFlow has no cuDNN',
+            'severity = "fatal"\nmessage = "TensorFlow has no cuDNN',
+            r"dnn-library-not-found.*'severity'.*'fatal'",
+        ),
+        ("schema = 1", "schema = 2", r"schema must be 1"),
+        ("schema = 1\n", "schema = 1\nother = 1\n", r"unknown top-level key\(s\) other"),
+    ],
+)
+def test_bad_rows_are_refused_naming_the_signature(
+    data_copy: Path, old: str, new: str, error: str
+) -> None:
+    _edit(data_copy, old, new)
+    with pytest.raises(MatrixDataError, match=error):
+        load_signatures(data_copy)
+
+
+def test_missing_and_unreadable_files_are_matrix_data_errors(tmp_path: Path) -> None:
+    with pytest.raises(MatrixDataError, match="file is missing"):
+        load_signatures(tmp_path)
+    (tmp_path / FILE).write_text("schema = [", encoding="utf-8")
+    with pytest.raises(MatrixDataError, match="cannot be read as TOML"):
+        load_signatures(tmp_path)
+
+
+def test_patterns_do_not_depend_on_source_paths() -> None:
+    # §7: file prefixes and line numbers move with TF refactors; match the message text only.
+    for signature in SIGNATURES:
+        assert not re.search(r"\.cc:\d|stream_executor/|external/", signature.pattern.pattern)
