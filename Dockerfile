@@ -13,4 +13,4 @@ COPY --from=build /wheels /wheels
 RUN python -m pip install --no-cache-dir /wheels/*.whl && rm -rf /wheels
 USER envcheck
 ENTRYPOINT ["envcheck"]
-CMD ["recommend"]
+CMD ["doctor"]
