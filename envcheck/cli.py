@@ -23,6 +23,8 @@ from envcheck import __version__
 from envcheck.diagnose.context import Target
 from envcheck.diagnose.run import run_doctor, write_atomically
 from envcheck.errors import EnvcheckError
+from envcheck.explain.explain import explain_lines
+from envcheck.explain.reader import read_log
 from envcheck.explain.signatures import load_signatures
 from envcheck.machine import GpuDescription, describe_machine, with_capabilities
 from envcheck.matrix.checks import Problem, check_matrix
@@ -34,6 +36,7 @@ from envcheck.recommend import recommend
 from envcheck.report import facts as report_facts
 from envcheck.report import matrix_rows, recommendation
 from envcheck.report.doctor import Format, render
+from envcheck.report.explanation import render as render_explanation
 from envcheck.versions import (
     ComputeCapability,
     DriverVersion,
@@ -419,6 +422,39 @@ def doctor_command(
     failing = {"error"} | ({"warning"} if strict else set())
     if report.status in failing:
         raise typer.Exit(EXIT_NEGATIVE)
+
+
+@app.command("explain")
+@_handles_errors
+def explain_command(
+    source: str = typer.Argument("-", metavar="[FILE|-]", help="The log file; - reads stdin."),
+    as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
+    output_format: Optional[str] = typer.Option(
+        None,
+        "--format",
+        envvar="ENVCHECK_FORMAT",
+        metavar="text|json|markdown",
+        help="Report format (default text).",
+    ),
+    matrix_option: Optional[str] = MATRIX_OPTION,
+) -> None:
+    """Explain a pasted TensorFlow / CUDA / cuDNN log: what is wrong and what to do."""
+    chosen = _format(output_format, as_json)
+    matrix = _load(matrix_option)
+    explanation = explain_lines(read_log(source), load_signatures(matrix.directory), matrix)
+    typer.echo(render_explanation(explanation, chosen), nl=False)
+    if any(f.severity.value == "error" for f in explanation.findings):
+        raise typer.Exit(EXIT_NEGATIVE)
+
+
+def _format(output_format: Optional[str], as_json: bool) -> Format:
+    text = (output_format or ("json" if as_json else "text")).lower()
+    try:
+        return Format(text)
+    except ValueError:
+        raise EnvcheckError(
+            f"--format {output_format!r} is not one of text, json, markdown"
+        ) from None
 
 
 def _user_name() -> Optional[str]:

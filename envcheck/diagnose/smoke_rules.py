@@ -14,31 +14,11 @@ from pathlib import Path
 
 from envcheck.diagnose.findings import Finding, Severity
 from envcheck.diagnose.smoke import SmokeResult
-from envcheck.explain.signatures import LogHit, Signature, match_lines
+from envcheck.explain.log_findings import findings_from_log
+from envcheck.explain.signatures import Signature, match_lines
 from envcheck.probe.facts import LibraryFacts
 
 _TAIL_LINES = 5
-
-
-def findings_from_log(hits: Sequence[LogHit]) -> list[Finding]:
-    """One finding per code, its evidence every line that said it, root causes first."""
-    by_code: dict[str, list[LogHit]] = {}
-    for hit in sorted(hits, key=lambda h: (not h.root_cause, h.line)):
-        by_code.setdefault(hit.code, []).append(hit)
-    findings = []
-    for code, group in by_code.items():
-        first = group[0]
-        findings.append(
-            Finding(
-                code,
-                first.severity,
-                first.message,
-                tuple(dict.fromkeys(h.text for h in group)),
-                first.fix,
-                tuple(h.line for h in group),
-            )
-        )
-    return findings
 
 
 # What TensorFlow says about CUDA on a machine without a driver is a consequence of that, and the

@@ -1,0 +1,118 @@
+"""`envcheck explain`: a log in, findings out, with the same codes as the doctor.
+
+Streams the log once: each cleaned line goes to the signature matcher and to the fact collector;
+only the hits, the facts and a bounded list of the most telling unrecognised lines are kept, so a
+100 MB log needs no more memory than a small one.
+"""
+
+from __future__ import annotations
+
+import heapq
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from packaging.version import Version
+
+from envcheck.diagnose.findings import Finding, Severity, ordered
+from envcheck.explain.log_facts import LogFactCollector, LogFacts
+from envcheck.explain.log_findings import findings_from_log
+from envcheck.explain.signatures import LogHit, Signature, clean_line, match_lines
+from envcheck.matrix.model import Matrix
+
+RELEVANT_LINES = 8
+HITS_KEPT_PER_SIGNATURE = 50
+_TELLING = re.compile(
+    r"error|fail|could not|cannot|exception|traceback|abort|segmentation|cuda|cudnn|nvidia|gpu",
+    re.IGNORECASE,
+)
+_LIBRARY_CODES = {"cuda-library-missing", "cuda-version-mismatch", "cudnn-missing"}
+
+
+@dataclass(frozen=True)
+class Explanation:
+    findings: tuple[Finding, ...]
+    facts: LogFacts
+    relevant: tuple[tuple[int, str], ...]  # (line number, text) worth a look when nothing matched
+    lines_read: int
+
+    @property
+    def recognised(self) -> bool:
+        return bool(self.findings)
+
+    @property
+    def only_benign(self) -> bool:
+        return bool(self.findings) and all(f.code == "benign-warning" for f in self.findings)
+
+    def summary(self) -> str:
+        if not self.findings:
+            return "No known problem recognised in this log."
+        if self.only_benign:
+            return "The log shows no real problem: only messages known to be harmless."
+        errors = [f for f in self.findings if f.severity is Severity.ERROR]
+        first = (errors or list(self.findings))[0]
+        return first.message
+
+
+def _major_minor(version: Version) -> str:
+    return f"{version.release[0]}.{version.release[1] if len(version.release) > 1 else 0}"
+
+
+def _with_matrix(finding: Finding, facts: LogFacts, matrix: Matrix) -> Finding:
+    """Add what the matrix says about the CUDA version the log's TensorFlow asked for."""
+    if finding.code not in _LIBRARY_CODES or not facts.libraries:
+        return finding
+    wanted = sorted(set(facts.libraries.values()))
+    cuda_lines = {part for w in wanted for part in w.split("/")}
+    series = sorted(
+        {
+            r.series
+            for r in matrix.releases
+            if r.cuda is not None and _major_minor(r.cuda) in cuda_lines
+        },
+        key=lambda text: tuple(int(p) for p in text.split(".")),
+    )
+    names = ", ".join(sorted(facts.libraries))
+    built_for = f" (TensorFlow {series[0]}-{series[-1]})" if series else ""
+    extra = (
+        f" The log's TensorFlow asks for CUDA {' or '.join(wanted)} libraries ({names})"
+        f"{built_for}: install that CUDA, or a TensorFlow built for the CUDA you have "
+        "(envcheck recommend)."
+    )
+    return replace(finding, fix=(finding.fix + extra).strip())
+
+
+def explain_lines(
+    lines: Iterable[str], signatures: Sequence[Signature], matrix: Matrix
+) -> Explanation:
+    collector = LogFactCollector(matrix)
+    hits: list[LogHit] = []
+    per_signature: dict[str, int] = {}
+    relevant: list[tuple[int, int, str]] = []  # a min-heap of (score, -line, text)
+    count = 0
+    for number, raw in enumerate(lines, start=1):
+        count = number
+        text = clean_line(raw)
+        if not text:
+            continue
+        collector.line(text)
+        line_hits = list(match_lines([text], signatures, first_line=number))
+        if line_hits:
+            for hit in line_hits:
+                # A log repeating one message a million times keeps its first few as evidence.
+                seen = per_signature.get(hit.signature.id, 0)
+                per_signature[hit.signature.id] = seen + 1
+                if seen < HITS_KEPT_PER_SIGNATURE:
+                    hits.append(hit)
+            collector.hits(line_hits)
+            continue
+        score = len(_TELLING.findall(text))
+        if score:
+            entry = (score, -number, text[:500])
+            if len(relevant) < RELEVANT_LINES:
+                heapq.heappush(relevant, entry)
+            elif entry > relevant[0]:
+                heapq.heapreplace(relevant, entry)
+    findings = [_with_matrix(f, collector.facts, matrix) for f in findings_from_log(hits)]
+    best = sorted(((-neg, text) for _, neg, text in relevant))
+    return Explanation(tuple(ordered(findings)), collector.facts, tuple(best), count)

@@ -1,0 +1,97 @@
+"""Facts a log reveals beyond its error messages: which CUDA and cuDNN the TensorFlow that wrote
+it expected (from the library names it asked for, via the matrix), versions it printed, GPUs, and
+the platform (Windows paths, WSL, Colab, a container). Pure: takes lines and hits."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from envcheck.explain.signatures import LogHit
+from envcheck.matrix.model import Matrix
+
+_PLATFORM_MARKERS = (
+    (
+        re.compile(r"[A-Za-z]:\\\\?(?:Users|Program Files|Windows|ProgramData)", re.IGNORECASE),
+        "windows",
+    ),
+    (re.compile(r"\.dll\b", re.IGNORECASE), "windows"),
+    (re.compile(r"/usr/lib/wsl/lib|microsoft-standard-WSL2", re.IGNORECASE), "wsl"),
+    (re.compile(r"google\.colab|/content/|/usr/local/lib/python3\.\d+/dist-packages"), "colab"),
+    (re.compile(r"/proc/1/cgroup.*docker|--gpus|nvidia-container", re.IGNORECASE), "container"),
+)
+_GPU = re.compile(r"name: (?P<name>[^,]+), pci bus id: [^,]+, compute capability: (?P<cc>\d+\.\d+)")
+_TF_VERSION = re.compile(
+    r"(?:tensorflow|TensorFlow|tf)[ =_-]{1,3}v?(?P<version>[12]\.\d{1,2}\.\d{1,2})\b"
+)
+_DRIVER = re.compile(
+    r"(?:libcuda reported version is|Driver Version):?\s+(?P<version>\d{3}\.\d{1,3}(?:\.\d{1,3})?)"
+)
+
+
+@dataclass
+class LogFacts:
+    """Everything learned from one log; filled line by line."""
+
+    libraries: dict[str, str] = field(default_factory=dict)  # asked-for library -> CUDA x.y
+    versions: dict[str, str] = field(default_factory=dict)  # e.g. cudnn_runtime, cudnn_compiled
+    gpus: dict[str, str] = field(default_factory=dict)  # name -> compute capability
+    platforms: set[str] = field(default_factory=set)
+    tensorflow: str | None = None
+    driver: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "libraries": dict(self.libraries),
+            "expected_cuda": sorted(set(self.libraries.values())),
+            "versions": dict(self.versions),
+            "gpus": [{"name": n, "compute_capability": c} for n, c in self.gpus.items()],
+            "platforms": sorted(self.platforms),
+            "tensorflow": self.tensorflow,
+            "driver": self.driver,
+        }
+
+
+def library_index(matrix: Matrix) -> dict[str, str]:
+    """Library file name -> the CUDA version(s) whose TensorFlow builds ask for it."""
+    index: dict[str, set[str]] = {}
+    for library_set in matrix.library_sets:
+        versions = {f"{v.release[0]}.{v.release[1]}" for v in library_set.cuda}
+        for lib in library_set.libraries:
+            for name in (lib.linux, lib.windows):
+                if name:
+                    index.setdefault(name.lower(), set()).update(versions)
+    return {name: "/".join(sorted(v)) for name, v in index.items()}
+
+
+class LogFactCollector:
+    def __init__(self, matrix: Matrix) -> None:
+        self.facts = LogFacts()
+        self._libraries = library_index(matrix)
+
+    def line(self, text: str) -> None:
+        for pattern, platform in _PLATFORM_MARKERS:
+            if pattern.search(text):
+                self.facts.platforms.add(platform)
+        gpu = _GPU.search(text)
+        if gpu:
+            self.facts.gpus[gpu.group("name").strip()] = gpu.group("cc")
+        version = _TF_VERSION.search(text)
+        if version and self.facts.tensorflow is None:
+            self.facts.tensorflow = version.group("version")
+        driver = _DRIVER.search(text)
+        if driver:
+            self.facts.driver = driver.group("version")
+        for name in re.findall(r"[\w.+-]+\.(?:so(?:\.\d+)+|dll)", text):
+            cuda = self._libraries.get(name.lower())
+            if cuda:
+                self.facts.libraries[name] = cuda
+
+    def hits(self, hits: Iterable[LogHit]) -> None:
+        for hit in hits:
+            for key in ("runtime", "compiled", "capability", "minimum", "driver", "kernel", "dso"):
+                value = hit.groups.get(key)
+                if value:
+                    self.facts.versions[f"{hit.signature.id}.{key}"] = value

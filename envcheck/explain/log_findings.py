@@ -1,0 +1,39 @@
+"""Group a log's signature hits into findings: one per cause, its evidence every line about it.
+
+Consequences (lines a signature marks as not a root cause, such as "Cannot dlopen some GPU
+libraries" after a failed dlopen) join the first root-cause finding when the log has one, so a
+person sees the cause first with everything it explains; alone, they are findings of their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from envcheck.diagnose.findings import Finding
+from envcheck.explain.signatures import LogHit
+
+MAX_EVIDENCE = 12
+
+
+def findings_from_log(hits: Sequence[LogHit]) -> list[Finding]:
+    roots = [h for h in hits if h.root_cause]
+    groups: dict[str, list[LogHit]] = {}
+    for hit in sorted(hits, key=lambda h: (not h.root_cause, h.line)):
+        key = hit.code
+        if not hit.root_cause and not hit.benign and roots and hit.code not in groups:
+            key = roots[0].code  # a consequence: evidence for the cause the log names first
+        groups.setdefault(key, []).append(hit)
+    findings = []
+    for group in groups.values():
+        first = group[0]
+        findings.append(
+            Finding(
+                first.code,
+                first.severity,
+                first.message,
+                tuple(dict.fromkeys(h.text for h in group))[:MAX_EVIDENCE],
+                first.fix,
+                tuple(sorted({h.line for h in group})),
+            )
+        )
+    return findings

@@ -1,0 +1,88 @@
+"""Render an Explanation (envcheck explain) as text, JSON or Markdown. Pure."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from envcheck.explain.explain import Explanation
+from envcheck.report.doctor import Format
+
+SCHEMA = "envcheck.explain/1"
+
+
+def to_json(explanation: Explanation) -> dict[str, Any]:
+    return {
+        "schema": SCHEMA,
+        "summary": explanation.summary(),
+        "findings": [f.to_json() | {"lines": list(f.lines)} for f in explanation.findings],
+        "facts": explanation.facts.to_json(),
+        "relevant_lines": [{"line": number, "text": text} for number, text in explanation.relevant]
+        if not explanation.recognised
+        else [],
+        "lines_read": explanation.lines_read,
+    }
+
+
+def _lines(numbers: tuple[int, ...]) -> str:
+    if not numbers:
+        return ""
+    shown = ", ".join(str(n) for n in numbers[:6])
+    more = f" (+{len(numbers) - 6} more)" if len(numbers) > 6 else ""
+    return f" (line {shown}{more})" if len(numbers) == 1 else f" (lines {shown}{more})"
+
+
+def to_text(explanation: Explanation) -> str:
+    lines = [explanation.summary(), ""]
+    real = [f for f in explanation.findings if f.code != "benign-warning"]
+    benign = [f for f in explanation.findings if f.code == "benign-warning"]
+    for finding in real:
+        lines.append(f"{finding.severity.value.upper()} [{finding.code}]{_lines(finding.lines)}")
+        lines.append(f"  {finding.message}")
+        lines.extend(f"  > {item}" for item in finding.evidence[:6])
+        if finding.fix:
+            lines.append(f"  fix: {finding.fix}")
+        lines.append("")
+    if benign:
+        lines.append("Harmless (no need to chase these):")
+        for finding in benign:
+            lines.append(f"  -{_lines(finding.lines)} {finding.message}")
+        lines.append("")
+    if not explanation.recognised and explanation.relevant:
+        lines.append("Lines that looked most relevant:")
+        lines.extend(f"  {number}: {text}" for number, text in explanation.relevant)
+        lines.append("")
+    facts = explanation.facts
+    known = []
+    if facts.tensorflow:
+        known.append(f"TensorFlow {facts.tensorflow}")
+    if facts.libraries:
+        known.append("expects CUDA " + " or ".join(sorted(set(facts.libraries.values()))))
+    if facts.gpus:
+        known.append(", ".join(f"{n} (CC {c})" for n, c in facts.gpus.items()))
+    if facts.platforms:
+        known.append("platform: " + ", ".join(sorted(facts.platforms)))
+    if known:
+        lines.append("From the log: " + "; ".join(known))
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def to_markdown(explanation: Explanation) -> str:
+    lines = ["### envcheck explain", "", explanation.summary(), ""]
+    for finding in explanation.findings:
+        lines.append(
+            f"- **{finding.severity.value}** `{finding.code}`{_lines(finding.lines)}: {finding.message}"
+        )
+        if finding.fix:
+            lines.append(f"  - fix: {finding.fix}")
+    return "\n".join(lines) + "\n"
+
+
+def render(explanation: Explanation, output: Format) -> str:
+    if output is Format.TEXT:
+        return to_text(explanation)
+    if output is Format.JSON:
+        return json.dumps(to_json(explanation), indent=2) + "\n"
+    if output is Format.MARKDOWN:
+        return to_markdown(explanation)
+    raise AssertionError(f"unhandled format {output}")  # pragma: no cover
