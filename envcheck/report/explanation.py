@@ -70,9 +70,8 @@ def to_text(explanation: Explanation) -> str:
 def to_markdown(explanation: Explanation) -> str:
     lines = ["### envcheck explain", "", explanation.summary(), ""]
     for finding in explanation.findings:
-        lines.append(
-            f"- **{finding.severity.value}** `{finding.code}`{_lines(finding.lines)}: {finding.message}"
-        )
+        where = _lines(finding.lines)
+        lines.append(f"- **{finding.severity.value}** `{finding.code}`{where}: {finding.message}")
         if finding.fix:
             lines.append(f"  - fix: {finding.fix}")
     return "\n".join(lines) + "\n"
