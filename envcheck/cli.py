@@ -27,6 +27,7 @@ from envcheck.explain.explain import explain_lines
 from envcheck.explain.reader import read_log
 from envcheck.explain.signatures import load_signatures
 from envcheck.machine import GpuDescription, describe_machine, with_capabilities
+from envcheck.matrix.advisories import load_known_bugs
 from envcheck.matrix.checks import Problem, check_matrix
 from envcheck.matrix.gpu_names import GpuIndex
 from envcheck.matrix.load import MatrixDataError, matrix_dir
@@ -188,7 +189,12 @@ def validate_command(
     except MatrixDataError as exc:
         problems = [Problem("load", str(exc))]
     try:
-        load_signatures(directory)
+        signature_ids = {s.id for s in load_signatures(directory)}
+        for bug in load_known_bugs(directory):
+            for symptom in sorted(set(bug.symptoms) - signature_ids):
+                problems.append(
+                    Problem("known_bugs.toml", f"{bug.id}: symptom {symptom!r} is no signature id")
+                )
     except MatrixDataError as exc:
         problems.append(Problem("load", str(exc)))
     if as_json:
@@ -441,7 +447,12 @@ def explain_command(
     """Explain a pasted TensorFlow / CUDA / cuDNN log: what is wrong and what to do."""
     chosen = _format(output_format, as_json)
     matrix = _load(matrix_option)
-    explanation = explain_lines(read_log(source), load_signatures(matrix.directory), matrix)
+    explanation = explain_lines(
+        read_log(source),
+        load_signatures(matrix.directory),
+        matrix,
+        load_known_bugs(matrix.directory),
+    )
     typer.echo(render_explanation(explanation, chosen), nl=False)
     if any(f.severity.value == "error" for f in explanation.findings):
         raise typer.Exit(EXIT_NEGATIVE)

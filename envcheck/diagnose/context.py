@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from packaging.version import InvalidVersion, Version
 
 from envcheck.errors import InputError
+from envcheck.matrix.advisories import KnownBug
 from envcheck.matrix.model import Matrix
 from envcheck.matrix.records import TensorflowRelease
 from envcheck.probe.facts import Facts, FrameworkFacts, LibraryFacts
@@ -32,6 +33,7 @@ class Context:
     facts: Facts
     matrix: Matrix
     target: Target | None
+    known_bugs: tuple[KnownBug, ...] = ()
 
     @property
     def os(self) -> str:

@@ -11,11 +11,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from envcheck.diagnose import driver_rules, framework_rules, library_rules
+from envcheck.diagnose import advisory_rules, driver_rules, framework_rules, library_rules
 from envcheck.diagnose.context import Context, Target
 from envcheck.diagnose.findings import Finding, Severity, ordered
 from envcheck.errors import EnvcheckError, InputError
 from envcheck.machine import GpuDescription, MachineDescription
+from envcheck.matrix.advisories import load_known_bugs
 from envcheck.matrix.model import Matrix
 from envcheck.probe.facts import Facts
 from envcheck.recommend import Recommendation, recommend
@@ -36,6 +37,7 @@ RULES: tuple[Rule, ...] = (
     library_rules.cudnn_version,
     library_rules.library_files,
     library_rules.shadowed_copies,
+    advisory_rules.known_bugs,
 )
 
 
@@ -162,7 +164,7 @@ def diagnose(
     extra_findings: Sequence[Finding] = (),
     smoke: dict[str, Any] | None = None,
 ) -> Report:
-    context = Context(facts, matrix, target)
+    context = Context(facts, matrix, target, load_known_bugs(matrix.directory))
     findings: list[Finding] = []
     for rule in RULES:
         findings.extend(rule(context))

@@ -18,6 +18,7 @@ from envcheck.diagnose.findings import Finding, Severity, ordered
 from envcheck.explain.log_facts import LogFactCollector, LogFacts
 from envcheck.explain.log_findings import findings_from_log
 from envcheck.explain.signatures import LogHit, Signature, clean_line, match_lines
+from envcheck.matrix.advisories import KnownBug, bugs_with_symptoms
 from envcheck.matrix.model import Matrix
 
 RELEVANT_LINES = 8
@@ -82,8 +83,36 @@ def _with_matrix(finding: Finding, facts: LogFacts, matrix: Matrix) -> Finding:
     return replace(finding, fix=(finding.fix + extra).strip())
 
 
+def _known_bugs(hits: Sequence[LogHit], facts: LogFacts, bugs: Sequence[KnownBug]) -> list[Finding]:
+    """known-bug for each bug whose symptoms the log shows, when the log's TF fits its range."""
+    tensorflow = Version(facts.tensorflow) if facts.tensorflow else None
+    findings = []
+    for bug in bugs_with_symptoms(bugs, (h.signature.id for h in hits)):
+        if (
+            bug.tensorflow is not None
+            and tensorflow is not None
+            and tensorflow not in bug.tensorflow
+        ):
+            continue
+        lines = tuple(sorted({h.line for h in hits if h.signature.id in bug.symptoms}))[:20]
+        findings.append(
+            Finding(
+                "known-bug",
+                Severity.WARNING,
+                f"These lines match a known bug: {bug.title}.",
+                (bug.url,),
+                bug.workaround,
+                lines,
+            )
+        )
+    return findings
+
+
 def explain_lines(
-    lines: Iterable[str], signatures: Sequence[Signature], matrix: Matrix
+    lines: Iterable[str],
+    signatures: Sequence[Signature],
+    matrix: Matrix,
+    known_bugs: Sequence[KnownBug] = (),
 ) -> Explanation:
     collector = LogFactCollector(matrix)
     hits: list[LogHit] = []
@@ -114,5 +143,6 @@ def explain_lines(
             elif entry > relevant[0]:
                 heapq.heapreplace(relevant, entry)
     findings = [_with_matrix(f, collector.facts, matrix) for f in findings_from_log(hits)]
+    findings.extend(_known_bugs(hits, collector.facts, known_bugs))
     best = sorted(((-neg, text) for _, neg, text in relevant))
     return Explanation(tuple(ordered(findings)), collector.facts, tuple(best), count)

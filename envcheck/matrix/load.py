@@ -58,6 +58,7 @@ FILES = (
     "gpus.toml",
     "driver_branches.toml",
     "log_signatures.toml",
+    "known_bugs.toml",
 )
 
 

@@ -1,0 +1,32 @@
+"""known-bug: the installed versions match a known upstream bug (matrix/known_bugs.toml)."""
+
+from __future__ import annotations
+
+from packaging.version import InvalidVersion, Version
+
+from envcheck.diagnose.context import Context
+from envcheck.diagnose.findings import Finding, Severity
+
+
+def known_bugs(context: Context) -> list[Finding]:
+    cudnn = context.selected("cudnn")
+    cudnn_version = None
+    if cudnn is not None and cudnn.version:
+        try:
+            cudnn_version = Version(cudnn.version)
+        except InvalidVersion:
+            cudnn_version = None
+    capabilities = [c for _, c in context.capabilities if c is not None]
+    findings = []
+    for bug in context.known_bugs:
+        if bug.affects(context.tensorflow_version, context.os, cudnn_version, capabilities):
+            findings.append(
+                Finding(
+                    "known-bug",
+                    Severity(bug.severity),
+                    f"Known bug: {bug.title}.",
+                    (bug.url,),
+                    bug.workaround,
+                )
+            )
+    return findings

@@ -1,0 +1,110 @@
+"""Known upstream bugs (matrix/known_bugs.toml): loaded strictly, matched by version or symptom.
+
+The doctor matches the installed versions (TensorFlow, cuDNN, OS, GPU); explain matches the
+symptom signatures a log shows. Both report the `known-bug` code with the link and workaround.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.version import Version
+
+from envcheck.matrix import load
+from envcheck.matrix.load import MatrixDataError
+from envcheck.versions import ComputeCapability
+
+FILE = "known_bugs.toml"
+OS_NAMES = frozenset({"linux", "wsl", "windows", "macos"})
+
+
+@dataclass(frozen=True)
+class KnownBug:
+    id: str
+    title: str
+    url: str
+    tensorflow: SpecifierSet | None
+    cudnn: SpecifierSet | None
+    os: frozenset[str]
+    min_compute_capability: ComputeCapability | None
+    symptoms: tuple[str, ...]
+    workaround: str
+    severity: str  # warning | info
+    sources: tuple[str, ...]
+
+    def affects(
+        self,
+        tensorflow: Version | None,
+        os_name: str | None,
+        cudnn: Version | None = None,
+        capabilities: Iterable[ComputeCapability] = (),
+    ) -> bool:
+        """True when every condition the bug states holds for these versions (all known)."""
+        if self.tensorflow is not None and (
+            tensorflow is None or tensorflow not in self.tensorflow
+        ):
+            return False
+        if self.cudnn is not None and (cudnn is None or cudnn not in self.cudnn):
+            return False
+        if self.os and os_name not in self.os:
+            return False
+        if self.min_compute_capability is not None:
+            return any(c >= self.min_compute_capability for c in capabilities)
+        return True
+
+
+def _specifier(row: load._Row, key: str) -> SpecifierSet | None:
+    text = row.optional_string(key)
+    if text is None:
+        return None
+    try:
+        return SpecifierSet(text)
+    except InvalidSpecifier as exc:
+        raise MatrixDataError(f"{row.where}: field {key!r}: {text!r} is not a specifier") from exc
+
+
+def load_known_bugs(directory: Path) -> tuple[KnownBug, ...]:
+    data = load._read_toml(directory, FILE)
+    load._check_top_level(data, FILE, {"bug"})
+    sources = load._read_sources(data, FILE)
+    bugs = []
+    for row in load._rows(data, FILE, "bug", sources):
+        os_names = row.string_list("os", required=False)
+        unknown = sorted(set(os_names) - OS_NAMES)
+        if unknown:
+            raise MatrixDataError(f"{row.where}: field 'os': unknown {', '.join(unknown)}")
+        capability = row.optional_string("min_compute_capability")
+        severity = row.optional_string("severity") or "warning"
+        if severity not in ("warning", "info"):
+            raise MatrixDataError(
+                f"{row.where}: field 'severity': {severity!r} is not warning or info"
+            )
+        bugs.append(
+            KnownBug(
+                id=row.string("id"),
+                title=row.string("title"),
+                url=row.string("url"),
+                tensorflow=_specifier(row, "tensorflow"),
+                cudnn=_specifier(row, "cudnn"),
+                os=frozenset(os_names),
+                min_compute_capability=ComputeCapability.parse(capability) if capability else None,
+                symptoms=row.string_list("symptoms", required=False),
+                workaround=row.string("workaround"),
+                severity=severity,
+                sources=row.sources(),
+            )
+        )
+        row.done()
+    ids = [b.id for b in bugs]
+    duplicates = sorted({i for i in ids if ids.count(i) > 1})
+    if duplicates:
+        raise MatrixDataError(f"{FILE}: duplicate bug id(s) {', '.join(duplicates)}")
+    return tuple(bugs)
+
+
+def bugs_with_symptoms(bugs: Sequence[KnownBug], signature_ids: Iterable[str]) -> list[KnownBug]:
+    seen = set(signature_ids)
+    return [bug for bug in bugs if seen.intersection(bug.symptoms)]
