@@ -11,6 +11,6 @@ FROM python:3.12-slim
 RUN useradd --create-home --uid 10001 envcheck
 COPY --from=build /wheels /wheels
 RUN python -m pip install --no-cache-dir /wheels/*.whl && rm -rf /wheels
-USER envcheck
+USER 10001
 ENTRYPOINT ["envcheck"]
 CMD ["doctor"]
