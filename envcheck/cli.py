@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import getpass
+import importlib
 import json
 import os
 import sys
@@ -26,6 +27,8 @@ from envcheck.errors import EnvcheckError
 from envcheck.explain.explain import explain_lines
 from envcheck.explain.reader import read_log
 from envcheck.explain.signatures import load_signatures
+from envcheck.fetch_cli import register as register_fetch
+from envcheck.install_cli import register as register_install
 from envcheck.machine import GpuDescription, describe_machine, with_capabilities
 from envcheck.matrix.advisories import load_known_bugs
 from envcheck.matrix.checks import Problem, check_matrix
@@ -65,6 +68,8 @@ matrix_app = typer.Typer(
     rich_markup_mode=None,
 )
 app.add_typer(matrix_app, name="matrix")
+register_install(app)
+register_fetch(app)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -517,12 +522,32 @@ def _gpus_from_flags(
     return (GpuDescription(row.name, row.compute_capability),)
 
 
+def _click_exceptions() -> Any:
+    """The click exceptions module typer raises: its vendored copy (typer >= 0.2x) or click."""
+    for name in ("typer._click.exceptions", "click.exceptions"):
+        try:
+            return importlib.import_module(name)
+        except ImportError:
+            continue
+    raise ImportError("neither typer._click nor click is installed")  # pragma: no cover
+
+
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point: click's usage errors become one line too."""
+    click_exceptions = _click_exceptions()
+    no_args = getattr(click_exceptions, "NoArgsIsHelpError", ())
     try:
-        app()
-    except SystemExit:
-        raise
+        code = app(standalone_mode=False)
+    except no_args as exc:
+        typer.echo(exc.format_message(), err=True)
+        sys.exit(EXIT_USAGE)
+    except click_exceptions.UsageError as exc:
+        message = " ".join(exc.format_message().split())
+        typer.echo(f"envcheck: error: {message} (see --help)", err=True)
+        sys.exit(EXIT_USAGE)
+    except click_exceptions.Abort:
+        typer.echo("envcheck: aborted", err=True)
+        sys.exit(EXIT_NEGATIVE)
     except Exception as exc:  # a bug: say so in one line unless asked for the traceback
         if os.environ.get("ENVCHECK_DEBUG"):
             raise
@@ -532,3 +557,4 @@ def main() -> None:
             file=sys.stderr,
         )
         sys.exit(EXIT_INTERNAL)
+    sys.exit(code if isinstance(code, int) else EXIT_OK)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from envcheck.diagnose.findings import Finding, Severity
@@ -32,19 +33,25 @@ def smoke_findings(
     signatures: Sequence[Signature],
     predicted: Sequence[LibraryFacts],
     driver_missing: bool = False,
+    gpus_expected: int = 0,
 ) -> list[Finding]:
     hits = list(match_lines(result.stderr.splitlines(), signatures))
     if driver_missing:
         hits = [h for h in hits if h.code not in _CONSEQUENCES_OF_NO_DRIVER]
     findings = findings_from_log(hits)
     tail = tuple(result.stderr.strip().splitlines()[-_TAIL_LINES:])
+    findings = _missed_gpus(findings, result, gpus_expected)
     if result.status == "crashed":
         findings.append(
             Finding(
                 "smoke-test-crashed",
                 Severity.ERROR,
                 f"The smoke test crashed: {result.describe()}.",
-                tail,
+                (
+                    f"signal: {result.signal or 'none'} (exit code {result.returncode})",
+                    f"last step reached: {result.last_step or 'none'}",
+                    *tail,
+                ),
                 "The findings above name the likely cause; run the step alone to see the full "
                 "log (python -c 'import tensorflow as tf; ...').",
             )
@@ -75,6 +82,34 @@ def smoke_findings(
         )
     findings.extend(_load_mismatches(result, predicted))
     return findings
+
+
+def _missed_gpus(findings: list[Finding], result: SmokeResult, expected: int) -> list[Finding]:
+    """The probe found GPUs but TensorFlow listed none: it silently ran on the CPU. The log's
+    library findings are then the cause (errors, not warnings); without one, say so plainly."""
+    imported = any(s.name == "import" and s.status == "ok" for s in result.steps)
+    if expected == 0 or not imported or result.gpus:
+        return findings
+    causes = {
+        "cuda-library-missing",
+        "cudnn-missing",
+        "cuda-version-mismatch",
+        "cudnn-version-mismatch",
+    }
+    escalated = [replace(f, severity=Severity.ERROR) if f.code in causes else f for f in findings]
+    if any(f.code in causes for f in escalated):
+        return escalated
+    escalated.append(
+        Finding(
+            "no-gpu",
+            Severity.ERROR,
+            f"TensorFlow listed no GPU although the driver reports {expected}: it runs on the CPU.",
+            ("tf.config.list_physical_devices('GPU') returned []",),
+            "Run the doctor's findings' fixes above; with TF_CPP_MAX_VLOG_LEVEL=1 TensorFlow "
+            "logs which library it could not load.",
+        )
+    )
+    return escalated
 
 
 def _load_mismatches(result: SmokeResult, predicted: Sequence[LibraryFacts]) -> list[Finding]:

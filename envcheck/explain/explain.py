@@ -83,16 +83,33 @@ def _with_matrix(finding: Finding, facts: LogFacts, matrix: Matrix) -> Finding:
     return replace(finding, fix=(finding.fix + extra).strip())
 
 
-def _known_bugs(hits: Sequence[LogHit], facts: LogFacts, bugs: Sequence[KnownBug]) -> list[Finding]:
-    """known-bug for each bug whose symptoms the log shows, when the log's TF fits its range."""
-    tensorflow = Version(facts.tensorflow) if facts.tensorflow else None
+def _implied_tensorflow(facts: LogFacts, matrix: Matrix) -> list[Version]:
+    """The TF versions the log's TensorFlow can be: the one it printed, else those built for the
+    CUDA its library names imply, else none known."""
+    if facts.tensorflow:
+        return [Version(facts.tensorflow)]
+    lines = {part for cuda in facts.libraries.values() for part in cuda.split("/")}
+    return [
+        v for r in matrix.releases if r.cuda and _major_minor(r.cuda) in lines for v in r.versions
+    ]
+
+
+def _known_bugs(
+    hits: Sequence[LogHit], facts: LogFacts, bugs: Sequence[KnownBug], matrix: Matrix
+) -> list[Finding]:
+    """known-bug for each bug whose symptoms the log shows, unless the log rules it out: a TF
+    outside its range, or a platform it does not happen on."""
+    versions = _implied_tensorflow(facts, matrix)
+    platforms = facts.platforms & {"windows", "wsl", "linux", "macos"}
     findings = []
     for bug in bugs_with_symptoms(bugs, (h.signature.id for h in hits)):
         if (
             bug.tensorflow is not None
-            and tensorflow is not None
-            and tensorflow not in bug.tensorflow
+            and versions
+            and not any(v in bug.tensorflow for v in versions)
         ):
+            continue
+        if bug.os and platforms and not platforms & bug.os:
             continue
         lines = tuple(sorted({h.line for h in hits if h.signature.id in bug.symptoms}))[:20]
         findings.append(
@@ -143,6 +160,6 @@ def explain_lines(
             elif entry > relevant[0]:
                 heapq.heapreplace(relevant, entry)
     findings = [_with_matrix(f, collector.facts, matrix) for f in findings_from_log(hits)]
-    findings.extend(_known_bugs(hits, collector.facts, known_bugs))
+    findings.extend(_known_bugs(hits, collector.facts, known_bugs, matrix))
     best = sorted(((-neg, text) for _, neg, text in relevant))
     return Explanation(tuple(ordered(findings)), collector.facts, tuple(best), count)

@@ -19,7 +19,9 @@ _PLATFORM_MARKERS = (
     ),
     (re.compile(r"\.dll\b", re.IGNORECASE), "windows"),
     (re.compile(r"/usr/lib/wsl/lib|microsoft-standard-WSL2", re.IGNORECASE), "wsl"),
-    (re.compile(r"google\.colab|/content/|/usr/local/lib/python3\.\d+/dist-packages"), "colab"),
+    # Colab is told by its own package; /usr/local/lib/python3.X/dist-packages is every
+    # Debian/Ubuntu system pip and the TensorFlow Docker images too.
+    (re.compile(r"google[./]colab"), "colab"),
     (re.compile(r"/proc/1/cgroup.*docker|--gpus|nvidia-container", re.IGNORECASE), "container"),
 )
 _GPU = re.compile(r"name: (?P<name>[^,]+), pci bus id: [^,]+, compute capability: (?P<cc>\d+\.\d+)")

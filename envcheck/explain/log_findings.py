@@ -25,11 +25,14 @@ def findings_from_log(hits: Sequence[LogHit]) -> list[Finding]:
         groups.setdefault(key, []).append(hit)
     findings = []
     for group in groups.values():
+        # The cause speaks for the group, at the severity of its most severe line: an error
+        # folded under an earlier warning about the same cause must not read as a warning.
         first = group[0]
+        severity = min((h.severity for h in group), key=lambda s: s.rank)
         findings.append(
             Finding(
                 first.code,
-                first.severity,
+                severity,
                 first.message,
                 tuple(dict.fromkeys(h.text for h in group))[:MAX_EVIDENCE],
                 first.fix,

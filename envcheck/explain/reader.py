@@ -18,11 +18,12 @@ MAX_LINE = 64 * 1024  # longer lines are cut: a log line of megabytes is data, n
 
 
 def _lines(stream: BinaryIO) -> Iterator[str]:
+    """Every line, blank ones included, so line numbers match an editor's."""
     for raw in stream:
-        for part in raw.split(b"\r"):
-            if part in (b"", b"\n"):
-                continue
-            yield part[:MAX_LINE].decode("utf-8", errors="replace").rstrip("\n")
+        body = raw[:-2] if raw.endswith(b"\r\n") else raw.rstrip(b"\n")
+        # A lone CR (old Mac line ends, progress bars) also ends a line.
+        for part in body.split(b"\r"):
+            yield part[:MAX_LINE].decode("utf-8", errors="replace")
 
 
 def read_log(source: str) -> Iterator[str]:

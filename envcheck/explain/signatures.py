@@ -135,9 +135,10 @@ def match_lines(
     Lines are consumed one at a time, so a file object or a generator of any length works.
     `first_line` is the number of the first line (for a log read in parts).
     """
+    screen = prefilter(signatures)
     for number, raw in enumerate(lines, start=first_line):
         text = clean_line(raw)
-        if not text:
+        if not text or (screen is not None and screen.search(text) is None):
             continue
         for signature in signatures:
             found = signature.pattern.search(text)
@@ -145,6 +146,33 @@ def match_lines(
                 continue
             groups = {k: v for k, v in found.groupdict().items() if v is not None}
             yield LogHit(signature, signature.code_for(groups), number, text, groups)
+
+
+_NAMED_GROUP = re.compile(r"\(\?P<[A-Za-z_][A-Za-z0-9_]*>")
+_PREFILTERS: dict[tuple[str, ...], re.Pattern[str] | None] = {}
+
+
+def prefilter(signatures: Sequence[Signature]) -> re.Pattern[str] | None:
+    """One regex that matches a line when any signature might: most log lines match none, and
+    one combined search is far cheaper than one search per signature. None when the patterns
+    cannot be combined (a backreference to a named group)."""
+    key = tuple(s.pattern.pattern for s in signatures)
+    if key not in _PREFILTERS:
+        if any("(?P=" in p for p in key):
+            _PREFILTERS[key] = None
+        else:
+            # Inline flags must lead a whole pattern; the screen may be more permissive than
+            # the signatures (they decide), so a leading (?i) widens it to case-insensitive.
+            parts = [_NAMED_GROUP.sub("(?:", re.sub(r"^\(\?[aiLmsux]+\)", "", p)) for p in key]
+            flags = 0
+            for signature in signatures:
+                flags |= signature.pattern.flags & (re.IGNORECASE | re.MULTILINE | re.DOTALL)
+            try:
+                combined = "|".join(f"(?:{p})" for p in parts)
+                _PREFILTERS[key] = re.compile(combined, flags) if key else None
+            except re.error:
+                _PREFILTERS[key] = None
+    return _PREFILTERS[key]
 
 
 # --- loading -------------------------------------------------------------------------------

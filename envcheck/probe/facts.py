@@ -113,11 +113,68 @@ class FactsFileError(ValueError):
     """A facts file is not envcheck.facts/1 JSON."""
 
 
+# Field types of each record in the JSON form: a facts file is user input and is checked
+# before any rule reads it ("s?" = a string or null, "i?" = an integer or null, "[s]" = strings).
+_TYPES: dict[str, dict[str, str]] = {
+    "platform": {"os": "s", "arch": "s", "python": "s", "python_bits": "i",
+                 "python_executable": "s", "wsl": "s?", "container": "s?", "device_nodes": "[s]",
+                 "cuda_visible_devices": "s?", "nvidia_visible_devices": "s?"},
+    "driver": {"version": "s?", "cuda": "s?", "found_via": "s?", "state": "s",
+               "kernel_module": "s?", "user_library": "s?", "errors": "[s]", "steps": "[d]"},
+    "step": {"step": "s", "ok": "b", "detail": "s"},
+    "gpus": {"index": "i", "name": "s?", "compute_capability": "s?", "memory_mib": "i?",
+             "uuid": "s?", "found_via": "s"},
+    "libraries": {"name": "s", "file": "s", "path": "s", "version": "s?", "arch": "s?",
+                  "selected": "b", "found_via": "s", "owner": "s?", "problems": "[s]"},
+    "frameworks": {"name": "s", "distribution": "s", "version": "s", "location": "s?",
+                   "build": "d", "build_found_via": "s?", "requires": "[s]", "problems": "[s]"},
+    "wheels": {"name": "s", "version": "s", "location": "s?"},
+}  # fmt: skip
+
+
+def _type_ok(value: Any, kind: str) -> bool:
+    if kind.endswith("?") and value is None:
+        return True
+    base = kind.rstrip("?")
+    if base.startswith("["):
+        inner = base[1:-1]
+        return isinstance(value, list) and all(_type_ok(v, inner) for v in value)
+    checks = {
+        "s": lambda v: isinstance(v, str),
+        "i": lambda v: isinstance(v, int) and not isinstance(v, bool),
+        "b": lambda v: isinstance(v, bool),
+        "d": lambda v: isinstance(v, dict),
+    }
+    return checks[base](value)
+
+
+def _check(record: Any, kind: str, where: str) -> None:
+    if record is None:
+        raise FactsFileError(f"not a complete {SCHEMA} document: {where} is missing")
+    if not isinstance(record, dict):
+        raise FactsFileError(f"{where} must be an object")
+    for key, expected in _TYPES[kind].items():
+        if key in record and not _type_ok(record[key], expected):
+            raise FactsFileError(f"{where}.{key} has the wrong type ({record[key]!r})")
+
+
 def facts_from_json(data: Any) -> Facts:
     """Rebuild Facts from `envcheck probe --json` output (e.g. a user's bug report)."""
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:
         found = data.get("schema") if isinstance(data, dict) else type(data).__name__
         raise FactsFileError(f"expected schema {SCHEMA}, found {found!r}")
+    _check(data.get("platform"), "platform", "platform")
+    _check(data.get("driver"), "driver", "driver")
+    for index, step in enumerate(data["driver"].get("steps", [])):
+        _check(step, "step", f"driver.steps[{index}]")
+    for kind in ("gpus", "libraries", "frameworks", "wheels"):
+        items = data.get(kind, [])
+        if not isinstance(items, list):
+            raise FactsFileError(f"{kind} must be a list")
+        for index, item in enumerate(items):
+            _check(item, kind, f"{kind}[{index}]")
+    if not _type_ok(data.get("errors", []), "[s]"):
+        raise FactsFileError("errors must be a list of strings")
     try:
         driver = dict(data["driver"])
         driver["steps"] = tuple(ProbeStep(**step) for step in driver.get("steps", []))

@@ -1,0 +1,485 @@
+"""Which wheels a target machine needs, and getting them verified into a wheelhouse.
+
+The requirements come from the matrix: the newest TensorFlow release inside `--tensorflow SPEC`
+that publishes wheels for the target's Python and platform, pinned to its newest patch in SPEC;
+on Linux targets where the official wheel uses CUDA, the release's and-cuda pins; and its
+install_pins. Each `--platform` is one target machine. Without --with-deps each requirement is
+resolved here, from the index's simple API and the target's wheel tags, and downloaded by
+`index.download`; with --with-deps `pip download` resolves the full closure for each target and
+envcheck checks each saved file against the index's digest. The manifest is merged and written
+last. This module prints nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote, urlsplit, urlunsplit
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.tags import platform_tags
+from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
+from packaging.version import Version
+
+from envcheck.errors import InputError
+from envcheck.index.config import IndexLocation
+from envcheck.index.download import (
+    DEFAULT_WORKERS,
+    Progress,
+    download_all,
+    file_digests,
+    safe_target,
+    verify_algorithm,
+)
+from envcheck.index.errors import (
+    DownloadsFailedError,
+    FetchError,
+    HashMismatchError,
+    NoMatchingWheelError,
+    NotFoundError,
+)
+from envcheck.index.http import HttpClient, RetryPolicy, Timeouts
+from envcheck.index.simple_api import IndexFile, ProjectPage, fetch_project
+from envcheck.index.wheelhouse import (
+    MANIFEST_NAME,
+    ManifestEntry,
+    merge_entries,
+    read_manifest,
+    write_manifest,
+)
+from envcheck.index.wheels import (
+    WheelTarget,
+    expand_platform,
+    normalize_platform_tag,
+    platform_os_arch,
+    select_file,
+)
+from envcheck.matrix.model import Matrix, tensorflow_specifier
+from envcheck.matrix.records import TensorflowRelease
+from envcheck.matrix.rules import (
+    Status,
+    gpu_build_available,
+    platform_has_wheel,
+    python_supported,
+)
+from envcheck.versions import PythonVersion
+
+_PIP_ERROR_LINES = 8
+
+
+@dataclass(frozen=True)
+class TargetPlan:
+    """What one target machine gets: the TensorFlow chosen for it and every requirement."""
+
+    target: WheelTarget
+    tensorflow: Version
+    requirements: tuple[Requirement, ...]  # markers already evaluated for the target
+    notes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class FetchedFile:
+    file: str
+    sha256: str
+    size: int
+    url: str | None
+    platform: str
+    python: str
+    status: str  # downloaded | present
+
+
+@dataclass(frozen=True)
+class FetchReport:
+    dest: Path
+    index: IndexLocation
+    with_deps: bool
+    plans: tuple[TargetPlan, ...]
+    files: tuple[FetchedFile, ...]
+    manifest: Path
+
+
+# --- targets and requirements ----------------------------------------------------------------
+
+
+def host_platform_tag(tags: Sequence[str] | None = None) -> str:
+    """This machine's platform tag as an index names it (manylinux_2_36_x86_64, win_amd64).
+
+    packaging (26) lists the local-build tag `linux_x86_64` first on Linux; indexes publish
+    manylinux/musllinux wheels, whose newest tag, expanded, covers every older one.
+    """
+    candidates = list(platform_tags()) if tags is None else list(tags)
+    published = [t for t in candidates if not t.startswith("linux_")]
+    return (published or candidates)[0]
+
+
+def make_targets(platforms: Sequence[str], python: str | None) -> tuple[WheelTarget, ...]:
+    """One target per --platform (this machine's when none), all for one Python X.Y."""
+    version = (
+        PythonVersion.parse(python)
+        if python is not None
+        else PythonVersion(sys.version_info.major, sys.version_info.minor)
+    )
+    tags = [normalize_platform_tag(p) for p in platforms] or [host_platform_tag()]
+    return tuple(WheelTarget.create(tag, version) for tag in dict.fromkeys(tags))
+
+
+def matrix_platform(target: WheelTarget) -> str:
+    """The matrix's name for the target's platform: linux-x86_64, windows-x86_64, macos-arm64."""
+    os_name, arch = platform_os_arch(target.platform)
+    if os_name == "macos" and arch == "aarch64":
+        arch = "arm64"
+    return f"{os_name}-{arch}"
+
+
+def marker_environment(target: WheelTarget) -> dict[str, str]:
+    """PEP 508 marker values of the target (CPython), so requirements are judged for it."""
+    os_name, arch = platform_os_arch(target.platform)
+    full = f"{target.python}.0"
+    systems = {
+        "linux": ("linux", "Linux", "posix"),
+        "windows": ("win32", "Windows", "nt"),
+        "macos": ("darwin", "Darwin", "posix"),
+    }
+    sys_platform, system, os_family = systems.get(os_name, (os_name, os_name, "posix"))
+    machine = {
+        ("windows", "x86_64"): "AMD64",
+        ("windows", "aarch64"): "ARM64",
+        ("macos", "aarch64"): "arm64",
+    }.get((os_name, arch), arch)
+    return {
+        "implementation_name": "cpython",
+        "implementation_version": full,
+        "platform_python_implementation": "CPython",
+        "python_version": str(target.python),
+        "python_full_version": full,
+        "sys_platform": sys_platform,
+        "platform_system": system,
+        "os_name": os_family,
+        "platform_machine": machine,
+        "platform_release": "",
+        "platform_version": "",
+        "extra": "",
+    }
+
+
+def _for_target(texts: Sequence[str], target: WheelTarget) -> list[Requirement]:
+    environment = marker_environment(target)
+    kept = []
+    for text in texts:
+        try:
+            requirement = Requirement(text)
+        except InvalidRequirement as exc:
+            raise InputError(f"the matrix requirement {text!r} does not parse: {exc}") from exc
+        if requirement.marker is None or requirement.marker.evaluate(environment):
+            requirement.marker = None
+            kept.append(requirement)
+    return kept
+
+
+def _pinned(release: TensorflowRelease, spec: str | None) -> Version:
+    if spec is None:
+        return release.latest
+    specifier = tensorflow_specifier(spec)
+    return max(v for v in release.versions if v in specifier)
+
+
+def plan_target(matrix: Matrix, spec: str | None, target: WheelTarget) -> TargetPlan:
+    """The requirements of one target; NoMatchingWheelError when no release in SPEC fits it."""
+    releases = matrix.releases_matching(spec)
+    if not releases:
+        raise NoMatchingWheelError(f"no TensorFlow release in the matrix matches {spec!r}")
+    platform = matrix_platform(target)
+    os_name, arch = platform_os_arch(target.platform)
+    reasons: list[str] = []
+    for release in releases:
+        failed = [
+            o.message
+            for o in (
+                python_supported(release, target.python),
+                platform_has_wheel(release, platform),
+            )
+            if o.status is Status.INCOMPATIBLE
+        ]
+        if failed:
+            reasons.extend(failed)
+            continue
+        version = _pinned(release, spec)
+        gpu = gpu_build_available(release, os_name, arch)
+        uses_cuda = gpu.ok and os_name in ("linux", "windows")
+        package = release.gpu_package if uses_cuda else "tensorflow"
+        texts = [f"{package}=={version}"]
+        if os_name == "linux" and uses_cuda:
+            texts += release.and_cuda
+        texts += release.install_pins
+        notes = []
+        if uses_cuda and release.cuda_setup and not (os_name == "linux" and release.and_cuda):
+            notes.append(
+                f"TensorFlow {version} takes CUDA {release.cuda} and cuDNN {release.cudnn} from "
+                f"outside pip on {target.platform}: " + "; ".join(release.cuda_setup)
+            )
+        elif not uses_cuda and release.has_gpu_build:
+            notes.append(f"{gpu.message}: the wheel for {target.platform} runs on the CPU only")
+        return TargetPlan(target, version, tuple(_for_target(texts, target)), tuple(notes))
+    shown = "; ".join(dict.fromkeys(reasons[:3]))
+    raise NoMatchingWheelError(
+        f"no TensorFlow release matching {spec or 'any version'!r} fits "
+        f"{target.describe()} ({platform}): {shown}"
+    )
+
+
+# --- fetching ---------------------------------------------------------------------------------
+
+
+def prepare_dest(dest: Path) -> tuple[ManifestEntry, ...]:
+    """Create `dest` if needed; the entries of an existing manifest (InputError if not ours)."""
+    if dest.exists() and not dest.is_dir():
+        raise InputError(f"--dest {str(dest)!r} exists and is not a directory")
+    try:
+        dest.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"--dest {str(dest)!r} cannot be created: {exc.strerror or exc}") from exc
+    return read_manifest(dest) if (dest / MANIFEST_NAME).exists() else ()
+
+
+def _fetch_pages(http: HttpClient, names: Sequence[str], workers: int) -> dict[str, ProjectPage]:
+    unique = list(dict.fromkeys(canonicalize_name(n) for n in names))
+    with ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="index") as pool:
+        pages = list(pool.map(lambda name: fetch_project(http, name), unique))
+    return dict(zip(unique, pages))
+
+
+def fetch_wheelhouse(
+    matrix: Matrix,
+    dest: Path,
+    index: IndexLocation,
+    spec: str | None = None,
+    platforms: Sequence[str] = (),
+    python: str | None = None,
+    with_deps: bool = False,
+    timeouts: Timeouts | None = None,
+    retry: RetryPolicy | None = None,
+    progress: Progress | None = None,
+    workers: int = DEFAULT_WORKERS,
+    environ: Mapping[str, str] | None = None,
+    pip_command: Sequence[str] = (sys.executable, "-m", "pip"),
+) -> FetchReport:
+    """Fetch what each target needs into `dest`, then write `dest/wheelhouse.json`."""
+    plans = tuple(plan_target(matrix, spec, t) for t in make_targets(platforms, python))
+    old_entries = prepare_dest(dest)
+    with HttpClient(index, timeouts, retry) as http:
+        if with_deps:
+            files, failures = _fetch_with_pip(http, plans, dest, workers, environ, pip_command)
+        else:
+            files, failures = _fetch_direct(http, plans, dest, progress, workers)
+    new_entries = [
+        ManifestEntry(f.file, f.sha256, f.size, f.url, f.platform, f.python) for f in files
+    ]
+    manifest = dest / MANIFEST_NAME
+    if new_entries or manifest.exists():  # a fetch that got nothing leaves no empty manifest
+        write_manifest(dest, merge_entries(old_entries, new_entries, dest))
+    if failures:
+        raise DownloadsFailedError([str(f) for f in failures])
+    return FetchReport(dest, index, with_deps, plans, tuple(files), manifest)
+
+
+def _fetch_direct(
+    http: HttpClient,
+    plans: Sequence[TargetPlan],
+    dest: Path,
+    progress: Progress | None,
+    workers: int,
+) -> tuple[list[FetchedFile], list[FetchError]]:
+    pages = _fetch_pages(http, [r.name for p in plans for r in p.requirements], workers)
+    chosen: list[tuple[TargetPlan, IndexFile]] = []
+    problems: list[str] = []
+    for plan in plans:
+        for requirement in plan.requirements:
+            page = pages[canonicalize_name(requirement.name)]
+            try:
+                chosen.append((plan, select_file(page, requirement, plan.target).file))
+            except NoMatchingWheelError as exc:
+                problems.append(str(exc))
+    if problems:
+        raise NoMatchingWheelError("; ".join(problems))
+    unique = list({file.filename: file for _, file in chosen}.values())
+    done, failures = download_all(http, unique, dest, progress, workers)
+    by_name = {d.filename: d for d in done}
+    files = [
+        FetchedFile(
+            d.filename,
+            d.sha256,
+            d.size,
+            d.url,
+            plan.target.platform,
+            str(plan.target.python),
+            d.status,
+        )
+        for plan, file in chosen
+        if (d := by_name.get(file.filename)) is not None
+    ]
+    return files, failures
+
+
+def _index_url_with_credentials(index: IndexLocation) -> str:
+    if index.auth is None:
+        return index.url
+    user, password = index.auth
+    userinfo = quote(user, safe="") + (":" + quote(password, safe="") if password else "")
+    parts = urlsplit(index.url)
+    return urlunsplit(parts._replace(netloc=f"{userinfo}@{parts.netloc}"))
+
+
+def pip_download_command(
+    plan: TargetPlan, index: IndexLocation, directory: Path, timeouts: Timeouts, pip: Sequence[str]
+) -> list[str]:
+    """`pip download` of the full closure for one target (credentials never on the argv)."""
+    command = [*pip, "download", "--only-binary=:all:", "--disable-pip-version-check"]
+    command += ["--no-input", "--progress-bar", "off", "--timeout", f"{timeouts.read:g}"]
+    for platform in expand_platform(plan.target.platform):
+        command += ["--platform", platform]
+    command += ["--python-version", str(plan.target.python), "--implementation", "cp"]
+    if index.auth is None:
+        command += ["--index-url", index.url]
+    command += ["-d", str(directory), *(str(r) for r in plan.requirements)]
+    return command
+
+
+def _scrub(text: str, index: IndexLocation) -> str:
+    for secret in index.secrets:
+        text = text.replace(secret, "****").replace(quote(secret, safe=""), "****")
+    return text
+
+
+def _run_pip(
+    plan: TargetPlan,
+    http: HttpClient,
+    directory: Path,
+    environ: Mapping[str, str] | None,
+    pip: Sequence[str],
+) -> None:
+    env = dict(os.environ if environ is None else environ)
+    if http.index.auth is not None:  # the child reads it from its environment, not its argv
+        env["PIP_INDEX_URL"] = _index_url_with_credentials(http.index)
+    command = pip_download_command(plan, http.index, directory, http.timeouts, pip)
+    try:
+        result = subprocess.run(
+            command, env=env, capture_output=True, text=True, errors="replace", check=False
+        )
+    except OSError as exc:
+        raise FetchError(f"cannot run {pip[0]!r} -m pip: {exc.strerror or exc}") from exc
+    if result.returncode != 0:
+        lines = [line for line in (result.stderr or result.stdout).splitlines() if line.strip()]
+        tail = " | ".join(lines[-_PIP_ERROR_LINES:]) or "no output"
+        raise FetchError(
+            _scrub(
+                f"pip download failed for {plan.target.describe()} (exit {result.returncode}): "
+                f"{tail}",
+                http.index,
+            )
+        )
+
+
+def _check_against_index(
+    path: Path, page: ProjectPage | None, index: IndexLocation
+) -> tuple[str, int, str | None]:
+    """(sha256, size, url) of a file pip saved, checked against the index's digest."""
+    listed = next((f for f in page.files if f.filename == path.name), None) if page else None
+    algorithms = ["sha256"]
+    if listed is not None:
+        algorithm, expected = verify_algorithm(listed)
+        algorithms = sorted({"sha256", algorithm})
+        digests = file_digests(path, algorithms)
+        if digests[algorithm] != expected.lower():
+            raise HashMismatchError(
+                f"{path.name}: pip saved a file whose {algorithm} {digests[algorithm]} does not "
+                f"match the digest {expected.lower()} on {index.display}; the file was discarded"
+            )
+        return digests["sha256"], path.stat().st_size, listed.url
+    return file_digests(path, algorithms)["sha256"], path.stat().st_size, None
+
+
+def _fetch_with_pip(
+    http: HttpClient,
+    plans: Sequence[TargetPlan],
+    dest: Path,
+    workers: int,
+    environ: Mapping[str, str] | None,
+    pip: Sequence[str],
+) -> tuple[list[FetchedFile], list[FetchError]]:
+    files: list[FetchedFile] = []
+    failures: list[FetchError] = []
+    for plan in plans:
+        try:
+            files += _pip_one_target(http, plan, dest, workers, environ, pip)
+        except FetchError as exc:
+            failures.append(exc)
+    return files, failures
+
+
+def _pip_one_target(
+    http: HttpClient,
+    plan: TargetPlan,
+    dest: Path,
+    workers: int,
+    environ: Mapping[str, str] | None,
+    pip: Sequence[str],
+) -> list[FetchedFile]:
+    """pip download into a temporary directory in `dest`; every file checked, then moved."""
+    try:
+        directory = Path(tempfile.mkdtemp(prefix=".envcheck-pip-", dir=dest))
+    except OSError as exc:
+        raise FetchError(f"cannot write into {str(dest)!r}: {exc.strerror or exc}") from exc
+    try:
+        _run_pip(plan, http, directory, environ, pip)
+        saved = sorted(p for p in directory.iterdir() if p.is_file())
+        for path in saved:
+            safe_target(dest, path.name)
+        pages = _fetch_pages_lenient(http, [_project_of(p.name) for p in saved], workers)
+        checked = [
+            (path, _check_against_index(path, pages.get(_project_of(path.name)), http.index))
+            for path in saved
+        ]
+        files = []
+        for path, (sha256, size, url) in checked:
+            path.replace(dest / path.name)
+            target = plan.target
+            files.append(
+                FetchedFile(
+                    path.name, sha256, size, url, target.platform, str(target.python), "downloaded"
+                )
+            )
+        return files
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def _project_of(filename: str) -> str:
+    try:
+        return str(parse_wheel_filename(filename)[0])
+    except InvalidWheelFilename:
+        return canonicalize_name(filename.split("-", 1)[0])
+
+
+def _fetch_pages_lenient(
+    http: HttpClient, names: Sequence[str], workers: int
+) -> dict[str, ProjectPage]:
+    """Pages of the projects pip saved; a project the index lacks (pip found it through the
+    user's extra-index-url or find-links) simply has none."""
+
+    def one(name: str) -> ProjectPage | None:
+        try:
+            return fetch_project(http, name)
+        except NotFoundError:
+            return None
+
+    unique = list(dict.fromkeys(canonicalize_name(n) for n in names))
+    with ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="index") as pool:
+        pages = list(pool.map(one, unique))
+    return {name: page for name, page in zip(unique, pages) if page is not None}

@@ -1,0 +1,349 @@
+"""`envcheck fetch`: the wheels a target machine needs, downloaded into a wheelhouse; or a check
+of a wheelhouse against its manifest (`--verify DIR`).
+
+cli.py registers it with `register(app)`. Like every command: data to stdout (text or --json),
+progress to stderr and only on a terminal, an error as one line on stderr, every option also an
+ENVCHECK_* variable. Exit codes: 0 done (or the wheelhouse verified), 1 a download or the
+verification failed or nothing fits the target, 2 a usage error. Credentials in an index URL are
+never printed: the index is shown redacted and every message is scrubbed once more.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any, Optional, TextIO
+
+import typer
+
+from envcheck.errors import EnvcheckError, InputError
+from envcheck.fetch import FetchReport, fetch_wheelhouse
+from envcheck.index.config import IndexLocation, resolve_index, split_credentials
+from envcheck.index.errors import FetchError
+from envcheck.index.http import Timeouts
+from envcheck.index.wheelhouse import Verification, verify_wheelhouse
+from envcheck.matrix.load import matrix_dir
+from envcheck.matrix.model import load_matrix
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+FETCH_SCHEMA = "envcheck.fetch/1"
+VERIFY_SCHEMA = "envcheck.wheelhouse-verify/1"
+CONNECT_TIMEOUT_S = 10.0
+_MB = 1_000_000
+
+
+# A module-level option: a list default must not be built in the signature (ruff B008).
+PLATFORM_OPTION = typer.Option(
+    None,
+    "--platform",
+    envvar="ENVCHECK_PLATFORM",
+    metavar="TAG",
+    help="A target's wheel platform tag (manylinux_2_17_x86_64, win_amd64, macosx_12_0_arm64); "
+    "repeat for several targets. Default: this machine.",
+)
+
+
+def register(app: typer.Typer) -> None:
+    """Add `envcheck fetch` to the application (cli.py calls this)."""
+    app.command("fetch")(fetch_command)
+
+
+def fetch_command(
+    dest: Optional[str] = typer.Option(
+        None,
+        "--dest",
+        envvar="ENVCHECK_DEST",
+        metavar="DIR",
+        help="The wheelhouse directory to download into (created if missing).",
+    ),
+    tensorflow: Optional[str] = typer.Option(
+        None,
+        "--tensorflow",
+        envvar="ENVCHECK_TENSORFLOW",
+        metavar="SPEC",
+        help="TensorFlow versions to choose from (2.15, 2.15.1, '>=2.12'); default: the newest "
+        "that fits the target.",
+    ),
+    platform: Optional[list[str]] = PLATFORM_OPTION,
+    python: Optional[str] = typer.Option(
+        None,
+        "--python",
+        envvar="ENVCHECK_PYTHON",
+        metavar="X.Y",
+        help="The target Python (default: this interpreter's).",
+    ),
+    index_url: Optional[str] = typer.Option(
+        None,
+        "--index-url",
+        envvar="ENVCHECK_INDEX_URL",
+        metavar="URL",
+        help="The index's simple API root (default: pip's configuration, then pip's default).",
+    ),
+    with_deps: bool = typer.Option(
+        False,
+        "--with-deps",
+        envvar="ENVCHECK_WITH_DEPS",
+        help="Fetch the full dependency closure (resolved by pip download).",
+    ),
+    verify: Optional[str] = typer.Option(
+        None,
+        "--verify",
+        envvar="ENVCHECK_VERIFY",
+        metavar="DIR",
+        help="Check the wheelhouse DIR against its wheelhouse.json instead of downloading.",
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    timeout: float = typer.Option(
+        60.0,
+        "--timeout",
+        envvar="ENVCHECK_FETCH_TIMEOUT",
+        metavar="SECONDS",
+        min=0.1,
+        help="Network read timeout; timeouts and 5xx answers are retried with backoff.",
+    ),
+    matrix_option: Optional[str] = typer.Option(
+        None,
+        "--matrix",
+        envvar="ENVCHECK_MATRIX",
+        metavar="DIR",
+        help="Use the matrix data in DIR instead of the bundled one.",
+    ),
+) -> None:
+    """Download the wheels a target machine needs (any platform and Python) into a wheelhouse."""
+    secrets = _secrets(index_url)
+    try:
+        if verify is not None:
+            if dest is not None:
+                raise InputError("give either --dest DIR (to fetch) or --verify DIR (to check)")
+            _verify(Path(verify), as_json)
+            return
+        if dest is None:
+            raise InputError("--dest DIR is missing: the wheelhouse directory to fetch into")
+        index = resolve_index(index_url)
+        secrets += index.secrets
+        report = _fetch(
+            Path(dest), index, tensorflow, platform or [], python, with_deps, timeout, matrix_option
+        )
+    except InputError as exc:
+        raise _fail(str(exc), EXIT_USAGE, secrets) from None
+    except FetchError as exc:
+        raise _fail(str(exc), EXIT_FAILED, secrets) from None
+    except EnvcheckError as exc:  # the matrix directory and the like
+        raise _fail(str(exc), EXIT_USAGE, secrets) from None
+    except KeyboardInterrupt:
+        raise _fail("interrupted; no partial file was kept", EXIT_INTERRUPTED, secrets) from None
+    if as_json:
+        typer.echo(json.dumps(report_to_json(report), indent=2))
+    else:
+        typer.echo(report_to_text(report), nl=False)
+
+
+def _secrets(index_url: Optional[str]) -> tuple[str, ...]:
+    if not index_url:
+        return ()
+    _, auth = split_credentials(index_url.strip())
+    return tuple(s for s in (auth or ()) if len(s) >= 3)
+
+
+def _fail(message: str, code: int, secrets: tuple[str, ...]) -> typer.Exit:
+    for secret in secrets:
+        message = message.replace(secret, "****")
+    typer.echo(f"envcheck: error: {' '.join(message.split())}", err=True)
+    return typer.Exit(code)
+
+
+def _fetch(
+    dest: Path,
+    index: IndexLocation,
+    tensorflow: Optional[str],
+    platforms: list[str],
+    python: Optional[str],
+    with_deps: bool,
+    timeout: float,
+    matrix_option: Optional[str],
+) -> FetchReport:
+    matrix = load_matrix(matrix_dir(matrix_option))
+    progress = TerminalProgress(sys.stderr) if sys.stderr.isatty() else None
+    try:
+        return fetch_wheelhouse(
+            matrix,
+            dest,
+            index,
+            spec=tensorflow,
+            platforms=platforms,
+            python=python,
+            with_deps=with_deps,
+            timeouts=Timeouts(connect=min(CONNECT_TIMEOUT_S, timeout), read=timeout),
+            progress=progress,
+        )
+    finally:
+        if progress is not None:
+            progress.close()
+
+
+def _verify(directory: Path, as_json: bool) -> None:
+    result = verify_wheelhouse(directory)
+    if as_json:
+        typer.echo(json.dumps(verification_to_json(result), indent=2))
+    else:
+        typer.echo(verification_to_text(result), nl=False)
+    if not result.ok:
+        raise typer.Exit(EXIT_FAILED)
+
+
+# --- output: pure functions of the results ------------------------------------------------------
+
+
+def _size(nbytes: int) -> str:
+    return f"{nbytes / _MB:.1f} MB" if nbytes >= _MB // 10 else f"{nbytes / 1000:.1f} kB"
+
+
+def report_to_json(report: FetchReport) -> dict[str, Any]:
+    return {
+        "schema": FETCH_SCHEMA,
+        "dest": str(report.dest),
+        "index": {"url": report.index.display, "found_via": report.index.found_via},
+        "with_deps": report.with_deps,
+        "targets": [
+            {
+                "platform": plan.target.platform,
+                "python": str(plan.target.python),
+                "tensorflow": str(plan.tensorflow),
+                "requirements": [str(r) for r in plan.requirements],
+                "notes": list(plan.notes),
+            }
+            for plan in report.plans
+        ],
+        "files": [
+            {
+                "file": f.file,
+                "sha256": f.sha256,
+                "size": f.size,
+                "url": f.url,
+                "platform": f.platform,
+                "python": f.python,
+                "status": f.status,
+            }
+            for f in report.files
+        ],
+        "manifest": str(report.manifest),
+    }
+
+
+def report_to_text(report: FetchReport) -> str:
+    lines = []
+    for plan in report.plans:
+        lines.append(
+            f"TensorFlow {plan.tensorflow} for {plan.target.describe()}: "
+            + ", ".join(str(r) for r in plan.requirements)
+            + (" and their dependencies" if report.with_deps else "")
+        )
+        lines += [f"  note: {note}" for note in plan.notes]
+    seen: set[str] = set()
+    total = 0
+    for f in report.files:
+        if f.file in seen:
+            continue
+        seen.add(f.file)
+        total += f.size
+        lines.append(f"{f.status:<10}  {f.file}  {_size(f.size)}")
+    lines.append(
+        f"{len(seen)} file(s), {_size(total)}, in {report.dest}; manifest {report.manifest}"
+    )
+    lines.append(f"index: {report.index.display} (from {report.index.found_via})")
+    return "\n".join(lines) + "\n"
+
+
+def verification_to_json(result: Verification) -> dict[str, Any]:
+    return {
+        "schema": VERIFY_SCHEMA,
+        "directory": str(result.directory),
+        "ok": result.ok,
+        "checked": list(result.checked),
+        "mismatched": [
+            {
+                "file": m.file,
+                "expected_sha256": m.expected_sha256,
+                "actual_sha256": m.actual_sha256,
+                "expected_size": m.expected_size,
+                "actual_size": m.actual_size,
+            }
+            for m in result.mismatched
+        ],
+        "missing": list(result.missing),
+        "extra": list(result.extra),
+        "conflicting": list(result.conflicting),
+    }
+
+
+def verification_to_text(result: Verification) -> str:
+    bad = {m.file for m in result.mismatched} | set(result.missing)
+    lines = [f"ok          {name}" for name in result.checked if name not in bad]
+    lines += [
+        f"MISMATCH    {m.file}: sha256 {m.actual_sha256} ({m.actual_size} bytes), the manifest "
+        f"says {m.expected_sha256} ({m.expected_size} bytes)"
+        for m in result.mismatched
+    ]
+    lines += [f"MISSING     {name}" for name in result.missing]
+    lines += [f"EXTRA       {name} (not in the manifest)" for name in result.extra]
+    lines += [f"CONFLICT    {name} (listed with two digests)" for name in result.conflicting]
+    verdict = "verified" if result.ok else "verification FAILED"
+    lines.append(
+        f"{result.directory}: {verdict}: {len(result.checked)} file(s) listed, "
+        f"{len(result.mismatched)} mismatched, {len(result.missing)} missing, "
+        f"{len(result.extra)} extra"
+    )
+    return "\n".join(lines) + "\n"
+
+
+class TerminalProgress:
+    """One self-rewriting line on a terminal: files done, bytes, rate. Thread-safe."""
+
+    def __init__(self, stream: TextIO, interval: float = 0.1) -> None:
+        self._stream = stream
+        self._interval = interval
+        self._lock = threading.Lock()
+        self._started = self._finished = 0
+        self._done = self._total = 0
+        self._t0 = time.monotonic()
+        self._last = 0.0
+        self._shown = False
+
+    def start(self, name: str, total: int | None) -> None:  # noqa: ARG002 - Progress protocol
+        with self._lock:
+            self._started += 1
+            self._total += total or 0
+            self._render(force=False)
+
+    def advance(self, name: str, nbytes: int) -> None:  # noqa: ARG002 - Progress protocol
+        with self._lock:
+            self._done += nbytes
+            self._render(force=False)
+
+    def finish(self, name: str) -> None:  # noqa: ARG002 - Progress protocol
+        with self._lock:
+            self._finished += 1
+            self._render(force=True)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._shown:
+                self._stream.write("\n")
+                self._stream.flush()
+
+    def _render(self, force: bool) -> None:
+        now = time.monotonic()
+        if not force and now - self._last < self._interval:
+            return
+        self._last = now
+        rate = self._done / max(now - self._t0, 1e-6)
+        total = f"/{self._total / _MB:.1f}" if self._total >= self._done else ""
+        self._stream.write(
+            f"\rfetching: {self._finished}/{self._started} files, "
+            f"{self._done / _MB:.1f}{total} MB, {rate / _MB:.1f} MB/s   "
+        )
+        self._stream.flush()
+        self._shown = True

@@ -1,0 +1,209 @@
+"""Where the package index is: --index-url, else pip's own configuration, else pip's default.
+
+Mirrors what `pip download` reads: the PIP_INDEX_URL variable, then `index-url` in the
+[download] and [global] sections of pip's configuration files (global, user, site, then
+PIP_CONFIG_FILE; a later file wins, a command section beats [global]; PIP_CONFIG_FILE=os.devnull
+skips every file), and last pip's built-in default, asked from pip at run time so that no
+registry host is written here. Credentials are split off the URL before anything is requested,
+and only the redacted form (`user:****@host`) is ever shown. This module requests nothing.
+"""
+
+from __future__ import annotations
+
+import configparser
+import importlib
+import os
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote, unquote, urlsplit, urlunsplit
+
+from envcheck.errors import InputError
+
+# pip's own command whose configuration `envcheck fetch` follows: its [download] section.
+PIP_COMMAND = "download"
+
+
+@dataclass(frozen=True)
+class IndexLocation:
+    """The index's simple-API root, without credentials, and how it was found."""
+
+    url: str  # always ends with "/"; never holds user or password
+    auth: tuple[str, str] | None  # (user, password) split off the configured URL
+    found_via: str  # "--index-url", "PIP_INDEX_URL", "pip configuration FILE [global]", ...
+    cert: str | None = None  # pip's `cert` setting (a CA bundle) when configured
+
+    @property
+    def display(self) -> str:
+        """The URL as it may be printed: `user:****@host` or `****@host` for a bare token."""
+        if self.auth is None:
+            return self.url
+        parts = urlsplit(self.url)
+        user, password = self.auth
+        shown = f"{quote(user, safe='')}:****" if password else "****"
+        return urlunsplit(parts._replace(netloc=f"{shown}@{parts.netloc}"))
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """The strings that must never appear in output (for a last scrub of messages)."""
+        if self.auth is None:
+            return ()
+        user, password = self.auth
+        return tuple(s for s in ((password,) if password else (user,)) if len(s) >= 3)
+
+
+def split_credentials(url: str) -> tuple[str, tuple[str, str] | None]:
+    """`https://u:p@host/x` -> (`https://host/x`, ("u", "p")); URLs without userinfo unchanged."""
+    parts = urlsplit(url)
+    userinfo, at, host = parts.netloc.rpartition("@")
+    if not at:
+        return url, None
+    user, _, password = userinfo.partition(":")
+    return urlunsplit(parts._replace(netloc=host)), (unquote(user), unquote(password))
+
+
+def redact(text: str) -> str:
+    """A URL (or any text holding one) with the userinfo replaced, for messages."""
+    try:
+        parts = urlsplit(text)
+    except ValueError:
+        return "<the URL given>"
+    userinfo, at, host = parts.netloc.rpartition("@")
+    if not at:
+        return text
+    shown = "****" if ":" not in userinfo else f"{userinfo.partition(':')[0]}:****"
+    return urlunsplit(parts._replace(netloc=f"{shown}@{host}"))
+
+
+def pip_config_files(
+    environ: Mapping[str, str],
+    system: str = sys.platform,
+    home: Path | None = None,
+    prefix: str = sys.prefix,
+) -> list[Path]:
+    """pip's configuration files in the order pip reads them (later ones win).
+
+    As pip's `configuration.py` and `utils/appdirs.py` (pip 23-26) locate them: global
+    (XDG_CONFIG_DIRS/pip and /etc on Unix), user (~/.pip and the XDG/AppData directory; skipped
+    when PIP_CONFIG_FILE names an existing file), site (`sys.prefix`), then PIP_CONFIG_FILE.
+    """
+    env_file = environ.get("PIP_CONFIG_FILE")
+    if env_file == os.devnull:
+        return []
+    home = Path.home() if home is None else home
+    windows, mac = system == "win32", system == "darwin"
+    basename = "pip.ini" if windows else "pip.conf"
+    if windows:
+        global_dirs = [Path(environ.get("PROGRAMDATA", "C:\\ProgramData")) / "pip"]
+        user_dirs = [home / "pip", Path(environ.get("APPDATA", str(home))) / "pip"]
+    elif mac:
+        global_dirs = [Path("/Library/Application Support/pip")]
+        library = home / "Library" / "Application Support" / "pip"
+        user_dirs = [home / ".pip", library if library.is_dir() else home / ".config" / "pip"]
+    else:
+        xdg_dirs = environ.get("XDG_CONFIG_DIRS") or "/etc/xdg"
+        global_dirs = [Path(d) / "pip" for d in xdg_dirs.split(os.pathsep) if d] + [Path("/etc")]
+        config_home = environ.get("XDG_CONFIG_HOME") or str(home / ".config")
+        user_dirs = [home / ".pip", Path(config_home) / "pip"]
+    files = [d / basename for d in global_dirs]
+    if not (env_file and Path(env_file).exists()):
+        files += [d / basename for d in user_dirs]
+    files.append(Path(prefix) / basename)
+    if env_file:
+        files.append(Path(env_file))
+    return files
+
+
+@dataclass(frozen=True)
+class PipSetting:
+    value: str
+    found_via: str
+
+
+def _normalize_key(key: str) -> str:
+    # pip's configuration._normalize_name: index_url, INDEX-URL and --index-url are one key.
+    return key.lower().replace("_", "-").removeprefix("--")
+
+
+def read_pip_setting(
+    key: str, environ: Mapping[str, str], files: Sequence[Path], command: str = PIP_COMMAND
+) -> PipSetting | None:
+    """One pip setting: PIP_<KEY>, else [command] of any file, else [global]; later files win."""
+    variable = "PIP_" + key.upper().replace("-", "_")
+    if environ.get(variable, "").strip():
+        return PipSetting(environ[variable].strip(), variable)
+    found: dict[str, PipSetting] = {}
+    for path in files:
+        parser = configparser.RawConfigParser()
+        parser.optionxform = _normalize_key  # type: ignore[assignment,method-assign]
+        try:
+            if not parser.read(path, encoding="utf-8"):
+                continue
+        except (configparser.Error, UnicodeDecodeError) as exc:
+            raise InputError(
+                f"pip's configuration file {str(path)!r} cannot be read: {exc}; fix it, or "
+                "pass --index-url"
+            ) from exc
+        for section in ("global", command):
+            if parser.has_option(section, key):
+                found[section] = PipSetting(
+                    parser.get(section, key).strip(), f"pip configuration {path} [{section}]"
+                )
+    setting = found.get(command) or found.get("global")
+    return setting if setting is not None and setting.value else None
+
+
+def pip_default_index() -> str | None:
+    """pip's built-in index (its `PyPI.simple_url`), asked from the installed pip."""
+    try:
+        module = importlib.import_module("pip._internal.models.index")
+    except ImportError:
+        return None
+    url = getattr(getattr(module, "PyPI", None), "simple_url", None)
+    return url if isinstance(url, str) else None
+
+
+def resolve_index(
+    explicit: str | None,
+    environ: Mapping[str, str] | None = None,
+    files: Sequence[Path] | None = None,
+    default_index: Callable[[], str | None] = pip_default_index,
+) -> IndexLocation:
+    """The index to use: `explicit` (--index-url), else pip's configuration, else pip's default."""
+    env = os.environ if environ is None else environ
+    config_files = pip_config_files(env) if files is None else files
+    cert = read_pip_setting("cert", env, config_files)
+    if explicit is not None and explicit.strip():
+        url, found_via = explicit.strip(), "--index-url"
+    else:
+        setting = read_pip_setting("index-url", env, config_files)
+        if setting is not None:
+            url, found_via = setting.value.split()[0], setting.found_via
+        else:
+            default = default_index()
+            if default is None:
+                raise InputError(
+                    "no package index is configured and pip is not installed to tell its "
+                    "default; pass --index-url URL or set PIP_INDEX_URL"
+                )
+            url, found_via = default, "pip's default index"
+    return _location(url, found_via, cert.value if cert else None)
+
+
+def _location(url: str, found_via: str, cert: str | None) -> IndexLocation:
+    try:
+        parts = urlsplit(url)
+        valid = parts.scheme in ("http", "https") and bool(parts.hostname)
+    except ValueError:
+        valid = False
+    if not valid:
+        raise InputError(
+            f"index URL {redact(url)!r} (from {found_via}) is not an http(s) URL; envcheck "
+            "fetch reads an index's simple API over HTTP, e.g. http://127.0.0.1:8080/simple/"
+        )
+    clean, auth = split_credentials(url)
+    clean = clean.split("#", 1)[0]
+    if not clean.endswith("/"):
+        clean += "/"
+    return IndexLocation(url=clean, auth=auth, found_via=found_via, cert=cert)

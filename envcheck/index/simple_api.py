@@ -1,0 +1,218 @@
+"""A project's file list from an index's simple API: PEP 691 JSON, else PEP 503 HTML.
+
+The request asks for JSON first by content negotiation (`Accept`), and the reply's Content-Type
+decides the parser, since many private indexes (pypiserver among them) serve only HTML. The
+parsers are pure functions of the body; `fetch_project` is the only I/O. Every listed file
+name must be a plain name: an index that lists `../../x.whl` is refused, never half-trusted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from typing import Any
+from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
+
+from packaging.utils import canonicalize_name
+
+from envcheck.index.config import split_credentials
+from envcheck.index.errors import IndexResponseError, NotFoundError, UnsafeFileNameError
+from envcheck.index.http import HttpClient
+
+JSON_TYPE = "application/vnd.pypi.simple.v1+json"
+HTML_TYPE = "application/vnd.pypi.simple.v1+html"
+# PEP 691's recommended preference: JSON, then the versioned HTML, then legacy HTML.
+ACCEPT = f"{JSON_TYPE}, {HTML_TYPE};q=0.2, text/html;q=0.01"
+HTML_TYPES = frozenset({HTML_TYPE, "text/html"})
+SUPPORTED_API_MAJOR = "1"
+_UNSAFE_CHARACTERS = re.compile(r"[/\\:\x00-\x1f\x7f]")
+MAX_FILE_NAME = 255
+
+
+@dataclass(frozen=True)
+class IndexFile:
+    """One file as the index lists it."""
+
+    filename: str
+    url: str  # absolute, without credentials
+    hashes: tuple[tuple[str, str], ...]  # (hashlib name, lowercase hex digest), sorted
+    requires_python: str | None = None
+    yanked: bool = False
+    size: int | None = None  # PEP 700 (API 1.1); None when the index does not say
+
+    def digest(self, algorithm: str) -> str | None:
+        return dict(self.hashes).get(algorithm)
+
+
+@dataclass(frozen=True)
+class ProjectPage:
+    name: str  # the canonical project name
+    url: str  # the page as finally fetched (after redirects)
+    api: str  # "json" (PEP 691) or "html" (PEP 503)
+    files: tuple[IndexFile, ...]
+
+
+def project_url(index_url: str, name: str) -> str:
+    """PEP 503: the project's page is `<root>/<normalized name>/`."""
+    return f"{index_url.rstrip('/')}/{canonicalize_name(name)}/"
+
+
+def check_file_name(name: str, project: str) -> str:
+    """`name` if it is a plain file name that stays inside a directory; else UnsafeFileNameError."""
+    unsafe = (
+        not name
+        or name.startswith(".")
+        or len(name) > MAX_FILE_NAME
+        or _UNSAFE_CHARACTERS.search(name) is not None
+    )
+    if unsafe:
+        raise UnsafeFileNameError(
+            f"the index lists the file name {name!r} for project {project!r}, which is not a "
+            "plain file name (it could write outside the destination); refusing this project "
+            "page: check the index"
+        )
+    return name
+
+
+def _hashes(raw: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    return tuple(
+        sorted(
+            (algorithm.lower(), value.lower())
+            for algorithm, value in raw.items()
+            if isinstance(value, str) and algorithm.lower() in hashlib.algorithms_guaranteed
+        )
+    )
+
+
+def _absolute(page_url: str, url: str) -> str:
+    resolved, _ = split_credentials(urljoin(page_url, url))
+    return resolved
+
+
+def parse_json_page(body: bytes, page_url: str, project: str) -> ProjectPage:
+    """A PEP 691 project page (API version 1.x)."""
+    try:
+        data = json.loads(body)
+    except ValueError as exc:
+        raise IndexResponseError(f"{page_url}: the JSON page does not parse: {exc}") from exc
+    if not isinstance(data, dict) or not isinstance(data.get("files"), list):
+        raise IndexResponseError(f"{page_url}: the JSON page has no 'files' list")
+    meta = data.get("meta")
+    version = meta.get("api-version") if isinstance(meta, dict) else None
+    if not isinstance(version, str) or version.split(".")[0] != SUPPORTED_API_MAJOR:
+        raise IndexResponseError(
+            f"{page_url}: simple API version {version!r} is not 1.x, which envcheck reads"
+        )
+    files = []
+    for entry in data["files"]:
+        if not (
+            isinstance(entry, dict)
+            and isinstance(entry.get("filename"), str)
+            and isinstance(entry.get("url"), str)
+        ):
+            raise IndexResponseError(f"{page_url}: a file entry lacks 'filename' or 'url'")
+        filename = check_file_name(entry["filename"], project)
+        hashes = entry.get("hashes")
+        requires = entry.get("requires-python")
+        size = entry.get("size")
+        files.append(
+            IndexFile(
+                filename=filename,
+                url=_absolute(page_url, entry["url"]),
+                hashes=_hashes(hashes) if isinstance(hashes, dict) else (),
+                requires_python=requires if isinstance(requires, str) and requires else None,
+                yanked=bool(entry.get("yanked", False)),
+                size=size if isinstance(size, int) and not isinstance(size, bool) else None,
+            )
+        )
+    return ProjectPage(canonicalize_name(project), page_url, "json", tuple(files))
+
+
+class _AnchorParser(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.base: str | None = None
+        self.anchors: list[dict[str, str | None]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if tag == "base" and self.base is None and values.get("href"):
+            self.base = values["href"]
+        elif tag == "a" and values.get("href"):
+            self.anchors.append(values)
+
+
+def parse_html_page(text: str, page_url: str, project: str) -> ProjectPage:
+    """A PEP 503 project page: one anchor per file, the digest in the URL fragment."""
+    parser = _AnchorParser()
+    parser.feed(text)
+    parser.close()
+    base = urljoin(page_url, parser.base) if parser.base else page_url
+    files = []
+    for anchor in parser.anchors:
+        parts = urlsplit(_absolute(base, anchor["href"] or ""))
+        path_name = parts.path.rsplit("/", 1)[-1]
+        if not path_name:
+            continue  # a directory link such as "../" in a plain directory listing
+        algorithm, _, digest = parts.fragment.partition("=")
+        requires = anchor.get("data-requires-python")
+        files.append(
+            IndexFile(
+                filename=check_file_name(unquote(path_name), project),
+                url=urlunsplit(parts._replace(fragment="")),
+                hashes=_hashes({algorithm: digest}) if digest else (),
+                requires_python=requires or None,
+                yanked="data-yanked" in anchor,
+            )
+        )
+    return ProjectPage(canonicalize_name(project), page_url, "html", tuple(files))
+
+
+def media_type(content_type: str) -> tuple[str, str | None]:
+    """('text/html', 'utf-8') from 'text/html; charset=UTF-8'."""
+    kind, _, params = content_type.partition(";")
+    charset = re.search(r"charset=\"?([\w.:-]+)", params, re.IGNORECASE)
+    return kind.strip().lower(), charset.group(1) if charset else None
+
+
+def parse_project_page(body: bytes, content_type: str, page_url: str, project: str) -> ProjectPage:
+    kind, charset = media_type(content_type)
+    if kind == JSON_TYPE:
+        return parse_json_page(body, page_url, project)
+    if kind in HTML_TYPES:
+        try:
+            text = body.decode(charset or "utf-8", errors="replace")
+        except LookupError:
+            text = body.decode("utf-8", errors="replace")
+        return parse_html_page(text, page_url, project)
+    raise IndexResponseError(
+        f"{page_url}: the index answered with Content-Type {content_type!r}, which is neither "
+        "the simple API's JSON nor HTML; is the URL the index's simple API root?"
+    )
+
+
+def fetch_project(http: HttpClient, name: str) -> ProjectPage:
+    """The project's file list from the index, JSON preferred."""
+    url = project_url(http.index.url, name)
+    response = http.get_small(url, {"Accept": ACCEPT})
+    where = f"{url} (index {http.index.display}, from {http.index.found_via})"
+    if response.status_code == 404:
+        raise NotFoundError(
+            f"the index has no project {name!r}: HTTP 404 for {where}; check the name and "
+            "the index URL"
+        )
+    if response.status_code in (401, 403):
+        raise IndexResponseError(
+            f"the index refused access: HTTP {response.status_code} for {where}; check the "
+            "credentials in the index URL or ~/.netrc"
+        )
+    if response.status_code != 200:
+        raise IndexResponseError(f"HTTP {response.status_code} for {where}")
+    page_url, _ = split_credentials(response.url or url)
+    return parse_project_page(
+        response.content, response.headers.get("Content-Type", ""), page_url, name
+    )

@@ -1,0 +1,191 @@
+"""Which wheel fits a target machine: its wheel tags, and the best listed file for a requirement.
+
+Pure functions. A target is a platform tag and a CPython X.Y; its tags come from `packaging.tags`
+(cpython_tags, then compatible_tags, best first, as pip orders them) over the platform expanded
+the way an installer on such a machine accepts wheels: `manylinux_2_X` takes the older glibc
+tags and the legacy manylinux2014/2010/1 aliases (PEP 600), `musllinux_1_X` the older musl
+ones, `macosx_X_Y` the older macOS releases. A file is chosen as pip would: the newest version
+that has a fitting wheel, then the best-ranked tag, then the highest build number.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from packaging.requirements import Requirement
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.tags import Tag, compatible_tags, cpython_tags, mac_platforms
+from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
+from packaging.version import InvalidVersion, Version
+
+from envcheck.errors import InputError
+from envcheck.index.errors import NoMatchingWheelError
+from envcheck.index.simple_api import IndexFile, ProjectPage
+from envcheck.versions import PythonVersion
+
+# PEP 600: the legacy manylinux names are these glibc versions.
+LEGACY_MANYLINUX = {(2, 17): "manylinux2014", (2, 12): "manylinux2010", (2, 5): "manylinux1"}
+_LEGACY_GLIBC = {name: glibc for glibc, name in LEGACY_MANYLINUX.items()}
+# packaging's _manylinux.py: glibc 2.5 is the oldest for x86, 2.17 for the other architectures.
+_OLDEST_GLIBC_MINOR = {"x86_64": 5, "i686": 5}
+_DEFAULT_OLDEST_GLIBC_MINOR = 17
+_PLATFORM_TAG = re.compile(r"[a-z][a-z0-9_]*")
+_SHOWN_TAGS = 6
+
+
+def normalize_platform_tag(text: str) -> str:
+    """'macosx-12.0-arm64' -> 'macosx_12_0_arm64' (as sysconfig platforms become tags)."""
+    tag = text.strip().lower().replace("-", "_").replace(".", "_")
+    if not _PLATFORM_TAG.fullmatch(tag):
+        raise InputError(
+            f"--platform {text!r} is not a wheel platform tag such as manylinux_2_17_x86_64, "
+            "win_amd64 or macosx_12_0_arm64"
+        )
+    return tag
+
+
+def expand_platform(tag: str) -> tuple[str, ...]:
+    """Every platform tag a machine described by `tag` accepts, most specific first."""
+    manylinux = re.fullmatch(r"manylinux_(\d+)_(\d+)_(\w+)", tag)
+    legacy = re.fullmatch(r"(manylinux2014|manylinux2010|manylinux1)_(\w+)", tag)
+    if manylinux or legacy:
+        if manylinux:
+            major, minor, arch = int(manylinux[1]), int(manylinux[2]), manylinux[3]
+        else:
+            assert legacy is not None
+            (major, minor), arch = _LEGACY_GLIBC[legacy[1]], legacy[2]
+        if major != 2:
+            return (tag,)
+        tags: list[str] = []
+        oldest = _OLDEST_GLIBC_MINOR.get(arch, _DEFAULT_OLDEST_GLIBC_MINOR)
+        for glibc_minor in range(minor, oldest - 1, -1):
+            tags.append(f"manylinux_2_{glibc_minor}_{arch}")
+            if (2, glibc_minor) in LEGACY_MANYLINUX:
+                tags.append(f"{LEGACY_MANYLINUX[(2, glibc_minor)]}_{arch}")
+        return tuple(tags) or (tag,)
+    musllinux = re.fullmatch(r"musllinux_1_(\d+)_(\w+)", tag)
+    if musllinux:
+        minor, arch = int(musllinux[1]), musllinux[2]
+        return tuple(f"musllinux_1_{m}_{arch}" for m in range(minor, -1, -1))
+    macos = re.fullmatch(r"macosx_(\d+)_(\d+)_(\w+)", tag)
+    if macos:
+        expanded = tuple(mac_platforms((int(macos[1]), int(macos[2])), macos[3]))
+        return expanded or (tag,)
+    return (tag,)
+
+
+def platform_os_arch(tag: str) -> tuple[str, str]:
+    """('linux' | 'windows' | 'macos' | 'other', architecture) of a platform tag."""
+    arch = tag
+    for known in ("x86_64", "aarch64", "arm64", "universal2", "i686", "ppc64le", "s390x"):
+        if tag.endswith("_" + known):
+            arch = known
+            break
+    if tag.startswith(("manylinux", "musllinux", "linux_")):
+        return "linux", arch
+    if tag.startswith("win"):
+        return "windows", {"win_amd64": "x86_64", "win_arm64": "aarch64"}.get(tag, tag)
+    if tag.startswith("macosx_"):
+        return "macos", "aarch64" if arch == "arm64" else arch
+    return "other", arch
+
+
+@dataclass(frozen=True)
+class WheelTarget:
+    """The machine the wheels are for: one platform tag and one CPython feature version."""
+
+    platform: str  # as given (normalized), e.g. win_amd64
+    python: PythonVersion
+    tags: tuple[Tag, ...]  # best first
+
+    @classmethod
+    def create(cls, platform: str, python: PythonVersion) -> WheelTarget:
+        version = (python.major, python.minor)
+        interpreter = f"cp{python.major}{python.minor}"
+        platforms = expand_platform(platform)
+        tags = [*cpython_tags(version, [interpreter], platforms)]
+        tags += compatible_tags(version, interpreter, platforms)
+        return cls(platform, python, tuple(dict.fromkeys(tags)))
+
+    def describe(self) -> str:
+        return f"Python {self.python} on {self.platform}"
+
+
+@dataclass(frozen=True)
+class Choice:
+    file: IndexFile
+    version: Version
+    tag: Tag  # the target tag the file matched
+
+
+def _pinned_exactly(specifier: SpecifierSet, version: Version) -> bool:
+    """PEP 592: a yanked file counts only for a requirement pinned to exactly its version."""
+    return any(
+        spec.operator in ("==", "===") and "*" not in spec.version and spec.contains(version)
+        for spec in specifier
+    )
+
+
+def _requires_python_ok(file: IndexFile, python: PythonVersion) -> bool:
+    if not file.requires_python:
+        return True
+    try:
+        allowed = SpecifierSet(file.requires_python)
+    except InvalidSpecifier:
+        return True  # pip ignores a Requires-Python it cannot parse
+    return allowed.contains(Version(f"{python}.0"), prereleases=True)
+
+
+def select_file(page: ProjectPage, requirement: Requirement, target: WheelTarget) -> Choice:
+    """The wheel pip would pick for `requirement` on `target`; else NoMatchingWheelError."""
+    ranks = {tag: rank for rank, tag in enumerate(target.tags)}
+    wanted = canonicalize_name(requirement.name)
+    best: tuple[tuple[Version, int, tuple[int | str, ...]], Choice] | None = None
+    in_spec: dict[Version, set[str]] = {}
+    other_versions: set[Version] = set()
+    for file in page.files:
+        try:
+            name, version, build, file_tags = parse_wheel_filename(file.filename)
+        except (InvalidWheelFilename, InvalidVersion):
+            continue  # sdists and stray files; only wheels are fetched
+        if name != wanted:
+            continue
+        yanked_out = file.yanked and not _pinned_exactly(requirement.specifier, version)
+        if not requirement.specifier.contains(version) or yanked_out:
+            other_versions.add(version)
+            continue
+        in_spec.setdefault(version, set()).update(str(t) for t in file_tags)
+        matched = [(ranks[t], t) for t in file_tags if t in ranks]
+        if not matched or not _requires_python_ok(file, target.python):
+            continue
+        rank, tag = min(matched)
+        key = (version, -rank, build)
+        if best is None or key > best[0]:
+            best = (key, Choice(file, version, tag))
+    if best is not None:
+        return best[1]
+    raise NoMatchingWheelError(
+        _no_match_message(requirement, target, in_spec, other_versions, page)
+    )
+
+
+def _no_match_message(
+    requirement: Requirement,
+    target: WheelTarget,
+    in_spec: dict[Version, set[str]],
+    other_versions: set[Version],
+    page: ProjectPage,
+) -> str:
+    head = f"no wheel of {requirement} fits {target.describe()}"
+    if in_spec:
+        newest = max(in_spec)
+        shown = sorted(in_spec[newest])[:_SHOWN_TAGS]
+        return (
+            f"{head}: {page.name} {newest} has wheels for {', '.join(shown)}; choose another "
+            "--platform/--python or version"
+        )
+    if other_versions:
+        versions = ", ".join(str(v) for v in sorted(other_versions)[-5:])
+        return f"{head}: the index has no version in {requirement.specifier} (newest: {versions})"
+    return f"{head}: the index lists no wheels for {page.name} at {page.url}"

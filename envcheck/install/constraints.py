@@ -1,0 +1,85 @@
+"""A pip constraints file for a plan, for people and Dockerfiles that run the installer themselves.
+
+One `name==version` line per package of the plan: TensorFlow (without the extra: constraints
+files take no extras), its `and-cuda` wheels and the install pins. Where the matrix holds a range
+(the and-cuda extra of TF 2.20+, or `numpy<2`) the exact version comes from the installer's
+dry-run report, or from a fitting version already installed; failing both the range stays, with
+a comment that says so. The text is pure; `write_constraints` is the only I/O and writes
+atomically (a temporary file beside the target, read back, then renamed).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+
+from envcheck.errors import InputError
+from envcheck.install.plan import InstallPlan
+
+
+def constraints_text(plan: InstallPlan, resolved: Mapping[str, str]) -> str:
+    """The constraints file for `plan`; `resolved` maps canonical names to exact versions."""
+    candidate, machine = plan.candidate, plan.machine
+    build = (
+        f"GPU build, CUDA {candidate.cuda}, cuDNN {candidate.cudnn}"
+        if candidate.kind == "gpu"
+        else "CPU only"
+    )
+    lines = [
+        f"# TensorFlow {candidate.tensorflow} ({build}) for {machine.os} {machine.arch}, "
+        f"Python {machine.python}; written by envcheck install.",
+        "# Use: python -m pip install -c THIS_FILE "
+        + " ".join(f'"{r}"' for r in plan.requirements),
+    ]
+    for package in plan.packages:
+        exact = package.exact or resolved.get(package.name)
+        if exact is not None:
+            lines.append(f"{package.name}=={exact}")
+        else:
+            lines.append(
+                f"# {package.name}: the matrix gives the range {package.specifier!r} "
+                f"({package.via}) and no dry-run report resolved it; kept as a range"
+            )
+            lines.append(f"{package.name}{package.specifier}")
+    return "\n".join(lines) + "\n"
+
+
+def check_constraints_path(path: Path) -> Path:
+    """`path` when a file can be written there (checked before any work); InputError if not."""
+    directory = path.parent if str(path.parent) else Path()
+    if not directory.is_dir():
+        raise InputError(
+            f"--constraints-out {str(path)!r}: the directory {str(directory)!r} does not exist"
+        )
+    if path.is_dir():
+        raise InputError(f"--constraints-out {str(path)!r} is a directory")
+    return path
+
+
+def write_constraints(path: Path, text: str) -> None:
+    """Write `text` to `path` atomically; InputError when the place cannot take it."""
+    directory = check_constraints_path(path).parent
+    data = text.encode("utf-8")
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise InputError(
+            f"--constraints-out {str(path)!r}: cannot write in {str(directory)!r}: "
+            f"{exc.strerror or exc}"
+        ) from exc
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        if Path(temporary).read_bytes() != data:
+            raise InputError(f"--constraints-out {str(path)!r}: the file did not read back intact")
+        Path(temporary).replace(path)
+    except OSError as exc:
+        raise InputError(
+            f"--constraints-out {str(path)!r} cannot be written: {exc.strerror or exc}"
+        ) from exc
+    finally:
+        Path(temporary).unlink(missing_ok=True)

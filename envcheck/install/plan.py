@@ -1,0 +1,403 @@
+"""The installation plan: which exact requirements go to the installer, and what they change.
+
+The plan follows the best candidate of `recommend` for the target interpreter's machine (this
+host's OS and driver, the interpreter's own architecture and Python version), so `envcheck
+install` never disagrees with `envcheck recommend --python X.Y`. The requirements mirror
+`recommend.gpu_commands` / `cpu_commands`: the TensorFlow pin (with the `and-cuda` extra on
+Linux and WSL2 from 2.14 on), then the release's install_pins; on native Windows (2.10 and
+earlier) the CUDA/cuDNN setup stays a manual step. The only I/O here is one read-only child
+process in the target interpreter (`read_target`); it never installs anything.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from enum import Enum
+from pathlib import Path
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.specifiers import SpecifierSet
+from packaging.utils import canonicalize_name
+from packaging.version import InvalidVersion, Version
+
+from envcheck.errors import EnvcheckError, InputError
+from envcheck.install import NoPlanError
+from envcheck.machine import MachineDescription, describe_machine, normalize_arch, with_capabilities
+from envcheck.matrix.gpu_names import GpuIndex
+from envcheck.matrix.model import Matrix
+from envcheck.recommend import Candidate, Recommendation, recommend
+from envcheck.versions import ComputeCapability, PythonVersion
+
+TARGET_TIMEOUT_S = 30.0
+_RECOMMEND_GPU_FLAGS = "pass --gpu NAME or --compute-capability X.Y to check it"
+_INSTALL_GPU_HINT = (
+    "no GPU was detected here, so the build was not checked against one "
+    "(envcheck recommend --gpu NAME checks a model)"
+)
+
+# Distributions that install into the same tensorflow/ directory as `tensorflow`: two of them in
+# one environment overwrite each other's files (see the frameworks probe). tensorflow-intel is
+# left out: it is what `tensorflow` itself depends on for Windows 2.11-2.15.
+TENSORFLOW_VARIANTS = (
+    "tensorflow",
+    "tensorflow-cpu",
+    "tensorflow-gpu",
+    "tensorflow-aarch64",
+    "tensorflow-cpu-aws",
+    "intel-tensorflow",
+    "tf-nightly",
+    "tf-nightly-cpu",
+    "tf-nightly-gpu",
+)
+
+# Runs inside the target interpreter (any Python 3.7+, standard library only, `-I` so neither
+# PYTHONPATH nor the user site leaks in). importlib.metadata walks sys.path in order, so the first
+# distribution of a name is the one that imports.
+_TARGET_SOURCE = """\
+import json, os, platform, sys
+try:
+    from importlib import metadata
+except ImportError:
+    metadata = None
+dists = None
+if metadata is not None:
+    dists = []
+    for dist in metadata.distributions():
+        name = dist.metadata["Name"]
+        if name:
+            dists.append([name, dist.version])
+print(json.dumps({
+    "python": platform.python_version(),
+    "machine": platform.machine(),
+    "executable": sys.executable,
+    "prefix": sys.prefix,
+    "base_prefix": getattr(sys, "base_prefix", getattr(sys, "real_prefix", sys.prefix)),
+    "conda": os.path.isdir(os.path.join(sys.prefix, "conda-meta")),
+    "distributions": dists,
+}))
+"""
+
+
+@dataclass(frozen=True)
+class TargetInterpreter:
+    """The interpreter to install into, as it describes itself."""
+
+    path: str  # as the user gave it (or this interpreter)
+    executable: str  # sys.executable of the target
+    python: str  # full version, e.g. 3.11.7
+    machine: str  # platform.machine() of the target, e.g. x86_64, AMD64, arm64
+    prefix: str
+    base_prefix: str
+    conda: bool  # prefix holds conda-meta/: a conda environment
+    distributions: dict[str, str] | None  # canonical name -> version; None: could not list
+
+    @property
+    def is_environment(self) -> bool:
+        """A virtual environment or a conda environment, not a system-wide interpreter."""
+        return self.prefix != self.base_prefix or self.conda
+
+    @property
+    def feature_version(self) -> PythonVersion:
+        return PythonVersion.parse(".".join(self.python.split(".")[:2]))
+
+
+def target_from_child(path: str, data: Mapping[str, object]) -> TargetInterpreter:
+    """The child's JSON -> TargetInterpreter (pure); InputError when it is not what we asked."""
+    python, machine = data.get("python"), data.get("machine")
+    if not isinstance(python, str) or not isinstance(machine, str):
+        raise InputError(f"--python {path!r} did not report its version and machine")
+    distributions: dict[str, str] | None = None
+    raw = data.get("distributions")
+    if isinstance(raw, list):
+        distributions = {}
+        for item in raw:
+            if isinstance(item, list) and len(item) == 2 and all(isinstance(v, str) for v in item):
+                distributions.setdefault(canonicalize_name(item[0]), item[1])
+    prefix = str(data.get("prefix", ""))
+    return TargetInterpreter(
+        path=path,
+        executable=str(data.get("executable", path)),
+        python=python,
+        machine=machine,
+        prefix=prefix,
+        base_prefix=str(data.get("base_prefix", prefix)),
+        conda=data.get("conda") is True,
+        distributions=distributions,
+    )
+
+
+def read_target(path: str, timeout: float = TARGET_TIMEOUT_S) -> TargetInterpreter:
+    """Run the target interpreter once to learn its version, machine and installed distributions."""
+    if not Path(path).exists():
+        raise InputError(f"--python {path!r} does not exist")
+    try:
+        completed = subprocess.run(
+            [path, "-I", "-c", _TARGET_SOURCE],
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=timeout,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
+    except subprocess.TimeoutExpired as exc:
+        raise InputError(f"--python {path!r} did not answer within {timeout:.0f} s") from exc
+    except OSError as exc:
+        raise InputError(f"--python {path!r} cannot be run: {exc.strerror or exc}") from exc
+    lines = completed.stdout.strip().splitlines()
+    try:
+        data = json.loads(lines[-1]) if completed.returncode == 0 and lines else None
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):
+        last = (completed.stderr.strip().splitlines() or [""])[-1]
+        raise InputError(
+            f"--python {path!r} is not a working Python interpreter (exit code "
+            f"{completed.returncode}{': ' + last if last else ''})"
+        )
+    return target_from_child(path, data)
+
+
+def target_machine(matrix: Matrix, target: TargetInterpreter) -> MachineDescription:
+    """This host's OS and driver with the target interpreter's architecture and Python."""
+    try:
+        arch = normalize_arch(target.machine)
+    except InputError:
+        raise NoPlanError(
+            f"{target.path} runs on {target.machine}; TensorFlow wheels exist for x86_64 and "
+            "aarch64 only"
+        ) from None
+    machine = describe_machine(None, arch, str(target.feature_version), None, None)
+    index = GpuIndex.build(matrix.gpus)
+
+    def lookup(name: str) -> ComputeCapability | None:
+        try:
+            return index.find(name).compute_capability
+        except EnvcheckError:
+            return None
+
+    via = f"the target interpreter {target.path}"
+    found_via = {**machine.found_via, "arch": via, "python": via}
+    return with_capabilities(replace(machine, found_via=found_via), lookup)
+
+
+class Action(str, Enum):
+    INSTALL = "install"  # not installed now
+    KEEP = "keep"  # installed, and the installed version already fits
+    REPLACE = "replace"  # installed in a version that does not fit
+    UNKNOWN = "unknown"  # the target's distributions could not be listed
+
+
+@dataclass(frozen=True)
+class PlannedPackage:
+    name: str  # canonical distribution name
+    specifier: str  # '==2.15.1', '<13.0,>=12.5.3.2', '<2'
+    via: str  # 'requested', 'tensorflow[and-cuda]' or 'install pin'
+    installed: str | None  # the version installed now
+    action: Action
+
+    @property
+    def exact(self) -> str | None:
+        """The version when the specifier pins exactly one ('==X', no wildcard)."""
+        specifiers = list(SpecifierSet(self.specifier))
+        if (
+            len(specifiers) == 1
+            and specifiers[0].operator in ("==", "===")
+            and (not specifiers[0].version.endswith(".*"))
+        ):
+            return specifiers[0].version
+        return None
+
+
+@dataclass(frozen=True)
+class InstallPlan:
+    target: TargetInterpreter
+    machine: MachineDescription
+    candidate: Candidate
+    requirements: tuple[str, ...]  # exactly what the installer is given
+    packages: tuple[PlannedPackage, ...]  # TensorFlow, its CUDA wheels and the install pins
+    manual_steps: tuple[str, ...]  # what pip cannot install (native Windows CUDA/cuDNN)
+    notes: tuple[str, ...]
+
+    @property
+    def replaced(self) -> tuple[PlannedPackage, ...]:
+        return tuple(p for p in self.packages if p.action is Action.REPLACE)
+
+
+def _action(specifier: str, installed: str | None, known: bool) -> Action:
+    if not known:
+        return Action.UNKNOWN
+    if installed is None:
+        return Action.INSTALL
+    try:
+        fits = Version(installed) in SpecifierSet(specifier)
+    except InvalidVersion:
+        fits = False
+    return Action.KEEP if fits else Action.REPLACE
+
+
+def _package(requirement: str, via: str, distributions: Mapping[str, str] | None) -> PlannedPackage:
+    try:
+        parsed = Requirement(requirement)
+    except InvalidRequirement as exc:  # the matrix loader validates these; a bug if it happens
+        raise EnvcheckError(f"matrix requirement {requirement!r} does not parse: {exc}") from exc
+    name = canonicalize_name(parsed.name)
+    installed = distributions.get(name) if distributions is not None else None
+    specifier = str(parsed.specifier)
+    return PlannedPackage(
+        name, specifier, via, installed, _action(specifier, installed, distributions is not None)
+    )
+
+
+def _pin_requirements(
+    candidate: Candidate, os_name: str
+) -> tuple[str, str | None, tuple[str, ...]]:
+    """(TensorFlow requirement, the extra's name or None, manual steps); mirrors gpu_commands."""
+    release, version = candidate.release, candidate.tensorflow
+    if candidate.kind == "gpu" and os_name in ("linux", "wsl") and release.and_cuda:
+        return f"tensorflow[and-cuda]=={version}", "and-cuda", ()
+    if candidate.kind == "gpu":
+        return f"{release.gpu_package}=={version}", None, release.cuda_setup
+    return f"tensorflow=={version}", None, ()
+
+
+def _no_candidate(recommendation: Recommendation, spec: str | None) -> NoPlanError:
+    wanted = f"--tensorflow {spec!r}" if spec else "any TensorFlow release"
+    if not recommendation.rejected:
+        return NoPlanError(f"no TensorFlow release in the matrix matches {wanted}")
+    newest = recommendation.rejected[0]
+    reasons = "; ".join(newest.reasons) or "no reason recorded"
+    advice = f" {' '.join(recommendation.advice)}" if recommendation.advice else ""
+    return NoPlanError(
+        f"{wanted} cannot be installed for Python {recommendation.machine.python} on "
+        f"{recommendation.machine.platform}: TensorFlow {newest.tensorflow}: {reasons}.{advice}"
+    )
+
+
+def _wsl_instead(
+    matrix: Matrix, machine: MachineDescription, best: Candidate, spec: str | None
+) -> NoPlanError | None:
+    """Native Windows without a GPU build of the wanted release: say what WSL2 would give."""
+    if machine.os != "windows" or best.kind != "cpu":
+        return None
+    wsl = recommend(matrix, replace(machine, os="wsl"), spec, with_advice=False)
+    top = next((c for c in wsl.candidates if c.kind == "gpu"), None)
+    if top is None:
+        return None
+    last_native = max(
+        (r for r in matrix.releases if r.windows_gpu), key=lambda r: r.latest, default=None
+    )
+    native = (
+        f" For the GPU on native Windows, ask for --tensorflow {last_native.series} (the last "
+        f"native Windows GPU release, Python {last_native.python[0]}-{last_native.python[-1]}, "
+        f"CUDA {last_native.cuda} and cuDNN {last_native.cudnn} installed separately)."
+        if last_native is not None
+        else ""
+    )
+    return NoPlanError(
+        f"TensorFlow {best.tensorflow} has no GPU support on native Windows (it ended with "
+        f"2.10), so installing it here gives a CPU-only TensorFlow. In WSL2 on this machine, "
+        f"TensorFlow {top.tensorflow} can use the GPU ({top.status}): install WSL2 (wsl --install "
+        f"in an administrator PowerShell), then inside the Linux shell run {top.commands[0]} "
+        f"(envcheck recommend --os wsl shows the details).{native}"
+    )
+
+
+def make_plan(
+    matrix: Matrix, machine: MachineDescription, spec: str | None, target: TargetInterpreter
+) -> InstallPlan:
+    """The plan for `target` on `machine` (pure); NoPlanError when nothing fits."""
+    recommendation = recommend(matrix, machine, spec)
+    if not recommendation.candidates:
+        raise _no_candidate(recommendation, spec)
+    best = recommendation.candidates[0]
+    refusal = _wsl_instead(matrix, machine, best, spec)
+    if refusal is not None:
+        raise refusal
+    pin, extra, manual = _pin_requirements(best, machine.os)
+    dists = target.distributions
+    packages = [_package(pin.replace(f"[{extra}]", "") if extra else pin, "requested", dists)]
+    if extra:
+        packages += [_package(r, f"tensorflow[{extra}]", dists) for r in best.release.and_cuda]
+    packages += [_package(r, "install pin", dists) for r in best.release.install_pins]
+    # recommend's notes name its own flags; install reads the GPU from this host only.
+    notes = [n.replace(_RECOMMEND_GPU_FLAGS, _INSTALL_GPU_HINT) for n in best.notes]
+    if best.kind == "cpu":
+        notes.insert(0, f"TensorFlow {best.tensorflow} will run on the CPU only.")
+    if dists is None:
+        notes.append(
+            f"the installed distributions of {target.path} could not be listed (Python "
+            f"{target.python} has no importlib.metadata); the installer's check shows what changes"
+        )
+    else:
+        own = packages[0].name
+        for name in TENSORFLOW_VARIANTS:
+            if name != own and name in dists:
+                notes.append(
+                    f"{name} {dists[name]} is installed too and shares the tensorflow/ directory "
+                    f"with {own}; the installer will not remove it: uninstall it first "
+                    f"({target.path} -m pip uninstall {name})"
+                )
+    return InstallPlan(
+        target=target,
+        machine=machine,
+        candidate=best,
+        requirements=(pin, *best.release.install_pins),
+        packages=tuple(packages),
+        manual_steps=manual,
+        notes=tuple(dict.fromkeys(notes)),
+    )
+
+
+def _machine_line(machine: MachineDescription) -> str:
+    driver = (
+        f"driver {machine.driver} (via {machine.found_via.get('driver', '?')})"
+        if machine.driver is not None
+        else "no NVIDIA driver found"
+    )
+    return f"{machine.os} {machine.arch}, Python {machine.python}, {driver}"
+
+
+def plan_text(plan: InstallPlan) -> str:
+    """The plan for a terminal (pure)."""
+    candidate = plan.candidate
+    build = (
+        f"GPU build ({candidate.status}), CUDA {candidate.cuda}, cuDNN {candidate.cudnn}"
+        if candidate.kind == "gpu"
+        else "CPU only"
+    )
+    lines = [
+        f"Target: {plan.target.path} (Python {plan.target.python}, prefix {plan.target.prefix})",
+        f"Machine: {_machine_line(plan.machine)}",
+        f"TensorFlow {candidate.tensorflow}: {build}",
+        "Requirements: " + " ".join(plan.requirements),
+        "Packages:",
+    ]
+    width = max(len(p.name) for p in plan.packages)
+    spec_width = max(len(p.specifier) for p in plan.packages)
+    for package in plan.packages:
+        now = f"installed {package.installed}" if package.installed else "not installed"
+        if package.action is Action.UNKNOWN:
+            now = "installed version unknown"
+        lines.append(
+            f"  {package.name:<{width}}  {package.specifier:<{spec_width}}  "
+            f"{package.action.value:<7}  {now}; via {package.via}"
+        )
+    if plan.replaced:
+        lines.append(
+            "Will replace: "
+            + ", ".join(f"{p.name} {p.installed} ({p.specifier})" for p in plan.replaced)
+        )
+    if plan.manual_steps:
+        lines.append(
+            f"Manual steps: TensorFlow {candidate.tensorflow} finds CUDA {candidate.cuda} and "
+            f"cuDNN {candidate.cudnn} outside pip; install them yourself, e.g.:"
+        )
+        lines += [f"  {step}" for step in plan.manual_steps]
+    if plan.notes:
+        lines.append("Notes:")
+        lines += [f"  - {note}" for note in plan.notes]
+    return "\n".join(lines) + "\n"
