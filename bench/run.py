@@ -5,6 +5,11 @@ Peers are measured only when installed: `python -c "import tensorflow"` (what an
 check costs) and `python -m torch.utils.collect_env` (PyTorch's environment report).
 `envcheck explain` is timed on a ~100 MB log of realistic lines, generated once, with its peak
 memory (maximum resident set size, from /usr/bin/time -v where present).
+`envcheck fetch` and `pip download --no-deps` fetch the same files (TensorFlow 2.15.1 and its
+and-cuda wheels, built as stand-ins) from a local pypiserver on 127.0.0.1.
+The targets from the issue are checked at the end: `doctor --no-smoke` under a tenth of a bare
+TensorFlow import, the full doctor within 1.2x of a bare import-and-conv script, `--version`
+under 0.15 s, fetch within 1.2x of pip download.
 Run: python bench/run.py [--runs 5]
 """
 
@@ -21,6 +26,17 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # tests.index_server builds the stand-in wheels and the index
+
+# After the path set-up above, which is why these are not at the top.
+from packaging.requirements import Requirement  # noqa: E402
+
+from envcheck.index.wheels import expand_platform  # noqa: E402
+from envcheck.matrix.load import bundled_matrix_dir  # noqa: E402
+from envcheck.matrix.model import load_matrix  # noqa: E402
+from tests.index_server import build_wheel, isolated_pip_environment, pypiserver  # noqa: E402
 
 BIG_LOG_BYTES = 100 * 1024 * 1024
 # A training run's output: progress and INFO noise, with a few real problems repeated now and then.
@@ -110,6 +126,86 @@ def _time(command: list[str], env: dict[str, str], runs: int) -> float | None:
     return statistics.median(samples)
 
 
+CONV_SCRIPT = (
+    "import tensorflow as tf\n"
+    "x = tf.random.normal([1, 8, 8, 3]); k = tf.random.normal([3, 3, 3, 4])\n"
+    "with tf.GradientTape() as tape:\n"
+    "    tape.watch(k); y = tf.reduce_sum(tf.nn.conv2d(x, k, 1, 'SAME'))\n"
+    "tape.gradient(y, k)\n"
+)
+
+
+def _fetch_vs_pip(runs: int) -> list[tuple[str, float | None, float | None]]:
+    """envcheck fetch against pip download --no-deps: same files, same local index."""
+    with tempfile.TemporaryDirectory() as tmp:
+        packages = Path(tmp, "packages")
+        packages.mkdir()
+        release = load_matrix(bundled_matrix_dir()).releases_matching("2.15.1")[0]
+        tag = "cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64"
+        build_wheel(packages, "tensorflow", "2.15.1", tag, payload=40_000_000)
+        requirements = ["tensorflow==2.15.1"]
+        for pin in release.and_cuda:
+            requirement = Requirement(pin)
+            version = next(iter(requirement.specifier)).version
+            build_wheel(packages, requirement.name, version, "py3-none-manylinux1_x86_64",
+                        payload=8_000_000)  # fmt: skip
+            requirements.append(pin)
+        env = isolated_pip_environment()
+        platforms = [a for p in expand_platform("manylinux_2_17_x86_64") for a in ("--platform", p)]
+        with pypiserver(packages) as server:
+            commands = {
+                "envcheck fetch (local index)": [
+                    sys.executable, "-m", "envcheck", "fetch", "--tensorflow", "2.15.1",
+                    "--platform", "manylinux_2_17_x86_64", "--python", "3.11",
+                    "--index-url", server.url, "--dest",
+                ],
+                "pip download --no-deps (same files)": [
+                    sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
+                    "--progress-bar", "off", "-q", *platforms, "--python-version", "3.11",
+                    "--implementation", "cp", "--index-url", server.url, *requirements, "-d",
+                ],
+            }  # fmt: skip
+            results = []
+            for name, command in commands.items():
+                samples = []
+                for run in range(runs):
+                    dest = Path(tmp, f"out-{run}-{len(results)}")
+                    started = time.perf_counter()
+                    completed = subprocess.run(
+                        [*command, str(dest)], env=env, capture_output=True, check=False
+                    )
+                    samples.append(time.perf_counter() - started)
+                    if completed.returncode != 0:
+                        samples = []
+                        break
+                results.append((name, statistics.median(samples) if samples else None, None))
+    return results
+
+
+def _targets(results: list[tuple[str, float | None, float | None]]) -> list[str]:
+    """The issue's speed targets, each with its measured ratio."""
+    times = {name: seconds for name, seconds, _ in results if seconds is not None}
+    checks = []
+
+    def ratio(name: str, over: str, limit: float, what: str) -> None:
+        if name in times and over in times:
+            value = times[name] / times[over]
+            verdict = "met" if value <= limit else "MISSED"
+            checks.append(f"{what}: {value:.2f}x (target <= {limit}x) {verdict}")
+
+    ratio("envcheck doctor --no-smoke", "python -c 'import tensorflow'", 0.1,
+          "doctor --no-smoke vs import tensorflow")  # fmt: skip
+    ratio("envcheck doctor (with smoke test)", "bare TF import + conv2d script", 1.2,
+          "doctor vs bare import + conv")  # fmt: skip
+    ratio("envcheck fetch (local index)", "pip download --no-deps (same files)", 1.2,
+          "fetch vs pip download")  # fmt: skip
+    if "envcheck --version" in times:
+        value = times["envcheck --version"]
+        verdict = "met" if value < 0.15 else "MISSED"
+        checks.append(f"envcheck --version: {value:.3f} s (target < 0.15 s) {verdict}")
+    return checks
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=5)
@@ -129,9 +225,14 @@ def main() -> None:
             ("envcheck probe", [*envcheck, "probe"], env),
             ("envcheck probe (1,000 dirs on LD_LIBRARY_PATH)", [*envcheck, "probe"], wide),
         ]
+        rows.append(("envcheck doctor --no-smoke", [*envcheck, "doctor", "--no-smoke"], env))
         if importlib.util.find_spec("tensorflow") is not None:
+            rows.append(("envcheck doctor (with smoke test)", [*envcheck, "doctor"], env))
             tf = [sys.executable, "-c", "import tensorflow"]
             rows.append(("python -c 'import tensorflow'", tf, env))
+            rows.append(
+                ("bare TF import + conv2d script", [sys.executable, "-c", CONV_SCRIPT], env)
+            )
         if importlib.util.find_spec("torch") is not None:
             torch = [sys.executable, "-m", "torch.utils.collect_env"]
             rows.append(("python -m torch.utils.collect_env", torch, env))
@@ -148,6 +249,7 @@ def main() -> None:
         explain = [*envcheck, "explain", str(big)]
         seconds, peak = _time_with_memory(explain, env, args.runs)
         results.append(("envcheck explain (100 MB log)", seconds, peak))
+    results.extend(_fetch_vs_pip(args.runs))
     baseline = next((s for name, s, _ in results if name == "envcheck probe"), None)
     print(f"{'command':50} {'median s':>9} {'x probe':>8} {'peak MB':>8}")
     for name, seconds, peak in results:
@@ -157,6 +259,9 @@ def main() -> None:
         ratio = f"{seconds / baseline:8.2f}" if baseline else f"{'':8}"
         memory = f" {peak:8.0f}" if peak is not None else ""
         print(f"{name:50} {seconds:9.3f} {ratio}{memory}".rstrip())
+    print()
+    for line in _targets(results):
+        print(line)
 
 
 if __name__ == "__main__":

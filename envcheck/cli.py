@@ -47,6 +47,7 @@ from envcheck.versions import (
     major_minor,
     parse_numeric_version,
 )
+from envcheck.windows_setup_cli import register as register_setup
 
 EXIT_OK = 0
 EXIT_NEGATIVE = 1
@@ -70,6 +71,7 @@ matrix_app = typer.Typer(
 app.add_typer(matrix_app, name="matrix")
 register_install(app)
 register_fetch(app)
+register_setup(app)
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -290,6 +290,65 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         # TF 2.21 no-GPU log, verbatim
         "WARNING: All log messages before absl::InitializeLog() is called are written to STDERR",
     ),
+    # --- mistakes in user code (usage-pitfall); tests/test_pitfalls.py checks them further ---
+    "tf1-graph-mixup": (
+        # pierluigiferrari/ssd_keras#283 (issue title); seed 000 quotes no English line
+        'ValueError: Tensor("training/Adam/Const:0", shape=(), dtype=float32) must be from the same graph as Tensor("sub:0", shape=(), dtype=float32).',
+        # autonomio/talos#125 (tf.keras model in a hyperparameter scan)
+        "ValueError: Fetch argument <tf.Variable 'dense/kernel:0' shape=(4, 64) dtype=float32> cannot be interpreted as a Tensor. (Tensor Tensor(\"dense/kernel/Read/ReadVariableOp:0\", shape=(4, 64), dtype=float32) is not an element of this graph.)",
+    ),
+    "tf1-variable-already-exists": (
+        # google-deepmind/neural-processes#4 (maintainer: reset the default graph)
+        "ValueError: Variable layer_3/kernel already exists, disallowed. Did you mean to set reuse=True or reuse=tf.AUTO_REUSE in VarScope? Originally defined at:",
+        # guillaume-chevalier/seq2seq-signal-prediction#10 (a re-run notebook cell)
+        "ValueError: Variable Optimizer/Seq2seq/basic_rnn_seq2seq/rnn/multi_rnn_cell/cell_0/gru_cell/gates/kernel/RMSProp/ already exists, disallowed. Did you mean to set reuse=True or reuse=tf.AUTO_REUSE in VarScope? Originally defined at:",
+    ),
+    "grappler-function-type-mismatch": (
+        # tianlinxu312/cot-gan#4 (seed 001 describes it but quotes no English line)
+        "2021-10-13 18:40:24.989984: E tensorflow/core/grappler/optimizers/meta_optimizer.cc:561] function_optimizer failed: Invalid argument: Input 0 of node zeros_like_72 was passed float from sequential/lstm/StatefulPartitionedCall:9 incompatible with expected variant.",
+        # tensorflow/tensorflow#51818 (TF 2.6, LSTM under two GradientTapes)
+        "2021-09-03 12:39:22.300477: W tensorflow/core/common_runtime/process_function_library_runtime.cc:841] Ignoring multi-device function optimization failure: Invalid argument: Input 0 of node zeros_like_1 was passed float from sequential/lstm/PartitionedCall:6 incompatible with expected variant.",
+        # tensorflow/tensorflow#41129 (TF 2.7 wording, as pasted from Colab's log viewer, double spaces kept)
+        "2022-01-25  11:29:38.610777: E  tensorflow/core/grappler/optimizers/meta_optimizer.cc:812]  function_optimizer failed: INVALID_ARGUMENT: Input 0 of node  while/enter/_25 was passed bool from model_1/lstm_1/PartitionedCall:5  incompatible with expected int32.",
+    ),
+    "keras-weights-of-unknown-shape": (
+        # the seed, shared/seeds/003_ffdd21011fc4f8ff.txt line 20 (a public blog post)
+        "return int(fan_in), int(fan_out)",
+    ),
+    "savedmodel-checkpoint-warnings": (
+        # tensorflow/tensorflow#54090 (TF 2.7, model.save of an LSTM model), two lines
+        "WARNING:absl:Found untraced functions such as lstm_cell_layer_call_fn, lstm_cell_layer_call_and_return_conditional_losses, lstm_cell_layer_call_fn, lstm_cell_layer_call_and_return_conditional_losses, lstm_cell_layer_call_and_return_conditional_losses while saving (showing 5 of 5). These functions will not be directly callable after loading.",
+        "WARNING:absl:<keras.layers.recurrent.LSTMCell object at 0x0000021419A6A820> has the same name 'LSTMCell' as a built-in Keras object. Consider renaming <class 'keras.layers.recurrent.LSTMCell'> to avoid naming conflicts when loading with `tf.keras.models.load_model`. If renaming is not possible, pass the object in the `custom_objects` parameter of the load function.",
+    ),
+    "fit-epoch-length-unknown": (
+        # frankkramer-lab/aucmedi#190 (the public copy is cut after "f1_score: 0.2")
+        "    634/Unknown - 519s 803ms/step - loss: 1.6051 - auc: 0.7237 - f1_score: 0.2",
+    ),
+    "fit-generator-steps-required": (
+        # pierluigiferrari/ssd_keras#102 (Keras 2.1 fit_generator)
+        "ValueError: `validation_steps=None` is only valid for a generator based on the `keras.utils.Sequence` class. Please specify `validation_steps` or use the `keras.utils.Sequence` class.",
+        # keras-team/keras#10855 (evaluate_generator), and a comment's quote in the same thread
+        "ValueError: `steps=None` is only valid for a generator based on the `keras.utils.Sequence` class. Please specify `steps` or use the `keras.utils.Sequence` class.",
+        "ValueError: Must specify 'validation_steps' to perform validation when doing step-wise training.",
+    ),
+    "generator-not-thread-safe": (
+        # divamgupta/image-segmentation-keras#42 (issue title, Keras' own wording)
+        "RuntimeError: Your generator is NOT thread-safe.Keras requires a thread-safe generator when`use_multiprocessing=False, workers > 1`.For more information see issue #1638",
+        # matterport/Mask_RCNN#495 (keras/utils/data_utils.py worker thread)
+        "ValueError: generator already executing",
+    ),
+    "xla-ret-check-device-ordinal": (
+        # the seed, shared/seeds/003_ffdd21011fc4f8ff.txt line 311 (the RET_CHECK's condition line)
+        " 0 <= local_device_ordinal && local_device_ordinal < gpu_global_device_ids->size()",
+        # jax-ml/jax#12119 (the same XLA check on one line)
+        "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: RET_CHECK failure (external/org_tensorflow/tensorflow/compiler/xla/service/gpu/gpu_executable_run_options.cc:75) 0 <= local_device_ordinal && local_device_ordinal < gpu_global_device_ids->size()",
+    ),
+    "heap-corruption-abort": (
+        # the seed, shared/seeds/003_ffdd21011fc4f8ff.txt line 297 (Keras jit_compile=True)
+        "corrupted double-linked list",
+        # rbgirshick/py-faster-rcnn#443 (glibc's full form)
+        "*** Error in `python': corrupted double-linked list: 0x00000000269f9640 ***",
+    ),
 }
 
 # (line, signature id, facts the named groups must hold, code after code_when)

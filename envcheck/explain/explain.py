@@ -17,7 +17,7 @@ from packaging.version import Version
 from envcheck.diagnose.findings import Finding, Severity, ordered
 from envcheck.explain.log_facts import LogFactCollector, LogFacts
 from envcheck.explain.log_findings import findings_from_log
-from envcheck.explain.signatures import LogHit, Signature, clean_line, match_lines
+from envcheck.explain.signatures import LogHit, Screen, Signature, clean_line
 from envcheck.matrix.advisories import KnownBug, bugs_with_symptoms
 from envcheck.matrix.model import Matrix
 
@@ -132,6 +132,7 @@ def explain_lines(
     known_bugs: Sequence[KnownBug] = (),
 ) -> Explanation:
     collector = LogFactCollector(matrix)
+    screen = Screen.of(signatures)
     hits: list[LogHit] = []
     per_signature: dict[str, int] = {}
     relevant: list[tuple[int, int, str]] = []  # a min-heap of (score, -line, text)
@@ -142,7 +143,7 @@ def explain_lines(
         if not text:
             continue
         collector.line(text)
-        line_hits = list(match_lines([text], signatures, first_line=number))
+        line_hits = list(screen.match(text, number))
         if line_hits:
             for hit in line_hits:
                 # A log repeating one message a million times keeps its first few as evidence.

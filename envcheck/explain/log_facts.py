@@ -33,6 +33,11 @@ _DRIVER = re.compile(
 )
 
 
+# Every fact below needs one of these substrings in its line (a cheap gate before the regexes).
+_FACT_MARKERS = (".so", ".dll", ":\\", "wsl", "colab", "docker", "--gpus", "nvidia-container",
+                 "compute capability", "tensorflow", "tf", "driver")  # fmt: skip
+
+
 @dataclass
 class LogFacts:
     """Everything learned from one log; filled line by line."""
@@ -74,6 +79,9 @@ class LogFactCollector:
         self._libraries = library_index(matrix)
 
     def line(self, text: str) -> None:
+        lowered = text.lower()
+        if not any(marker in lowered for marker in _FACT_MARKERS):
+            return  # most lines carry none of these facts; skip the regexes
         for pattern, platform in _PLATFORM_MARKERS:
             if pattern.search(text):
                 self.facts.platforms.add(platform)

@@ -19,8 +19,10 @@ def findings_from_log(hits: Sequence[LogHit]) -> list[Finding]:
     roots = [h for h in hits if h.root_cause]
     groups: dict[str, list[LogHit]] = {}
     for hit in sorted(hits, key=lambda h: (not h.root_cause, h.line)):
-        key = hit.code
-        if not hit.root_cause and not hit.benign and roots and hit.code not in groups:
+        # Mistakes in user code are each their own finding: two pitfalls in one log are two
+        # fixes, not one (a Keras load error and an XLA crash in seed 003).
+        key = f"{hit.code}:{hit.signature.id}" if hit.code == "usage-pitfall" else hit.code
+        if not hit.root_cause and not hit.benign and roots and key not in groups:
             key = roots[0].code  # a consequence: evidence for the cause the log names first
         groups.setdefault(key, []).append(hit)
     findings = []

@@ -12,6 +12,7 @@ This module does not read logs from disk, print, or decide which hits matter mos
 
 from __future__ import annotations
 
+import importlib
 import re
 import string
 import sys
@@ -27,6 +28,13 @@ if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python < 3.11 only
     import tomli as tomllib
+
+# The regex parser, to read which literal text a pattern requires (Screen). It is CPython's own
+# (re._parser since 3.11, sre_parse before); typed loosely since it has no public stubs.
+_NEW_RE = sys.version_info >= (3, 11)
+_parser: Any = importlib.import_module("re._parser" if _NEW_RE else "sre_parse")
+_constants: Any = importlib.import_module("re._constants" if _NEW_RE else "sre_constants")
+_BRANCH, _LITERAL, _SUBPATTERN = _constants.BRANCH, _constants.LITERAL, _constants.SUBPATTERN
 
 FILE = "log_signatures.toml"
 
@@ -135,44 +143,124 @@ def match_lines(
     Lines are consumed one at a time, so a file object or a generator of any length works.
     `first_line` is the number of the first line (for a log read in parts).
     """
-    screen = prefilter(signatures)
+    screen = Screen.of(signatures)
     for number, raw in enumerate(lines, start=first_line):
         text = clean_line(raw)
-        if not text or (screen is not None and screen.search(text) is None):
+        if text:
+            yield from screen.match(text, number)
+
+
+_WORD = re.compile(r"[a-z_]{4,}")
+
+
+def _required_literals(items: Any) -> set[str] | None:
+    """Literals one of which every match of the parsed pattern contains (None: cannot tell)."""
+    best: set[str] | None = None
+    run: list[str] = []
+
+    def consider(candidate: set[str] | None) -> None:
+        nonlocal best
+        if (
+            candidate
+            and all(_WORD.search(c.lower()) for c in candidate)
+            and (best is None or min(map(len, candidate)) > min(map(len, best)))
+        ):
+            best = candidate
+
+    for op, value in items:
+        if op is _LITERAL:
+            run.append(chr(value))
             continue
-        for signature in signatures:
+        if run:
+            consider({"".join(run)})
+            run = []
+        if op is _SUBPATTERN:
+            consider(_required_literals(value[-1]))
+        elif op is _BRANCH:
+            branches = [_required_literals(branch) for branch in value[1]]
+            if all(branches):
+                consider(set().union(*[b for b in branches if b]))
+    if run:
+        consider({"".join(run)})
+    return best
+
+
+@dataclass(frozen=True)
+class Screen:
+    """Which signatures can match a line, from one word each must contain.
+
+    Most log lines match no signature, and one regex search per signature per line was the cost
+    of explaining a big log. Each pattern's required literals (read from its parsed form) give a
+    key word; a line's words then pick the few signatures worth searching. A pattern whose
+    required text cannot be read is always searched. The screen may pass lines no signature
+    matches; it never drops one a signature would match.
+    """
+
+    always: tuple[int, ...]
+    by_word: dict[str, tuple[int, ...]]
+    signatures: tuple[Signature, ...]
+
+    @classmethod
+    def of(cls, signatures: Sequence[Signature]) -> Screen:
+        key = tuple(id(s) for s in signatures)
+        cached = _SCREENS.get(key)
+        if cached is not None:
+            return cached
+        always: list[int] = []
+        by_word: dict[str, list[int]] = {}
+        for index, signature in enumerate(signatures):
+            words = _key_words(signature.pattern)
+            if words is None:
+                always.append(index)
+            for word in words or ():
+                by_word.setdefault(word, []).append(index)
+        screen = cls(tuple(always), {w: tuple(i) for w, i in by_word.items()}, tuple(signatures))
+        _SCREENS[key] = screen
+        return screen
+
+    def match(self, text: str, number: int) -> Iterator[LogHit]:
+        """The hits on one cleaned line (line `number` of its log)."""
+        for signature in self.candidates(text):
             found = signature.pattern.search(text)
             if found is None:
                 continue
             groups = {k: v for k, v in found.groupdict().items() if v is not None}
             yield LogHit(signature, signature.code_for(groups), number, text, groups)
 
+    def candidates(self, text: str) -> list[Signature]:
+        words = set(_WORD.findall(text.lower()))
+        picked = set(self.always)
+        for word in words.intersection(self.by_word):
+            picked.update(self.by_word[word])
+        return [self.signatures[i] for i in sorted(picked)]
 
-_NAMED_GROUP = re.compile(r"\(\?P<[A-Za-z_][A-Za-z0-9_]*>")
-_PREFILTERS: dict[tuple[str, ...], re.Pattern[str] | None] = {}
+
+_SCREENS: dict[tuple[int, ...], Screen] = {}
 
 
-def prefilter(signatures: Sequence[Signature]) -> re.Pattern[str] | None:
-    """One regex that matches a line when any signature might: most log lines match none, and
-    one combined search is far cheaper than one search per signature. None when the patterns
-    cannot be combined (a backreference to a named group)."""
-    key = tuple(s.pattern.pattern for s in signatures)
-    if key not in _PREFILTERS:
-        if any("(?P=" in p for p in key):
-            _PREFILTERS[key] = None
-        else:
-            # Inline flags must lead a whole pattern; the screen may be more permissive than
-            # the signatures (they decide), so a leading (?i) widens it to case-insensitive.
-            parts = [_NAMED_GROUP.sub("(?:", re.sub(r"^\(\?[aiLmsux]+\)", "", p)) for p in key]
-            flags = 0
-            for signature in signatures:
-                flags |= signature.pattern.flags & (re.IGNORECASE | re.MULTILINE | re.DOTALL)
-            try:
-                combined = "|".join(f"(?:{p})" for p in parts)
-                _PREFILTERS[key] = re.compile(combined, flags) if key else None
-            except re.error:
-                _PREFILTERS[key] = None
-    return _PREFILTERS[key]
+def _sre_parse(pattern: str, flags: int) -> Any:
+    return _parser.parse(pattern, flags)
+
+
+def _key_words(pattern: re.Pattern[str]) -> set[str] | None:
+    """One word per required literal (its longest), or None when the pattern gives none."""
+    try:
+        literals = _required_literals(_sre_parse(pattern.pattern, pattern.flags))
+    except Exception:
+        return None
+    if not literals:
+        return None
+    words = set()
+    for literal in literals:
+        # Whole words only: a literal cut mid-word ("cuda_dnn.c" from a longer name) would
+        # miss lines, so only tokens bounded on both sides inside the literal count.
+        tokens = re.findall(r"(?<![a-z_])[a-z_]{4,}(?![a-z_])", literal.lower())
+        inner = tokens[1:-1] if len(tokens) > 2 else []
+        choice = max(inner or tokens, key=len, default=None)
+        if choice is None:
+            return None
+        words.add(choice)
+    return words
 
 
 # --- loading -------------------------------------------------------------------------------
