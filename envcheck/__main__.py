@@ -1,5 +1,5 @@
 """`python -m envcheck` runs the command line."""
 
-from envcheck.cli import main
+from envcheck.entry import main
 
 main()

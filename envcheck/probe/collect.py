@@ -11,6 +11,7 @@ import os
 import sys
 import time
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 from envcheck.matrix.model import Matrix
@@ -54,10 +55,17 @@ def collect_facts(
     started = time.monotonic()
     env = dict(os.environ if environ is None else environ)
     platform = read_platform(env)
-    driver, gpus = probe_driver(env, timeout=timeout)
-    frameworks, wheels, framework_errors = probe_frameworks(
-        python=python, import_tensorflow=import_frameworks, timeout=max(timeout, 30.0)
-    )
+    # The driver cascade and the framework scan are independent child processes: run them side
+    # by side (the doctor's wall time is mostly their interpreters starting).
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        framework_job = pool.submit(
+            probe_frameworks,
+            python=python,
+            import_tensorflow=import_frameworks,
+            timeout=max(timeout, 30.0),
+        )
+        driver, gpus = probe_driver(env, timeout=timeout)
+        frameworks, wheels, framework_errors = framework_job.result()
     if python is not None:
         platform = _target_interpreter(platform, python, timeout, framework_errors)
     windows = platform.os == "windows"

@@ -24,6 +24,7 @@ Not emulated (documented so a reader does not mistake them for answers):
 
 from __future__ import annotations
 
+import functools
 import ntpath
 import os
 import platform as platform_module
@@ -216,11 +217,16 @@ class LinuxSearch:
             ignored += [SearchLocation(d, how, False) for d in directories]
         return [], ignored
 
-    def _cache_directories(self) -> list[str]:
+    @functools.cached_property
+    def _cache_directory_list(self) -> tuple[str, ...]:
+        # Computed once per search: the probe asks for ~50 names against ~500 cache entries.
         directories: dict[str, None] = {}
         for _, path in self.ld_cache:
             directories.setdefault(posixpath.dirname(path), None)
-        return list(directories)
+        return tuple(directories)
+
+    def _cache_directories(self) -> list[str]:
+        return list(self._cache_directory_list)
 
     def _plan(self) -> tuple[list[SearchLocation], list[SearchLocation]]:
         """(searched in loader order with the cache as one _CACHE_STEP, unsearched)."""
@@ -240,6 +246,10 @@ class LinuxSearch:
         return searched, [*rpath_ignored, *self.extra]
 
     def locations(self) -> tuple[SearchLocation, ...]:
+        return self._locations
+
+    @functools.cached_property
+    def _locations(self) -> tuple[SearchLocation, ...]:
         searched, unsearched = self._plan()
         expanded: list[SearchLocation] = []
         for location in searched:
