@@ -539,7 +539,7 @@ def main() -> None:
     click_exceptions = _click_exceptions()
     no_args = getattr(click_exceptions, "NoArgsIsHelpError", ())
     try:
-        code = app(standalone_mode=False)
+        code = app(standalone_mode=False, prog_name="envcheck")
     except no_args as exc:
         typer.echo(exc.format_message(), err=True)
         sys.exit(EXIT_USAGE)
