@@ -7,7 +7,6 @@ candidate exists), 1 a negative answer (no GPU candidate, matrix problems, no ma
 
 from __future__ import annotations
 
-import functools
 import getpass
 import importlib
 import json
@@ -15,14 +14,23 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Optional, TypeVar
+from typing import Any, Optional
 
 import typer
 from packaging.version import Version
 
 from envcheck import __version__
+from envcheck.atomic_file import write_atomically
+from envcheck.cli_errors import (
+    EXIT_INTERNAL,
+    EXIT_NEGATIVE,
+    EXIT_OK,
+    EXIT_USAGE,
+    fail,
+    handles_errors,
+)
 from envcheck.diagnose.context import Target
-from envcheck.diagnose.run import run_doctor, write_atomically
+from envcheck.diagnose.run import run_doctor
 from envcheck.errors import EnvcheckError
 from envcheck.explain.explain import explain_lines
 from envcheck.explain.reader import read_log
@@ -49,11 +57,6 @@ from envcheck.versions import (
 )
 from envcheck.windows_setup_cli import register as register_setup
 
-EXIT_OK = 0
-EXIT_NEGATIVE = 1
-EXIT_USAGE = 2
-EXIT_INTERNAL = 3
-
 app = typer.Typer(
     name="envcheck",
     help="Will TensorFlow, CUDA, cuDNN, the NVIDIA driver and this GPU work together?",
@@ -73,25 +76,8 @@ register_install(app)
 register_fetch(app)
 register_setup(app)
 
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def _fail(message: str, code: int) -> typer.Exit:
-    typer.echo(f"envcheck: error: {message}", err=True)
-    return typer.Exit(code)
-
-
-def _handles_errors(function: F) -> F:
-    """Turn envcheck's own errors into one-line messages and exit 2, never a traceback."""
-
-    @functools.wraps(function)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return function(*args, **kwargs)
-        except EnvcheckError as exc:
-            raise _fail(str(exc), EXIT_USAGE) from None
-
-    return wrapper  # type: ignore[return-value]
+_handles_errors = handles_errors()
+_fail = fail
 
 
 def _print_json(data: object) -> None:
@@ -496,15 +482,7 @@ def _target(
 
 
 def _capability_lookup(matrix: Matrix) -> Callable[[str], ComputeCapability | None]:
-    index = GpuIndex.build(matrix.gpus)
-
-    def lookup(name: str) -> ComputeCapability | None:
-        try:
-            return index.find(name).compute_capability
-        except EnvcheckError:
-            return None
-
-    return lookup
+    return GpuIndex.build(matrix.gpus).capability
 
 
 def _gpus_from_flags(

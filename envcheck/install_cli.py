@@ -9,15 +9,14 @@ Every option can also be set with an ENVCHECK_* variable.
 
 from __future__ import annotations
 
-import functools
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Optional, TypeVar
+from typing import Optional
 
 import typer
 
-from envcheck.errors import EnvcheckError, InputError
+from envcheck.cli_errors import EXIT_NEGATIVE, fail, handles_errors
+from envcheck.errors import InputError
 from envcheck.install import InstallError
 from envcheck.install.constraints import check_constraints_path, constraints_text, write_constraints
 from envcheck.install.plan import make_plan, plan_text, read_target, target_machine
@@ -36,31 +35,8 @@ from envcheck.install.run import (
 from envcheck.matrix.load import matrix_dir
 from envcheck.matrix.model import load_matrix, tensorflow_specifier
 
-EXIT_OK = 0
-EXIT_NEGATIVE = 1
-EXIT_USAGE = 2
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def _fail(message: str, code: int) -> typer.Exit:
-    typer.echo(f"envcheck: error: {message}", err=True)
-    return typer.Exit(code)
-
-
-def _handles_errors(function: F) -> F:
-    """Input errors exit 2, a refused or failed installation exits 1; one line, no traceback."""
-
-    @functools.wraps(function)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return function(*args, **kwargs)
-        except InstallError as exc:
-            raise _fail(str(exc), EXIT_NEGATIVE) from None
-        except EnvcheckError as exc:
-            raise _fail(str(exc), EXIT_USAGE) from None
-
-    return wrapper  # type: ignore[return-value]
+# A refused or failed installation exits 1, unusable input 2 (envcheck.cli_errors).
+_handles_errors = handles_errors(negative=(InstallError,))
 
 
 def _err(line: str) -> None:
@@ -158,7 +134,7 @@ def install_command(
     if not check.ok:
         for line in check.error_lines:
             _err(line)
-        raise _fail(
+        raise fail(
             f"{command.label}'s dry run rejected the plan (shown above); nothing was installed "
             "and the environment is unchanged",
             EXIT_NEGATIVE,
@@ -180,7 +156,7 @@ def install_command(
             "was interrupted" if result.interrupted else f"failed (exit code {result.returncode})"
         )
         typer.echo(result.state(command))
-        raise _fail(f"{command.label} install {what}; {result.summary}", EXIT_NEGATIVE)
+        raise fail(f"{command.label} install {what}; {result.summary}", EXIT_NEGATIVE)
     if result.changes is not None:
         typer.echo(changes_text(result.changes), nl=False)
     after = doctor_status(matrix, target_python)

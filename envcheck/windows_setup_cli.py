@@ -9,7 +9,6 @@ and prints one JSON object (ASCII only, so the console code page cannot garble i
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -17,7 +16,8 @@ from typing import Any, Optional, TypeVar
 
 import typer
 
-from envcheck.errors import EnvcheckError, InputError
+from envcheck.cli_errors import handles_errors
+from envcheck.errors import InputError
 from envcheck.machine import GpuDescription, describe_machine, with_capabilities
 from envcheck.matrix.gpu_names import GpuIndex
 from envcheck.matrix.load import matrix_dir
@@ -50,18 +50,7 @@ setup_app = typer.Typer(
 )
 
 
-def _handles_errors(function: F) -> F:
-    """envcheck's own errors exit 2 with one line, never a traceback."""
-
-    @functools.wraps(function)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return function(*args, **kwargs)
-        except EnvcheckError as exc:
-            typer.echo(f"envcheck: error: {exc}", err=True)
-            raise typer.Exit(EXIT_USAGE) from None
-
-    return wrapper  # type: ignore[return-value]
+_handles_errors = handles_errors()
 
 
 def _read(path: str, option: str) -> str:
@@ -145,13 +134,7 @@ def windows_python_command(
     """Which installed Python the TensorFlow venv should use, and whether the GPU needs WSL2."""
     text = _read(py_list, "--py-list")
     matrix = load_matrix(matrix_dir(matrix_option))
-    index = GpuIndex.build(matrix.gpus)
-
-    def lookup(name: str) -> ComputeCapability | None:
-        try:
-            return index.find(name).compute_capability
-        except EnvcheckError:
-            return None
+    lookup = GpuIndex.build(matrix.gpus).capability
 
     machine = with_capabilities(
         describe_machine("windows", "x86_64", None, driver, _gpus(matrix, gpu, compute_capability)),

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -65,26 +64,3 @@ def run_doctor(
         smoke_data = {**asdict(result), "describe": result.describe()}
         smoke_data["stderr"] = result.stderr[-20_000:]
     return diagnose(facts, matrix, target, extra, smoke_data)
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write to a temporary file beside `path`, check it, then rename over `path`."""
-    directory = path.parent if str(path.parent) else Path()
-    if not directory.is_dir():
-        raise InputError(f"-o {str(path)!r}: the directory {str(directory)!r} does not exist")
-    data = text.encode("utf-8")
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        if Path(temporary).read_bytes() != data:
-            raise InputError(f"-o {str(path)!r}: the written report did not read back intact")
-        Path(temporary).replace(path)
-    except OSError as exc:
-        Path(temporary).unlink(missing_ok=True)
-        raise InputError(f"-o {str(path)!r} cannot be written: {exc.strerror or exc}") from exc
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

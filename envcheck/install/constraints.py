@@ -10,11 +10,10 @@ atomically (a temporary file beside the target, read back, then renamed).
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
+from envcheck.atomic_file import write_atomically
 from envcheck.errors import InputError
 from envcheck.install.plan import InstallPlan
 
@@ -60,26 +59,5 @@ def check_constraints_path(path: Path) -> Path:
 
 def write_constraints(path: Path, text: str) -> None:
     """Write `text` to `path` atomically; InputError when the place cannot take it."""
-    directory = check_constraints_path(path).parent
-    data = text.encode("utf-8")
-    try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    except OSError as exc:
-        raise InputError(
-            f"--constraints-out {str(path)!r}: cannot write in {str(directory)!r}: "
-            f"{exc.strerror or exc}"
-        ) from exc
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        if Path(temporary).read_bytes() != data:
-            raise InputError(f"--constraints-out {str(path)!r}: the file did not read back intact")
-        Path(temporary).replace(path)
-    except OSError as exc:
-        raise InputError(
-            f"--constraints-out {str(path)!r} cannot be written: {exc.strerror or exc}"
-        ) from exc
-    finally:
-        Path(temporary).unlink(missing_ok=True)
+    check_constraints_path(path)
+    write_atomically(path, text, "--constraints-out")

@@ -29,7 +29,7 @@ from envcheck.machine import MachineDescription, describe_machine, normalize_arc
 from envcheck.matrix.gpu_names import GpuIndex
 from envcheck.matrix.model import Matrix
 from envcheck.recommend import Candidate, Recommendation, recommend
-from envcheck.versions import ComputeCapability, PythonVersion
+from envcheck.versions import PythonVersion
 
 TARGET_TIMEOUT_S = 30.0
 _RECOMMEND_GPU_FLAGS = "pass --gpu NAME or --compute-capability X.Y to check it"
@@ -171,13 +171,7 @@ def target_machine(matrix: Matrix, target: TargetInterpreter) -> MachineDescript
             "aarch64 only"
         ) from None
     machine = describe_machine(None, arch, str(target.feature_version), None, None)
-    index = GpuIndex.build(matrix.gpus)
-
-    def lookup(name: str) -> ComputeCapability | None:
-        try:
-            return index.find(name).compute_capability
-        except EnvcheckError:
-            return None
+    lookup = GpuIndex.build(matrix.gpus).capability
 
     via = f"the target interpreter {target.path}"
     found_via = {**machine.found_via, "arch": via, "python": via}

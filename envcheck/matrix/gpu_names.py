@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from envcheck.errors import InputError
 from envcheck.matrix.records import Gpu
+from envcheck.versions import ComputeCapability
 
 # Words that never distinguish two models with different compute capabilities.
 _NOISE = frozenset(
@@ -78,6 +79,13 @@ class GpuIndex:
             for spelling in (gpu.name, *gpu.aliases):
                 by_key.setdefault(name_key(spelling), gpu)
         return cls(by_key)
+
+    def capability(self, name: str) -> ComputeCapability | None:
+        """The compute capability of `name`, or None when the table cannot tell which GPU."""
+        try:
+            return self.find(name).compute_capability
+        except InputError:
+            return None
 
     def find(self, name: str) -> Gpu:
         """The row for `name`; InputError listing the closest known names when none fits."""
