@@ -15,16 +15,17 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Optional, TextIO
+from typing import TYPE_CHECKING, Any, Optional, TextIO
 
 import typer
 
+if TYPE_CHECKING:  # the download stack (requests, urllib3) loads only when fetch runs
+    from envcheck.fetch import FetchReport
+    from envcheck.index.wheelhouse import Verification
+
 from envcheck.errors import EnvcheckError, InputError
-from envcheck.fetch import FetchReport, fetch_wheelhouse
 from envcheck.index.config import IndexLocation, resolve_index, split_credentials
 from envcheck.index.errors import FetchError
-from envcheck.index.http import Timeouts
-from envcheck.index.wheelhouse import Verification, verify_wheelhouse
 from envcheck.matrix.load import matrix_dir
 from envcheck.matrix.model import load_matrix
 
@@ -165,6 +166,9 @@ def _fetch(
     timeout: float,
     matrix_option: Optional[str],
 ) -> FetchReport:
+    from envcheck.fetch import fetch_wheelhouse  # noqa: PLC0415 - see TYPE_CHECKING above
+    from envcheck.index.http import Timeouts  # noqa: PLC0415
+
     matrix = load_matrix(matrix_dir(matrix_option))
     progress = TerminalProgress(sys.stderr) if sys.stderr.isatty() else None
     try:
@@ -185,6 +189,8 @@ def _fetch(
 
 
 def _verify(directory: Path, as_json: bool) -> None:
+    from envcheck.index.wheelhouse import verify_wheelhouse  # noqa: PLC0415
+
     result = verify_wheelhouse(directory)
     if as_json:
         typer.echo(json.dumps(verification_to_json(result), indent=2))
