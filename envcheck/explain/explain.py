@@ -8,7 +8,6 @@ only the hits, the facts and a bounded list of the most telling unrecognised lin
 from __future__ import annotations
 
 import heapq
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
@@ -23,10 +22,11 @@ from envcheck.matrix.model import Matrix
 
 RELEVANT_LINES = 8
 HITS_KEPT_PER_SIGNATURE = 50
-_TELLING = re.compile(
-    r"error|fail|could not|cannot|exception|traceback|abort|segmentation|cuda|cudnn|nvidia|gpu",
-    re.IGNORECASE,
-)
+# Words that make an unrecognised line worth showing; a line scores one per word it contains.
+_TELLING_WORDS = (
+    "error", "fail", "could not", "cannot", "exception", "traceback", "abort", "segmentation",
+    "cuda", "cudnn", "nvidia", "gpu",
+)  # fmt: skip
 _LIBRARY_CODES = {"cuda-library-missing", "cuda-version-mismatch", "cudnn-missing"}
 
 
@@ -153,7 +153,8 @@ def explain_lines(
                     hits.append(hit)
             collector.hits(line_hits)
             continue
-        score = len(_TELLING.findall(text))
+        lowered = text.lower()
+        score = sum(word in lowered for word in _TELLING_WORDS)
         if score:
             entry = (score, -number, text[:500])
             if len(relevant) < RELEVANT_LINES:

@@ -129,10 +129,13 @@ def clean_line(raw: str) -> str:
     Removes ANSI escape sequences, the line end (CR of Windows logs included) and trailing
     blanks, leading "> " quote markers and Markdown code-fence markers (```) at either end.
     """
-    text = _ANSI.sub("", raw).rstrip()
-    text = _QUOTE.sub("", text)
-    text = _FENCE_START.sub("", text)
-    return _FENCE_END.sub("", text)
+    text = (_ANSI.sub("", raw) if "\x1b" in raw else raw).rstrip()
+    # Most lines have no quote marker or fence: skip those substitutions unless one can apply.
+    if text.lstrip(" \t").startswith(">"):
+        text = _QUOTE.sub("", text)
+    if "```" in text or "~~~" in text:
+        text = _FENCE_END.sub("", _FENCE_START.sub("", text))
+    return text
 
 
 def match_lines(
