@@ -16,6 +16,7 @@ run() { echo "\$ envcheck $*"; timeout 120 "$out/venv/bin/python" -m envcheck "$
   run probe
   run doctor --no-smoke
 } >"$out/report.txt" 2>&1
-run probe --json >"$out/probe.json" 2>"$out/probe.stderr"
-run doctor --no-smoke --json >"$out/doctor.json" 2>"$out/doctor.stderr"
+envcheck_json() { timeout 120 "$out/venv/bin/python" -m envcheck "$@"; }
+envcheck_json probe --json >"$out/probe.json" 2>"$out/probe.stderr"
+envcheck_json doctor --no-smoke --json >"$out/doctor.json" 2>"$out/doctor.stderr"
 cat "$out/report.txt"
