@@ -525,7 +525,7 @@ def main() -> None:
         message = " ".join(exc.format_message().split())
         typer.echo(f"envcheck: error: {message} (see --help)", err=True)
         sys.exit(EXIT_USAGE)
-    except click_exceptions.Abort:
+    except typer.Abort:
         typer.echo("envcheck: aborted", err=True)
         sys.exit(EXIT_NEGATIVE)
     except Exception as exc:  # a bug: say so in one line unless asked for the traceback

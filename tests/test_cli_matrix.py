@@ -14,6 +14,7 @@ import pytest
 from packaging.version import Version
 
 import envcheck
+from envcheck import cli
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import Matrix, load_matrix
 from envcheck.versions import major_minor
@@ -194,3 +195,21 @@ def test_help(tmp_path: Path) -> None:
     assert matrix_help.returncode == EXIT_OK
     for option in ("--tensorflow", "--cuda", "--json", "--matrix", "validate"):
         assert option in matrix_help.stdout
+
+
+def test_an_unexpected_error_is_one_line_and_exit_3(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A bug in a command (here: the app itself raising) must not print a traceback.
+    def broken(*_args: object, **_kwargs: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(cli, "app", broken)
+    monkeypatch.delenv("ENVCHECK_DEBUG", raising=False)
+    with pytest.raises(SystemExit) as exited:
+        cli.main()
+    assert exited.value.code == 3
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "internal error: RuntimeError: boom" in err
+    assert "Traceback" not in err
