@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import platform
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -86,14 +86,24 @@ def host_os(
         return "windows"
     if system == "Darwin":
         return "macos"
-    if "WSL_DISTRO_NAME" in env:
-        return "wsl"
     try:
-        if "microsoft" in proc_version.read_text(errors="replace").lower():
-            return "wsl"
+        text = proc_version.read_text(errors="replace")
     except OSError:
-        pass
-    return "linux"
+        text = ""
+    return "wsl" if wsl_kind(text, env) else "linux"
+
+
+def wsl_kind(proc_version: str, environ: Mapping[str, str]) -> str | None:
+    """'wsl2', 'wsl1' or None, from /proc/version ('...microsoft-standard-WSL2...')."""
+    text = proc_version.lower()
+    if "microsoft" not in text and "WSL_DISTRO_NAME" not in environ:
+        return None
+    # WSL2 kernels are "...-microsoft-standard-WSL2"; WSL1 reports "...-Microsoft" (capital M).
+    if "wsl2" in text or "microsoft-standard" in text:
+        return "wsl2"
+    if "WSL_INTEROP" in environ and "microsoft" not in text:
+        return "wsl2"
+    return "wsl1"
 
 
 def host_arch() -> str:

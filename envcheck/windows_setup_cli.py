@@ -10,13 +10,12 @@ and prints one JSON object (ASCII only, so the console code page cannot garble i
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Optional, TypeVar
+from typing import Any, Optional
 
 import typer
 
-from envcheck.cli_errors import handles_errors
+from envcheck.cli_errors import EXIT_NEGATIVE, handles_errors
 from envcheck.errors import InputError
 from envcheck.machine import GpuDescription, describe_machine, with_capabilities
 from envcheck.matrix.gpu_names import GpuIndex
@@ -34,13 +33,8 @@ from envcheck.windows_setup import (
     wsl_state,
 )
 
-EXIT_OK = 0
-EXIT_NEGATIVE = 1
-EXIT_USAGE = 2
 PYTHON_SCHEMA = "envcheck.setup-windows-python/1"
 WSL_SCHEMA = "envcheck.setup-wsl-state/1"
-
-F = TypeVar("F", bound=Callable[..., Any])
 
 setup_app = typer.Typer(
     help="Decisions for scripts/setup-windows.ps1 (not meant to be run by hand).",

@@ -13,21 +13,8 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from envcheck.machine import host_arch
+from envcheck.machine import host_arch, wsl_kind
 from envcheck.probe.facts import PlatformFacts
-
-
-def wsl_kind(proc_version: str, environ: Mapping[str, str]) -> str | None:
-    """'wsl2', 'wsl1' or None, from /proc/version ('...microsoft-standard-WSL2...')."""
-    text = proc_version.lower()
-    if "microsoft" not in text and "WSL_DISTRO_NAME" not in environ:
-        return None
-    # WSL2 kernels are "...-microsoft-standard-WSL2"; WSL1 reports "...-Microsoft" (capital M).
-    if "wsl2" in text or "microsoft-standard" in text:
-        return "wsl2"
-    if "WSL_INTEROP" in environ and "microsoft" not in text:
-        return "wsl2"
-    return "wsl1"
 
 
 def container_kind(
