@@ -5,33 +5,10 @@
  *   FAKE_NVML_CUDA      CUDA driver version encoded as 12020
  *   FAKE_NVML_GPUS      ';'-separated "name|major.minor|memory_mib|uuid" entries
  */
-#include <stdlib.h>
-#include <string.h>
-#include <stdio.h>
+#include "fake_gpu_table.h"
 
 typedef struct { unsigned long long total, free, used; } nvmlMemory_t;
 typedef void *nvmlDevice_t;
-
-static const char *env_or(const char *key, const char *fallback) {
-    const char *value = getenv(key);
-    return value ? value : fallback;
-}
-
-static int gpu_field(int index, int field, char *out, size_t size) {
-    char buffer[4096];
-    strncpy(buffer, env_or("FAKE_NVML_GPUS", ""), sizeof buffer - 1);
-    buffer[sizeof buffer - 1] = 0;
-    char *save_gpu = NULL;
-    char *gpu = strtok_r(buffer, ";", &save_gpu);
-    for (int i = 0; gpu && i < index; i++) gpu = strtok_r(NULL, ";", &save_gpu);
-    if (!gpu) return 0;
-    char *save_field = NULL;
-    char *part = strtok_r(gpu, "|", &save_field);
-    for (int i = 0; part && i < field; i++) part = strtok_r(NULL, "|", &save_field);
-    if (!part) return 0;
-    snprintf(out, size, "%s", part);
-    return 1;
-}
 
 int nvmlInitWithFlags(unsigned int flags) { (void)flags; return atoi(env_or("FAKE_NVML_INIT_RC", "0")); }
 int nvmlInit_v2(void) { return nvmlInitWithFlags(0); }
@@ -55,10 +32,7 @@ int nvmlSystemGetNVMLVersion(char *version, unsigned int length) {
 int nvmlSystemGetCudaDriverVersion(int *version) { *version = atoi(env_or("FAKE_NVML_CUDA", "12020")); return 0; }
 int nvmlSystemGetCudaDriverVersion_v2(int *version) { return nvmlSystemGetCudaDriverVersion(version); }
 int nvmlDeviceGetCount_v2(unsigned int *count) {
-    const char *gpus = env_or("FAKE_NVML_GPUS", "");
-    unsigned int n = 0;
-    if (*gpus) { n = 1; for (const char *c = gpus; *c; c++) if (*c == ';') n++; }
-    *count = n;
+    *count = (unsigned int)gpu_count("FAKE_NVML_GPUS");
     return 0;
 }
 int nvmlDeviceGetHandleByIndex_v2(unsigned int index, nvmlDevice_t *device) {
@@ -67,21 +41,21 @@ int nvmlDeviceGetHandleByIndex_v2(unsigned int index, nvmlDevice_t *device) {
 }
 static int index_of(nvmlDevice_t device) { return (int)(size_t)device - 1; }
 int nvmlDeviceGetName(nvmlDevice_t device, char *name, unsigned int length) {
-    return gpu_field(index_of(device), 0, name, length) ? 0 : 999;
+    return gpu_field("FAKE_NVML_GPUS", index_of(device), 0, name, length) ? 0 : 999;
 }
 int nvmlDeviceGetCudaComputeCapability(nvmlDevice_t device, int *major, int *minor) {
     char cc[32];
-    if (!gpu_field(index_of(device), 1, cc, sizeof cc)) return 999;
+    if (!gpu_field("FAKE_NVML_GPUS", index_of(device), 1, cc, sizeof cc)) return 999;
     return sscanf(cc, "%d.%d", major, minor) == 2 ? 0 : 999;
 }
 int nvmlDeviceGetMemoryInfo(nvmlDevice_t device, nvmlMemory_t *memory) {
     char mib[32];
-    if (!gpu_field(index_of(device), 2, mib, sizeof mib)) return 999;
+    if (!gpu_field("FAKE_NVML_GPUS", index_of(device), 2, mib, sizeof mib)) return 999;
     memory->total = strtoull(mib, NULL, 10) * 1024ULL * 1024ULL;
     memory->free = memory->total;
     memory->used = 0;
     return 0;
 }
 int nvmlDeviceGetUUID(nvmlDevice_t device, char *uuid, unsigned int length) {
-    return gpu_field(index_of(device), 3, uuid, length) ? 0 : 999;
+    return gpu_field("FAKE_NVML_GPUS", index_of(device), 3, uuid, length) ? 0 : 999;
 }
