@@ -6,10 +6,9 @@ Only command modules use this; library code raises EnvcheckError subclasses and 
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
-
-import typer
 
 from envcheck.errors import EnvcheckError
 
@@ -21,9 +20,18 @@ EXIT_INTERNAL = 3
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def fail(message: str, code: int) -> typer.Exit:
-    typer.echo(f"envcheck: error: {message}", err=True)
-    return typer.Exit(code)
+class CommandExit(Exception):  # noqa: N818 - an exit, like SystemExit, not an error
+    """Ends a command with `code`; whatever it had to say is already printed."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+def fail(message: str, code: int) -> CommandExit:
+    """Print `message` as envcheck's one error line; raise the result to exit with `code`."""
+    print(f"envcheck: error: {' '.join(message.split())}", file=sys.stderr)
+    return CommandExit(code)
 
 
 def handles_errors(

@@ -1,7 +1,7 @@
 """The console-script entry point: answers `envcheck --version` without loading the CLI.
 
-Every command module (typer, requests, the probe, the doctor) costs about 0.2 s to import;
-a version query in a Docker build or a setup script should not pay for them.
+Even the parser (argparse and the command table) is not needed for that: a version query in a
+Docker build or a setup script pays only for the interpreter.
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ gcc-mingw-w64-i686) and skip naming the missing one.
 from __future__ import annotations
 
 import ctypes.util
+import importlib.util
 import os
 import platform
 import random
@@ -21,6 +22,9 @@ from pathlib import Path
 
 import pefile  # type: ignore[import-untyped]
 import pytest
+from elftools.elf.dynamic import DynamicSegment
+from elftools.elf.elffile import ELFFile
+from elftools.elf.enums import ENUM_E_MACHINE
 
 from envcheck.probe.binary_files import (
     BinaryInfo,
@@ -506,6 +510,340 @@ def test_permission_denied(elf_libs: ElfLibs, tmp_path: Path) -> None:
     finally:
         locked_dir.chmod(0o700)
         unreadable.chmod(0o600)
+
+
+# ------------------------------------------------------------------------ hand-built ELF files
+# No cross compiler is needed for big-endian and 32-bit layouts: these files are written field by
+# field from the System V gABI, and pyelftools, reading them independently, confirms they are
+# what they claim to be.
+
+DT_NULL, DT_NEEDED, DT_HASH, DT_STRTAB, DT_STRSZ = 0, 1, 4, 5, 10
+DT_SONAME, DT_RPATH, DT_RUNPATH = 14, 15, 29
+HAND_VADDR = 0x10000
+HAND_STRINGS = b"\0libc.so.6\0libm.so.6\0libhand.so.1\0$ORIGIN/../lib:/opt/a\0/opt/rpath\0"
+
+
+def _string_offset(text: str) -> int:
+    return HAND_STRINGS.index(b"\0" + text.encode() + b"\0") + 1
+
+
+@dataclass(frozen=True)
+class HandElf:
+    """A minimal shared object: ELF header, two program headers (a PT_LOAD over the whole file
+    and a PT_DYNAMIC), the string table, then the dynamic entries; no section headers. The
+    fields after `machine` break it in one chosen way."""
+
+    bits: int = 64
+    order: str = "<"
+    machine: int = 62
+    e_phnum: int = 2
+    strtab: int | None = None  # DT_STRTAB's address; None: where the table really is
+    strsz: int | None = None  # DT_STRSZ; None: the table's real size
+    omit: frozenset[int] = frozenset()  # honest entries left out
+    extra: tuple[tuple[int, int], ...] = ()  # entries after the honest ones
+    dt_null: bool = True
+
+    def _entries(self, strtab_address: int) -> list[tuple[int, int]]:
+        entries = [
+            (DT_NEEDED, _string_offset("libc.so.6")),
+            (DT_NEEDED, _string_offset("libm.so.6")),
+            (DT_SONAME, _string_offset("libhand.so.1")),
+            (DT_RUNPATH, _string_offset("$ORIGIN/../lib:/opt/a")),
+            (DT_RPATH, _string_offset("/opt/rpath")),
+            (DT_STRTAB, strtab_address if self.strtab is None else self.strtab),
+            (DT_STRSZ, len(HAND_STRINGS) if self.strsz is None else self.strsz),
+        ]
+        entries = [entry for entry in entries if entry[0] not in self.omit]
+        entries.extend(self.extra)
+        if self.dt_null:
+            entries.append((DT_NULL, 0))
+        return entries
+
+    def build(self) -> bytes:
+        wide = self.bits == 64
+        order = self.order
+        header_size, phdr_size = (64, 56) if wide else (52, 32)
+        strtab_offset = header_size + 2 * phdr_size
+        dynamic_offset = (strtab_offset + len(HAND_STRINGS) + 7) // 8 * 8
+        entry = struct.Struct(order + ("qQ" if wide else "iI"))
+        dynamic = b"".join(entry.pack(*pair) for pair in self._entries(HAND_VADDR + strtab_offset))
+        file_size = dynamic_offset + len(dynamic)
+        ident = b"\x7fELF" + bytes([2 if wide else 1, 1 if order == "<" else 2, 1]) + bytes(9)
+        layout = "HHIQQQIHHHHHH" if wide else "HHIIIIIHHHHHH"
+        header = ident + struct.pack(
+            order + layout, 3, self.machine, 1, 0, header_size, 0, 0,
+            header_size, phdr_size, self.e_phnum, 64 if wide else 40, 0, 0,
+        )  # fmt: skip
+        program_headers = self._program_header(0x1, 0, file_size, 5, 0x1000) + (
+            self._program_header(0x2, dynamic_offset, len(dynamic), 6, 8)
+        )
+        padding = bytes(dynamic_offset - strtab_offset - len(HAND_STRINGS))
+        return header + program_headers + HAND_STRINGS + padding + dynamic
+
+    def _program_header(self, kind: int, offset: int, size: int, flags: int, align: int) -> bytes:
+        address = HAND_VADDR + offset
+        if self.bits == 64:
+            # p_type, p_flags, p_offset, p_vaddr, p_paddr, p_filesz, p_memsz, p_align
+            return struct.pack(
+                self.order + "IIQQQQQQ", kind, flags, offset, address, address, size, size, align
+            )
+        # p_type, p_offset, p_vaddr, p_paddr, p_filesz, p_memsz, p_flags, p_align
+        return struct.pack(
+            self.order + "IIIIIIII", kind, offset, address, address, size, size, flags, align
+        )
+
+    def write(self, path: Path) -> Path:
+        path.write_bytes(self.build())
+        return path
+
+
+def _pyelftools_dynamic(path: Path) -> tuple[int, str, dict[str, list[str]]]:
+    """(bits, byte order, string-valued dynamic tags) as pyelftools reads them: the oracle."""
+    with path.open("rb") as stream:
+        elf = ELFFile(stream)
+        tags: dict[str, list[str]] = {}
+        for segment in elf.iter_segments():
+            if isinstance(segment, DynamicSegment):
+                for tag in segment.iter_tags():
+                    kind = str(tag.entry.d_tag)
+                    field = kind.removeprefix("DT_").lower()
+                    if kind in {"DT_NEEDED", "DT_SONAME", "DT_RUNPATH", "DT_RPATH"}:
+                        tags.setdefault(kind, []).append(str(getattr(tag, field)))
+                break
+        return int(elf.elfclass), "<" if elf.little_endian else ">", tags
+
+
+@pytest.mark.parametrize(
+    ("bits", "order", "machine", "name"),
+    [
+        (64, "<", 62, "x86_64"),
+        (64, ">", 183, "aarch64"),  # aarch64_be
+        (64, ">", 43, "unknown(0x2b)"),  # EM_SPARCV9
+        (32, "<", 3, "i386"),
+        (32, ">", 40, "arm"),  # armeb
+        (32, "<", 50, "ia64"),
+    ],
+)
+def test_hand_built_elf_of_each_class_and_byte_order(
+    tmp_path: Path, bits: int, order: str, machine: int, name: str
+) -> None:
+    path = HandElf(bits=bits, order=order, machine=machine).write(tmp_path / "libhand.so.1")
+    assert _pyelftools_dynamic(path) == (
+        bits,
+        order,
+        {
+            "DT_NEEDED": ["libc.so.6", "libm.so.6"],
+            "DT_SONAME": ["libhand.so.1"],
+            "DT_RUNPATH": ["$ORIGIN/../lib:/opt/a"],
+            "DT_RPATH": ["/opt/rpath"],
+        },
+    )
+    expected = BinaryInfo(
+        path=str(path),
+        format="elf",
+        bits=bits,
+        machine=name,
+        soname="libhand.so.1",
+        needed=("libc.so.6", "libm.so.6"),
+        runpath=("$ORIGIN/../lib", "/opt/a"),
+        rpath=("/opt/rpath",),
+        exports=(),  # no symbol table at all
+        problems=(),
+    )
+    assert read_binary(path, exports=False) == expected
+    assert read_binary(path) == expected  # the pyelftools path reads the same file cleanly
+
+
+def test_hand_built_elf_without_dt_strsz(tmp_path: Path) -> None:
+    # ld.so does not need DT_STRSZ; the strings are then bounded by their PT_LOAD segment.
+    path = HandElf(omit=frozenset({DT_STRSZ})).write(tmp_path / "libhand.so.1")
+    info = read_binary(path, exports=False)
+    assert (info.soname, info.rpath, info.problems) == ("libhand.so.1", ("/opt/rpath",), ())
+
+
+def test_hand_built_elf_ignores_other_tags_and_padding_after_dt_null(tmp_path: Path) -> None:
+    padded = HandElf(extra=((DT_HASH, HAND_VADDR),)).build() + bytes(64)
+    path = tmp_path / "libhand.so.1"
+    path.write_bytes(padded)
+    info = read_binary(path, exports=False)
+    assert (info.needed, info.problems) == (("libc.so.6", "libm.so.6"), ())
+
+
+def _hostile_cases() -> list[tuple[str, HandElf, str]]:
+    rpath = _string_offset("/opt/rpath")
+    table = len(HAND_STRINGS)
+    return [
+        (
+            "strtab-outside-every-load",
+            HandElf(strtab=0x900000),
+            "malformed ELF file: DT_STRTAB 0x900000 is outside the file data of every PT_LOAD "
+            "segment",
+        ),
+        (
+            "string-offset-beyond-strsz",
+            HandElf(extra=((DT_NEEDED, table + 100),)),
+            f"malformed ELF file: DT_NEEDED names string offset {table + 100}, outside the "
+            f"{table}-byte string table",
+        ),
+        (
+            "strsz-ends-inside-a-string",
+            HandElf(strsz=rpath + 3),
+            f"malformed ELF file: the DT_RPATH string at offset {rpath} has no terminating NUL "
+            "within the string table or 65536 bytes",
+        ),
+        (
+            "string-offset-past-the-load-segment",
+            HandElf(strsz=1 << 40, extra=((DT_NEEDED, 1 << 30),)),
+            f"malformed ELF file: DT_NEEDED names string offset {1 << 30}, outside the",
+        ),
+        (
+            "no-dt-null",
+            HandElf(dt_null=False),
+            "malformed ELF file: the dynamic segment has no DT_NULL in its first 7 entries",
+        ),
+        (
+            "no-dt-null-in-a-huge-segment",
+            HandElf(dt_null=False, extra=((DT_HASH, 0),) * 70_000),
+            "malformed ELF file: the dynamic segment has no DT_NULL in its first 65536 entries",
+        ),
+        (
+            "no-dt-strtab",
+            HandElf(omit=frozenset({DT_STRTAB})),
+            "malformed ELF file: it has DT_NEEDED but no DT_STRTAB",
+        ),
+        (
+            "e_phnum-65535-in-a-tiny-file",
+            HandElf(e_phnum=0xFFFF),
+            "truncated: the file is ",
+        ),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("elf", "problem"),
+    [pytest.param(elf, problem, id=case) for case, elf, problem in _hostile_cases()],
+)
+@pytest.mark.parametrize("exports", [False, True])
+def test_hostile_hand_built_elf(tmp_path: Path, elf: HandElf, problem: str, exports: bool) -> None:
+    path = elf.write(tmp_path / "libhand.so.1")
+    start = time.perf_counter()
+    info = read_binary(path, exports=exports)
+    assert time.perf_counter() - start < 2.0  # bounded work, however many entries are claimed
+    assert (info.format, info.bits, info.machine) == ("elf", 64, "x86_64")
+    assert len(info.problems) == 1
+    assert info.problems[0].startswith(problem)
+    assert (info.soname, info.needed, info.runpath, info.rpath) == (None, (), (), ())
+
+
+def test_e_phnum_65535_is_a_truncation_of_its_headers(tmp_path: Path) -> None:
+    path = HandElf(e_phnum=0xFFFF).write(tmp_path / "libhand.so.1")
+    size = path.stat().st_size
+    assert read_binary(path, exports=False).problems == (
+        f"truncated: the file is {size} bytes but its ELF headers need {64 + 0xFFFF * 56} bytes",
+    )
+
+
+@pytest.mark.parametrize(
+    ("offset", "value", "problem"),
+    [
+        (4, 3, "malformed ELF header: EI_CLASS is 3 and EI_DATA is 1, where each must be 1 or 2"),
+        (5, 0, "malformed ELF header: EI_CLASS is 2 and EI_DATA is 0, where each must be 1 or 2"),
+        (
+            0x36,  # e_phentsize, low byte
+            40,
+            "malformed ELF header: e_phentsize is 40, not the 56 bytes of an ELF64 program header",
+        ),
+    ],
+)
+def test_malformed_hand_built_elf_header(
+    tmp_path: Path, offset: int, value: int, problem: str
+) -> None:
+    data = bytearray(HandElf().build())
+    data[offset] = value
+    path = tmp_path / "libhand.so.1"
+    path.write_bytes(bytes(data))
+    info = read_binary(path, exports=False)
+    assert info.format == "elf"
+    assert info.problems == (problem,)
+
+
+def test_32_bit_elf_header_fits_in_52_bytes(tmp_path: Path) -> None:
+    path = tmp_path / "libhand32.so"
+    path.write_bytes(HandElf(bits=32, machine=3).build()[:52])
+    info = read_binary(path, exports=False)
+    assert (info.bits, info.machine) == (32, "i386")
+    assert info.problems[0].startswith("truncated: the file is 52 bytes but its ELF headers need")
+    path.write_bytes(HandElf(bits=32, machine=3).build()[:51])
+    assert read_binary(path, exports=False).problems == (
+        "truncated: the file is 51 bytes, shorter than an ELF header",
+    )
+
+
+def test_corrupted_hand_built_elf_never_raises(tmp_path: Path) -> None:
+    rng = random.Random(0xE1F)
+    sources = [HandElf().build(), HandElf(bits=32, order=">", machine=40).build()]
+    path = tmp_path / "libhand.so.1"
+    for _ in range(400):
+        data = bytearray(rng.choice(sources))
+        for _ in range(rng.randint(1, 6)):
+            data[rng.randrange(len(data))] = rng.randrange(256)
+        path.write_bytes(bytes(data[: rng.randint(1, len(data))]))
+        info = read_binary(path, exports=False)  # raising or hanging fails the test
+        assert info.format in {"elf", "unknown"}
+
+
+# ------------------------------------------------------------------- the reader against pyelftools
+
+
+def _real_elf_files(elf_libs: ElfLibs) -> list[Path]:
+    libs = [elf_libs.cudnn, elf_libs.user, elf_libs.runpath, elf_libs.rpath, elf_libs.executable]
+    libs.extend(path for path in (elf_libs.elf32, _system_libc(), _tensorflow_framework()) if path)
+    return libs
+
+
+def _tensorflow_framework() -> Path | None:
+    """TensorFlow's libtensorflow_framework.so.2 when tensorflow is installed, found without
+    importing it."""
+    spec = importlib.util.find_spec("tensorflow")
+    for directory in (spec.submodule_search_locations or []) if spec else []:
+        candidate = Path(directory) / "libtensorflow_framework.so.2"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def test_reader_agrees_with_pyelftools(elf_libs: ElfLibs) -> None:
+    machines = {62: "x86_64", 3: "i386", 183: "aarch64", 40: "arm", 50: "ia64"}
+    for path in _real_elf_files(elf_libs):
+        with path.open("rb") as stream:
+            value = ELFFile(stream)["e_machine"]  # an EM_* name, or the number when unnamed
+        number = value if isinstance(value, int) else ENUM_E_MACHINE[value]
+        bits, _order, tags = _pyelftools_dynamic(path)
+        info = read_binary(path, exports=False)
+        assert (info.bits, info.machine) == (bits, machines.get(number, f"unknown(0x{number:x})"))
+        assert info.soname == (tags["DT_SONAME"][-1] if "DT_SONAME" in tags else None), path
+        assert list(info.needed) == tags.get("DT_NEEDED", []), path
+        assert ":".join(info.runpath) == ":".join(tags.get("DT_RUNPATH", [])), path
+        assert ":".join(info.rpath) == ":".join(tags.get("DT_RPATH", [])), path
+        assert info.exports == ()
+
+
+def test_reading_without_exports_does_not_import_pyelftools(elf_libs: ElfLibs) -> None:
+    code = (
+        "import sys\n"
+        "from envcheck.probe.binary_files import read_binary\n"
+        f"info = read_binary({str(elf_libs.user)!r}, exports=False)\n"
+        "print(info.needed[:2], sorted(m for m in sys.modules if m.startswith('elftools')))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=Path(__file__).resolve().parent.parent,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "('libdep.so.1', 'libcudnn.so.8') []"
 
 
 # ---------------------------------------------------------------------- a real system library

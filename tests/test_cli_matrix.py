@@ -200,14 +200,14 @@ def test_help(tmp_path: Path) -> None:
 def test_an_unexpected_error_is_one_line_and_exit_3(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # A bug in a command (here: the app itself raising) must not print a traceback.
+    # A bug in a command (here: its handler raising) must not print a traceback.
     def broken(*_args: object, **_kwargs: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(cli, "app", broken)
+    monkeypatch.setattr("envcheck.commands.recommend.run", broken)
     monkeypatch.delenv("ENVCHECK_DEBUG", raising=False)
     with pytest.raises(SystemExit) as exited:
-        cli.main()
+        cli.main(["recommend"])
     assert exited.value.code == 3
     err = capsys.readouterr().err
     assert err.count("\n") == 1

@@ -4,25 +4,26 @@ PEP 691 JSON server with faults (tests/index_server.py). No request is mocked.""
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import io
 import json
 import os
 import time
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-import typer
 from packaging.requirements import Requirement
 from packaging.tags import Tag
 from packaging.utils import canonicalize_name
-from typer.testing import CliRunner, Result
 
+from envcheck import cli
+from envcheck.commands.fetch import TerminalProgress
 from envcheck.errors import InputError
 from envcheck.fetch import fetch_wheelhouse, host_platform_tag, pip_download_command, plan_target
-from envcheck.fetch_cli import TerminalProgress, register
 from envcheck.index.config import IndexLocation, pip_config_files, resolve_index
 from envcheck.index.errors import DownloadsFailedError, NoMatchingWheelError
 from envcheck.index.http import RetryPolicy, Timeouts, exponential_backoff
@@ -88,24 +89,29 @@ def faulty() -> Iterator[FaultyIndex]:
         yield index
 
 
-def _app() -> typer.Typer:
-    app = typer.Typer(pretty_exceptions_enable=False)
-    register(app)
-
-    @app.callback()
-    def root() -> None:
-        """A stand-in for envcheck's root command."""
-
-    return app
+@dataclass(frozen=True)
+class Result:
+    exit_code: int
+    stdout: str
+    stderr: str
 
 
 def run_cli(*args: str) -> Result:
     """`envcheck fetch ARGS` in-process, with no ENVCHECK_*/PIP_* settings of this machine."""
-    env: dict[str, str | None] = {
-        k: None for k in os.environ if k.startswith(("ENVCHECK_", "PIP_"))
-    }
-    env.update(isolated_pip_environment())
-    return CliRunner().invoke(_app(), ["fetch", *args], env=env)
+    saved = dict(os.environ)
+    isolated = isolated_pip_environment()
+    os.environ.clear()
+    os.environ.update(isolated)
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            cli.main(["fetch", *args])
+    except SystemExit as exited:
+        code = exited.code if isinstance(exited.code, int) else 1
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    return Result(code, out.getvalue(), err.getvalue())
 
 
 def _json(result: Result) -> dict[str, Any]:

@@ -60,14 +60,8 @@ SECRET = "s3cr3t-pa55"
 CUDNN_2_15 = "8.9.4.25"  # the 2.15 and-cuda pin (matrix/tensorflow.toml)
 CUDNN_OLD = "8.9.2.26"
 
-# Runs the real `envcheck` command line; registers `install` unless cli.py already does.
-CLI = (
-    "from envcheck import install_cli\n"
-    "from envcheck.cli import app, main\n"
-    "if not any(c.name == 'install' for c in app.registered_commands):\n"
-    "    install_cli.register(app)\n"
-    "main()\n"
-)
+# Runs the real `envcheck` command line.
+CLI = "from envcheck.cli import main\nmain()\n"
 
 FAILING_BACKEND = """\
 import os

@@ -30,10 +30,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import typer
-from typer.main import get_command
 
-from envcheck.cli import app as cli_app
+from envcheck.cli_commands import ROOT as CLI_ROOT
+from envcheck.cli_options import Command
 from envcheck.machine import GpuDescription, MachineDescription
 from envcheck.matrix.gpu_names import GpuIndex
 from envcheck.matrix.load import bundled_matrix_dir
@@ -54,19 +53,12 @@ from envcheck.windows_setup import (
     wsl_message,
     wsl_state,
 )
-from envcheck.windows_setup_cli import register as register_setup
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "setup-windows.ps1"
 
-# Runs the real `envcheck` command line; registers `setup` unless cli.py already does.
-CLI = (
-    "from envcheck import windows_setup_cli\n"
-    "from envcheck.cli import app, main\n"
-    "if not any(g.name == 'setup' for g in app.registered_groups):\n"
-    "    windows_setup_cli.register(app)\n"
-    "main()\n"
-)
+# Runs the real `envcheck` command line.
+CLI = "from envcheck.cli import main\nmain()\n"
 
 ZOE = "C:\\Users\\Zo\u00eb M\u00fcller\\AppData\\Local\\Programs\\Python"
 
@@ -788,9 +780,6 @@ def _script_envcheck_calls(text: str) -> list[list[str]]:
 
 
 def test_script_uses_only_envcheck_options_that_exist() -> None:
-    setup_app = typer.Typer()
-    register_setup(setup_app)  # on a fresh app: the shared envcheck.cli.app stays untouched
-    roots: dict[str, Any] = {"setup": get_command(setup_app), "": get_command(cli_app)}
     text = script_text()
     calls = _script_envcheck_calls(text)
     assert ["setup", "windows-python", "--py-list"] in calls
@@ -802,10 +791,10 @@ def test_script_uses_only_envcheck_options_that_exist() -> None:
         ("doctor",): set(),
     }
     for path, options in used.items():
-        command = roots.get(path[0], roots[""])
+        command: Command = CLI_ROOT
         for name in path:
-            command = command.commands[name]
-        known = {o for p in command.params for o in p.opts}
+            command = next(c for c in command.subcommands if c.name == name)
+        known = {flag for option in command.options for flag in option.flags}
         assert options <= known, (path, options - known)
     for option in ("--status-exit-code=", "--list-exit-code="):
         assert option in text

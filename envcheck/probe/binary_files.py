@@ -9,7 +9,15 @@ sub-libraries importing zlibwapi.dll), or the $ORIGIN-relative RUNPATH through w
 It must never load the file it reads: no ctypes, dlopen or LoadLibrary, no executable mapping.
 A library's constructors must not run and a broken file must not crash or hang the probe. Bad
 files are facts, not errors: `read_binary` never raises for them; `problems` says what is wrong.
-The parsing is pyelftools' and pefile's; this module only picks the few structures it needs.
+
+ELF files are read by hand with `struct`, the way ld.so reads them: the ELF header, the program
+headers, the PT_DYNAMIC entries and their strings through DT_STRTAB, with bounded reads only. That
+is for speed: `envcheck doctor` must take a fraction of `import tensorflow`, and pyelftools costs
+30-60 ms to import plus about 15 ms per read of TensorFlow's 65 MB libtensorflow_framework.so.2
+(it walks every section header to find .dynstr), where this reader needs about 0.1 ms. The
+exported-symbol list (`exports=True`) is still pyelftools' work, imported only then: the dynamic
+symbol table is a bigger job. PE files are parsed by pefile; this module only picks the few
+structures it needs.
 """
 
 from __future__ import annotations
@@ -36,14 +44,6 @@ FORMAT_UNKNOWN = "unknown"
 _ELF_MAGIC = b"\x7fELF"
 _PE_DOS_MAGIC = b"MZ"
 
-# ELF e_machine names as pyelftools spells them (elftools/elf/enums.py ENUM_E_MACHINE).
-_ELF_MACHINES = {
-    "EM_X86_64": "x86_64",
-    "EM_386": "i386",
-    "EM_AARCH64": "aarch64",
-    "EM_ARM": "arm",
-    "EM_IA_64": "ia64",
-}
 # PE IMAGE_FILE_HEADER.Machine values (winnt.h; matrix-facts.md section 6.4).
 _PE_MACHINES = {
     0x014C: "i386",
@@ -62,7 +62,6 @@ _SAME_ARCH = {"arm64": "aarch64"}
 # STT_LOOS. glibc exports memcpy, strlen and friends as IFUNCs, so leaving them out would hide
 # real functions.
 _EXPORTED_SYMBOL_TYPES = frozenset({"STT_FUNC", "STT_OBJECT", "STT_GNU_IFUNC", "STT_LOOS"})
-_ELF64_HEADER_SIZE = 64
 _DOS_HEADER_SIZE = 64
 _PE_E_LFANEW_OFFSET = 0x3C
 _PE_COFF_HEADER_SIZE = 20
@@ -112,7 +111,7 @@ def read_binary(path: str | os.PathLike[str], *, exports: bool = True) -> Binary
     dynamic symbol table (ELF), or the headers and the import, delay-import and export
     directories (PE) are read. `exports=False` skips the symbol table, the one slow part on
     large C++ libraries (about 1.2 s for libLLVM's 46k symbols, 25 us each in pyelftools);
-    `exports` is then empty.
+    `exports` is then empty, and for ELF files pyelftools is not even imported.
     """
     name = os.fspath(path)
     problem = _not_a_readable_file(name)
@@ -300,60 +299,111 @@ def _unique(values: Iterable[str]) -> tuple[str, ...]:
 # ---------------------------------------------------------------------------------------- ELF
 
 
-def _read_elf(name: str, stream: IO[bytes], size: int, want_exports: bool) -> BinaryInfo:
-    elffile = _import_parser("elftools.elf.elffile")
-    stream.seek(0)
-    try:
-        elf = elffile.ELFFile(stream)
-    # pyelftools raises its own errors, construct's, struct's or ValueError on bad bytes; all of
-    # them mean the same thing here, and read_binary promises not to raise for a bad file.
-    except Exception as exc:
-        if size < _ELF64_HEADER_SIZE:
-            problem = f"truncated: the file is {size} bytes, shorter than an ELF header"
-        else:
-            problem = f"malformed ELF header: {exc}"
-        return _partial(name, FORMAT_ELF, None, None, (problem,))
+class _ElfError(Exception):
+    """Stops reading an ELF file; its message is the sentence for BinaryInfo.problems."""
 
-    bits = int(elf.elfclass)
-    machine = _elf_machine(elf["e_machine"])
-    problems: list[str] = []
-    elf_type = _text(elf["e_type"])
-    if elf_type != "ET_DYN":
-        problems.append(f"ELF file is not a shared library (type {elf_type})")
 
-    header_end = max(
-        elf["e_phoff"] + elf["e_phnum"] * elf["e_phentsize"],
-        elf["e_shoff"] + elf["e_shnum"] * elf["e_shentsize"],
+@dataclass(frozen=True)
+class _ElfLayout:
+    """The structures of one ELF class in one byte order, with padding over unread fields."""
+
+    bits: int
+    header: struct.Struct  # e_type, e_machine, e_phoff, e_shoff, e_phentsize..e_shnum
+    program_header: struct.Struct  # p_type, p_offset, p_vaddr, p_filesz
+    dynamic_entry: struct.Struct  # d_tag, d_val
+
+
+def _elf_layout(bits: int, order: str) -> _ElfLayout:
+    if bits == 32:
+        # Elf32_Phdr puts p_flags after p_memsz, Elf64_Phdr right after p_type.
+        return _ElfLayout(
+            bits,
+            struct.Struct(order + "16xHH8xII6xHHHH2x"),
+            struct.Struct(order + "III4xI12x"),
+            struct.Struct(order + "iI"),
+        )
+    return _ElfLayout(
+        bits,
+        struct.Struct(order + "16xHH12xQQ6xHHHH2x"),
+        struct.Struct(order + "I4xQQ8xQ16x"),
+        struct.Struct(order + "qQ"),
     )
-    if size < header_end:
-        problems.append(_truncated(size, int(header_end), "ELF headers"))
-        return _partial(name, FORMAT_ELF, bits, machine, tuple(problems))
 
-    try:
-        segments = list(elf.iter_segments())
-        data_end = max((seg["p_offset"] + seg["p_filesz"] for seg in segments), default=0)
-        if size < data_end:
-            problems.append(_truncated(size, int(data_end), "segments"))
-            return _partial(name, FORMAT_ELF, bits, machine, tuple(problems))
-        dynamic = next((seg for seg in segments if seg["p_type"] == "PT_DYNAMIC"), None)
-        tags = _elf_dynamic_tags(dynamic) if dynamic is not None else _ElfTags()
-        exports = _elf_exports(elf, dynamic) if want_exports else ()
-    except Exception as exc:  # as above: any parser error on these bytes is a malformed file
-        problems.append(f"malformed ELF file: {exc}")
-        return _partial(name, FORMAT_ELF, bits, machine, tuple(problems))
 
-    return BinaryInfo(
-        path=name,
-        format=FORMAT_ELF,
-        bits=bits,
-        machine=machine,
-        soname=tags.soname,
-        needed=tuple(tags.needed),
-        runpath=tuple(tags.runpath),
-        rpath=tuple(tags.rpath),
-        exports=exports,
-        problems=tuple(problems),
-    )
+# e_ident[EI_CLASS] and e_ident[EI_DATA] (ELFCLASS32/64, ELFDATA2LSB/MSB).
+_ELF_CLASSES = {1: 32, 2: 64}
+_ELF_BYTE_ORDERS = {1: "<", 2: ">"}
+_ELF_LAYOUTS = {
+    (bits, order): _elf_layout(bits, order)
+    for bits in _ELF_CLASSES.values()
+    for order in _ELF_BYTE_ORDERS.values()
+}
+_EI_CLASS = 4
+_EI_DATA = 5
+_EI_NIDENT = 16
+_ELF64_HEADER_SIZE = 64  # read for both classes: the 52-byte ELF32 header is a prefix of it
+_ELF_MACHINES = {62: "x86_64", 3: "i386", 183: "aarch64", 40: "arm", 50: "ia64"}  # EM_*
+_ELF_TYPES = {0: "ET_NONE", 1: "ET_REL", 2: "ET_EXEC", 3: "ET_DYN", 4: "ET_CORE"}
+_ET_DYN = 3
+_PT_LOAD = 1
+_PT_DYNAMIC = 2
+_DT_NULL = 0
+_DT_NEEDED = 1
+_DT_STRTAB = 5
+_DT_STRSZ = 10
+_DT_SONAME = 14
+_DT_RPATH = 15
+_DT_RUNPATH = 29
+_DT_STRING_TAGS = {
+    _DT_NEEDED: "DT_NEEDED",
+    _DT_SONAME: "DT_SONAME",
+    _DT_RPATH: "DT_RPATH",
+    _DT_RUNPATH: "DT_RUNPATH",
+}
+# Limits far above what a linker writes (a few hundred dynamic entries, RUNPATHs of a few hundred
+# bytes), so that a hostile file costs milliseconds and kilobytes, not its own size.
+_MAX_DYNAMIC_ENTRIES = 1 << 16
+_MAX_STRING = 1 << 16
+_DYNAMIC_CHUNK = 4096
+_STRING_CHUNK = 256
+
+
+@dataclass(frozen=True)
+class _ElfReader:
+    """Reads byte ranges the file's own numbers name, only after checking they lie inside it."""
+
+    stream: IO[bytes]
+    size: int
+
+    def read(self, offset: int, length: int, what: str) -> bytes:
+        if offset < 0 or length < 0 or offset + length > self.size:
+            raise _ElfError(_truncated(self.size, offset + length, what))
+        self.stream.seek(offset)
+        data = self.stream.read(length)
+        if len(data) != length:  # the file shrank since it was measured
+            raise _ElfError(_truncated(offset + len(data), offset + length, what))
+        return data
+
+
+@dataclass(frozen=True)
+class _ElfHeader:
+    layout: _ElfLayout
+    type: int
+    machine: int
+    phoff: int
+    shoff: int
+    phentsize: int
+    phnum: int
+    shentsize: int
+    shnum: int
+
+
+@dataclass(frozen=True)
+class _Segment:
+    type: int
+    offset: int
+    vaddr: int
+    filesz: int
 
 
 @dataclass(frozen=True)
@@ -364,37 +414,204 @@ class _ElfTags:
     rpath: tuple[str, ...] = ()
 
 
-def _elf_machine(value: object) -> str:
-    # pyelftools gives the EM_* name for machines it knows and the number for the others.
-    if isinstance(value, int):
-        return f"unknown(0x{value:x})"
-    text = str(value)
-    if text in _ELF_MACHINES:
-        return _ELF_MACHINES[text]
-    enums = _import_parser("elftools.elf.enums")
-    number = enums.ENUM_E_MACHINE.get(text)
-    return f"unknown(0x{int(number):x})" if number is not None else f"unknown({text})"
+@dataclass(frozen=True)
+class _StringTable:
+    offset: int  # in the file
+    size: int  # DT_STRSZ, cut to the bytes its PT_LOAD segment has in the file
 
 
-def _elf_dynamic_tags(dynamic: Any) -> _ElfTags:
+def _read_elf(name: str, stream: IO[bytes], size: int, want_exports: bool) -> BinaryInfo:
+    reader = _ElfReader(stream, size)
+    try:
+        header = _elf_header(reader)
+    except _ElfError as exc:
+        return _partial(name, FORMAT_ELF, None, None, (str(exc),))
+
+    bits = header.layout.bits
+    machine = _ELF_MACHINES.get(header.machine, f"unknown(0x{header.machine:x})")
+    problems: list[str] = []
+    if header.type != _ET_DYN:
+        elf_type = _ELF_TYPES.get(header.type, f"unknown(0x{header.type:x})")
+        problems.append(f"ELF file is not a shared library (type {elf_type})")
+    try:
+        tags = _elf_tags(reader, header)
+        exports = _elf_exports(stream) if want_exports else ()
+    except _ElfError as exc:
+        problems.append(str(exc))
+        return _partial(name, FORMAT_ELF, bits, machine, tuple(problems))
+
+    return BinaryInfo(
+        path=name,
+        format=FORMAT_ELF,
+        bits=bits,
+        machine=machine,
+        soname=tags.soname,
+        needed=tags.needed,
+        runpath=tags.runpath,
+        rpath=tags.rpath,
+        exports=exports,
+        problems=tuple(problems),
+    )
+
+
+def _elf_header(reader: _ElfReader) -> _ElfHeader:
+    data = reader.read(0, min(reader.size, _ELF64_HEADER_SIZE), "ELF header")
+    if len(data) < _EI_NIDENT:
+        raise _ElfError(f"truncated: the file is {reader.size} bytes, shorter than an ELF header")
+    bits = _ELF_CLASSES.get(data[_EI_CLASS])
+    order = _ELF_BYTE_ORDERS.get(data[_EI_DATA])
+    if bits is None or order is None:
+        raise _ElfError(
+            f"malformed ELF header: EI_CLASS is {data[_EI_CLASS]} and EI_DATA is "
+            f"{data[_EI_DATA]}, where each must be 1 or 2"
+        )
+    layout = _ELF_LAYOUTS[bits, order]
+    if len(data) < layout.header.size:
+        raise _ElfError(f"truncated: the file is {reader.size} bytes, shorter than an ELF header")
+    header = _ElfHeader(layout, *layout.header.unpack_from(data))
+    # ld.so refuses any other entry size too; it also keeps a hostile e_phnum's table small.
+    if header.phnum and header.phentsize != layout.program_header.size:
+        raise _ElfError(
+            f"malformed ELF header: e_phentsize is {header.phentsize}, "
+            f"not the {layout.program_header.size} bytes of an ELF{bits} program header"
+        )
+    return header
+
+
+def _elf_tags(reader: _ElfReader, header: _ElfHeader) -> _ElfTags:
+    """The string-valued dynamic entries, found the way ld.so finds them: by program headers.
+
+    Section headers are not read (pyelftools walks all of them to find .dynstr); they only
+    count towards the size a complete file must have, as they sit at its end.
+    """
+    # e_phnum is taken as written, as ld.so does: PN_XNUM (0xffff, the count moved to section
+    # 0) is for core files with more segments than a shared library ever has.
+    header_end = max(
+        header.phoff + header.phnum * header.phentsize,
+        header.shoff + header.shnum * header.shentsize,
+    )
+    if reader.size < header_end:
+        raise _ElfError(_truncated(reader.size, header_end, "ELF headers"))
+    segments = _elf_segments(reader, header)
+    data_end = max((seg.offset + seg.filesz for seg in segments), default=0)
+    if reader.size < data_end:
+        raise _ElfError(_truncated(reader.size, data_end, "segments"))
+    dynamic = next((seg for seg in segments if seg.type == _PT_DYNAMIC), None)
+    if dynamic is None:
+        return _ElfTags()
+    entries = _dynamic_entries(reader, dynamic, header.layout)
+    return _resolve_tags(reader, segments, entries)
+
+
+def _elf_segments(reader: _ElfReader, header: _ElfHeader) -> list[_Segment]:
+    table = reader.read(header.phoff, header.phnum * header.phentsize, "program headers")
+    return [_Segment(*fields) for fields in header.layout.program_header.iter_unpack(table)]
+
+
+def _dynamic_entries(
+    reader: _ElfReader, dynamic: _Segment, layout: _ElfLayout
+) -> list[tuple[int, int]]:
+    """The (d_tag, d_val) pairs before DT_NULL, read a chunk at a time: DT_NULL, not the
+    segment's size, ends the array for ld.so, and linkers pad the segment after it."""
+    entry = layout.dynamic_entry
+    count = min(dynamic.filesz // entry.size, _MAX_DYNAMIC_ENTRIES)
+    per_chunk = _DYNAMIC_CHUNK // entry.size
+    entries: list[tuple[int, int]] = []
+    for first in range(0, count, per_chunk):
+        chunk = min(per_chunk, count - first)
+        data = reader.read(dynamic.offset + first * entry.size, chunk * entry.size, "segments")
+        for tag, value in entry.iter_unpack(data):
+            if tag == _DT_NULL:
+                return entries
+            entries.append((tag, value))
+    raise _ElfError(
+        f"malformed ELF file: the dynamic segment has no DT_NULL in its first {count} entries"
+    )
+
+
+def _resolve_tags(
+    reader: _ElfReader, segments: Sequence[_Segment], entries: Sequence[tuple[int, int]]
+) -> _ElfTags:
+    values = dict(entries)  # the last of a repeated tag wins, as in ld.so
+    wanted = [(tag, value) for tag, value in entries if tag in _DT_STRING_TAGS]
+    if not wanted:
+        return _ElfTags()
+    if _DT_STRTAB not in values:
+        raise _ElfError(
+            f"malformed ELF file: it has {_DT_STRING_TAGS[wanted[0][0]]} but no DT_STRTAB"
+        )
+    table = _string_table(segments, values[_DT_STRTAB], values.get(_DT_STRSZ))
     soname: str | None = None
     needed: list[str] = []
     runpath: list[str] = []
     rpath: list[str] = []
-    for tag in dynamic.iter_tags():
-        kind = tag.entry.d_tag
-        if kind == "DT_NEEDED":
-            needed.append(_text(tag.needed))
-        elif kind == "DT_SONAME":
-            soname = _text(tag.soname)
-        elif kind == "DT_RUNPATH":
-            runpath.extend(_text(tag.runpath).split(":"))
-        elif kind == "DT_RPATH":
-            rpath.extend(_text(tag.rpath).split(":"))
+    for tag, value in wanted:
+        text = _elf_string(reader, table, value, _DT_STRING_TAGS[tag])
+        if tag == _DT_NEEDED:
+            needed.append(text)
+        elif tag == _DT_SONAME:
+            soname = text
+        elif tag == _DT_RUNPATH:
+            runpath.extend(text.split(":"))
+        else:
+            rpath.extend(text.split(":"))
     return _ElfTags(soname, tuple(needed), tuple(runpath), tuple(rpath))
 
 
-def _elf_exports(elf: Any, dynamic: Any) -> tuple[str, ...]:
+def _string_table(segments: Sequence[_Segment], address: int, size: int | None) -> _StringTable:
+    """Where DT_STRTAB, a virtual address, lies in the file: in the PT_LOAD segment holding it.
+
+    A missing DT_STRSZ (ld.so does not need it) leaves the segment's end as the bound.
+    """
+    for segment in segments:
+        if segment.type == _PT_LOAD and segment.vaddr <= address < segment.vaddr + segment.filesz:
+            offset = address - segment.vaddr + segment.offset
+            in_file = segment.offset + segment.filesz - offset
+            return _StringTable(offset, in_file if size is None else min(size, in_file))
+    raise _ElfError(
+        f"malformed ELF file: DT_STRTAB 0x{address:x} is outside the file data of every "
+        "PT_LOAD segment"
+    )
+
+
+def _elf_string(reader: _ElfReader, table: _StringTable, index: int, tag: str) -> str:
+    if index >= table.size:
+        raise _ElfError(
+            f"malformed ELF file: {tag} names string offset {index}, "
+            f"outside the {table.size}-byte string table"
+        )
+    end = min(table.offset + table.size, table.offset + index + _MAX_STRING)
+    position = table.offset + index
+    pieces: list[bytes] = []
+    while position < end:
+        data = reader.read(position, min(_STRING_CHUNK, end - position), "string table")
+        nul = data.find(b"\0")
+        if nul >= 0:
+            pieces.append(data[:nul])
+            return _text(b"".join(pieces))
+        pieces.append(data)
+        position += len(data)
+    raise _ElfError(
+        f"malformed ELF file: the {tag} string at offset {index} has no terminating NUL "
+        f"within the string table or {_MAX_STRING} bytes"
+    )
+
+
+def _elf_exports(stream: IO[bytes]) -> tuple[str, ...]:
+    """The exported names, read by pyelftools: the symbol table is a bigger job than the rest."""
+    elffile = _import_parser("elftools.elf.elffile")
+    stream.seek(0)
+    # pyelftools raises its own errors, construct's, struct's or ValueError on bad bytes; all of
+    # them mean the same thing here, and read_binary promises not to raise for a bad file.
+    try:
+        elf = elffile.ELFFile(stream)
+        dynamic = next((seg for seg in elf.iter_segments() if seg["p_type"] == "PT_DYNAMIC"), None)
+        return _elf_symbol_names(elf, dynamic)
+    except Exception as exc:
+        raise _ElfError(f"malformed ELF file: {exc}") from exc
+
+
+def _elf_symbol_names(elf: Any, dynamic: Any) -> tuple[str, ...]:
     """Names of the dynamic symbols the file defines.
 
     The .dynsym section is read when section headers exist (about three times faster in

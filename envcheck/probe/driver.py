@@ -9,6 +9,7 @@ of tool output are pure functions at the top of this module.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -151,8 +152,24 @@ def _child_failure(result: ChildResult) -> str:
     return f"the child process {result.describe()}"
 
 
+def _pynvml_dir() -> str | None:
+    """The directory nvidia-ml-py's `pynvml` module is in, found without importing it.
+
+    The NVML child starts without the site module (fast, see run_child) and imports pynvml
+    from here; nvidia-ml-py needs only the standard library.
+    """
+    try:
+        spec = importlib.util.find_spec("pynvml")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or spec.origin is None:
+        return None
+    return str(Path(spec.origin).parent)
+
+
 def _step_nvml(cascade: _Cascade) -> DriverFacts | None:
-    result = run_child("nvml", None, env=cascade.env, timeout=cascade.timeout)
+    argument = {"pynvml_dir": _pynvml_dir()}
+    result = run_child("nvml", argument, env=cascade.env, timeout=cascade.timeout, site=False)
     data = result.data
     if not result.ok or data is None:
         cascade.fail("nvml", _child_failure(result))
@@ -172,7 +189,9 @@ def _step_nvml(cascade: _Cascade) -> DriverFacts | None:
 
 
 def _step_libcuda(cascade: _Cascade, names: tuple[str, ...]) -> DriverFacts | None:
-    result = run_child("libcuda", {"names": list(names)}, env=cascade.env, timeout=cascade.timeout)
+    result = run_child(
+        "libcuda", {"names": list(names)}, env=cascade.env, timeout=cascade.timeout, site=False
+    )
     data = result.data
     if not result.ok or data is None:
         cascade.fail("libcuda", _child_failure(result))

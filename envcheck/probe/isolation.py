@@ -1,9 +1,9 @@
 """Run probe code that may crash or hang (foreign libraries, NVML, TensorFlow) in a child process.
 
-The child is a Python script from `envcheck/probe/children/`, run as `python -I -c SOURCE ARG` so
-it needs no envcheck installed in the target interpreter; it prints one JSON object as its last
-stdout line. A timeout, a signal (SIGSEGV, SIGABRT) or a non-zero exit becomes a ChildResult that
-says so: the parent never hangs and never dies with the child.
+The child is a Python script from `envcheck/probe/children/`, run as `python -I [-S] -c SOURCE
+ARG` so it needs no envcheck installed in the target interpreter; it prints one JSON object as
+its last stdout line. A timeout, a signal (SIGSEGV, SIGABRT) or a non-zero exit becomes a
+ChildResult that says so: the parent never hangs and never dies with the child.
 """
 
 from __future__ import annotations
@@ -74,9 +74,17 @@ def run_child(
     env: Mapping[str, str] | None = None,
     timeout: float = DEFAULT_TIMEOUT_S,
     extra_args: Sequence[str] = (),
+    site: bool = True,
 ) -> ChildResult:
-    """Run child script `name` with a JSON `argument`; never raises for the child's failures."""
-    command = [python or sys.executable, "-I", *extra_args, "-c", child_source(name)]
+    """Run child script `name` with a JSON `argument`; never raises for the child's failures.
+
+    `site=False` starts the interpreter without the site module (-S) for children that need only
+    the standard library: a virtual environment's .pth files (editable installs, setuptools'
+    distutils hook) otherwise cost each child 10-15 ms before its first line, and run code the
+    probe has no business running.
+    """
+    flags = ["-I"] if site else ["-I", "-S"]
+    command = [python or sys.executable, *flags, *extra_args, "-c", child_source(name)]
     command.append(json.dumps(argument))
     started = time.monotonic()
     try:

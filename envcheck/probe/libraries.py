@@ -230,7 +230,7 @@ def decode_cudnn_version(value: int) -> str:
 
 def version_by_calling(path: str, call: str, timeout: float) -> tuple[str | None, str | None]:
     """(version, problem): ask the library itself, in a child process."""
-    result = run_child("library_version", {"path": path, "call": call}, timeout=timeout)
+    result = run_child("library_version", {"path": path, "call": call}, timeout=timeout, site=False)
     if not result.ok or result.data is None:
         return None, f"loading it to read its version {result.describe()}"
     data = result.data

@@ -41,6 +41,11 @@ def _gpu_calls(pynvml, handle):
 
 def main():
     out = {"gpus": [], "field_errors": []}
+    argument = json.loads(sys.argv[1]) if len(sys.argv) > 1 else None
+    # Started without the site module: the parent says where nvidia-ml-py lives. Appended, as
+    # site would, so nothing there shadows the standard library (an old enum34, say).
+    if isinstance(argument, dict) and argument.get("pynvml_dir"):
+        sys.path.append(argument["pynvml_dir"])
     try:
         import pynvml
     except ImportError as exc:

@@ -1,23 +1,24 @@
 """`envcheck fetch`: the wheels a target machine needs, downloaded into a wheelhouse; or a check
 of a wheelhouse against its manifest (`--verify DIR`).
 
-cli.py registers it with `register(app)`. Like every command: data to stdout (text or --json),
-progress to stderr and only on a terminal, an error as one line on stderr, every option also an
-ENVCHECK_* variable. Exit codes: 0 done (or the wheelhouse verified), 1 a download or the
-verification failed or nothing fits the target, 2 a usage error. Credentials in an index URL are
-never printed: the index is shown redacted and every message is scrubbed once more.
+Like every command: data to stdout (text or --json), progress to stderr and only on a terminal,
+an error as one line on stderr, every option also an ENVCHECK_* variable. Exit codes: 0 done (or
+the wheelhouse verified), 1 a download or the verification failed or nothing fits the target, 2 a
+usage error. Credentials in an index URL are never printed: the index is shown redacted and every
+message is scrubbed once more.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-import typer
+from envcheck.cli_errors import CommandExit, fail
 
 if TYPE_CHECKING:  # the download stack (requests, urllib3) loads only when fetch runs
     from envcheck.fetch import FetchReport
@@ -36,97 +37,31 @@ CONNECT_TIMEOUT_S = 10.0
 _MB = 1_000_000
 
 
-# A module-level option: a list default must not be built in the signature (ruff B008).
-PLATFORM_OPTION = typer.Option(
-    None,
-    "--platform",
-    envvar="ENVCHECK_PLATFORM",
-    metavar="TAG",
-    help="A target's wheel platform tag (manylinux_2_17_x86_64, win_amd64, macosx_12_0_arm64); "
-    "repeat for several targets. Default: this machine.",
-)
-
-
-def register(app: typer.Typer) -> None:
-    """Add `envcheck fetch` to the application (cli.py calls this)."""
-    app.command("fetch")(fetch_command)
-
-
-def fetch_command(
-    dest: Optional[str] = typer.Option(
-        None,
-        "--dest",
-        envvar="ENVCHECK_DEST",
-        metavar="DIR",
-        help="The wheelhouse directory to download into (created if missing).",
-    ),
-    tensorflow: Optional[str] = typer.Option(
-        None,
-        "--tensorflow",
-        envvar="ENVCHECK_TENSORFLOW",
-        metavar="SPEC",
-        help="TensorFlow versions to choose from (2.15, 2.15.1, '>=2.12'); default: the newest "
-        "that fits the target.",
-    ),
-    platform: Optional[list[str]] = PLATFORM_OPTION,
-    python: Optional[str] = typer.Option(
-        None,
-        "--python",
-        envvar="ENVCHECK_PYTHON",
-        metavar="X.Y",
-        help="The target Python (default: this interpreter's).",
-    ),
-    index_url: Optional[str] = typer.Option(
-        None,
-        "--index-url",
-        envvar="ENVCHECK_INDEX_URL",
-        metavar="URL",
-        help="The index's simple API root (default: pip's configuration, then pip's default).",
-    ),
-    with_deps: bool = typer.Option(
-        False,
-        "--with-deps",
-        envvar="ENVCHECK_WITH_DEPS",
-        help="Fetch the full dependency closure (resolved by pip download).",
-    ),
-    verify: Optional[str] = typer.Option(
-        None,
-        "--verify",
-        envvar="ENVCHECK_VERIFY",
-        metavar="DIR",
-        help="Check the wheelhouse DIR against its wheelhouse.json instead of downloading.",
-    ),
-    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
-    timeout: float = typer.Option(
-        60.0,
-        "--timeout",
-        envvar="ENVCHECK_FETCH_TIMEOUT",
-        metavar="SECONDS",
-        min=0.1,
-        help="Network read timeout; timeouts and 5xx answers are retried with backoff.",
-    ),
-    matrix_option: Optional[str] = typer.Option(
-        None,
-        "--matrix",
-        envvar="ENVCHECK_MATRIX",
-        metavar="DIR",
-        help="Use the matrix data in DIR instead of the bundled one.",
-    ),
-) -> None:
+def run(args: argparse.Namespace) -> int:
     """Download the wheels a target machine needs (any platform and Python) into a wheelhouse."""
+    dest: str | None = args.dest
+    verify: str | None = args.verify
+    index_url: str | None = args.index_url
+    as_json: bool = args.as_json
     secrets = _secrets(index_url)
     try:
         if verify is not None:
             if dest is not None:
                 raise InputError("give either --dest DIR (to fetch) or --verify DIR (to check)")
-            _verify(Path(verify), as_json)
-            return
+            return _verify(Path(verify), as_json)
         if dest is None:
             raise InputError("--dest DIR is missing: the wheelhouse directory to fetch into")
         index = resolve_index(index_url)
         secrets += index.secrets
         report = _fetch(
-            Path(dest), index, tensorflow, platform or [], python, with_deps, timeout, matrix_option
+            Path(dest),
+            index,
+            args.tensorflow,
+            args.platform or [],
+            args.python,
+            args.with_deps,
+            args.timeout,
+            args.matrix_option,
         )
     except InputError as exc:
         raise _fail(str(exc), EXIT_USAGE, secrets) from None
@@ -137,34 +72,34 @@ def fetch_command(
     except KeyboardInterrupt:
         raise _fail("interrupted; no partial file was kept", EXIT_INTERRUPTED, secrets) from None
     if as_json:
-        typer.echo(json.dumps(report_to_json(report), indent=2))
+        print(json.dumps(report_to_json(report), indent=2))
     else:
-        typer.echo(report_to_text(report), nl=False)
+        sys.stdout.write(report_to_text(report))
+    return EXIT_OK
 
 
-def _secrets(index_url: Optional[str]) -> tuple[str, ...]:
+def _secrets(index_url: str | None) -> tuple[str, ...]:
     if not index_url:
         return ()
     _, auth = split_credentials(index_url.strip())
     return tuple(s for s in (auth or ()) if len(s) >= 3)
 
 
-def _fail(message: str, code: int, secrets: tuple[str, ...]) -> typer.Exit:
+def _fail(message: str, code: int, secrets: tuple[str, ...]) -> CommandExit:
     for secret in secrets:
         message = message.replace(secret, "****")
-    typer.echo(f"envcheck: error: {' '.join(message.split())}", err=True)
-    return typer.Exit(code)
+    return fail(message, code)
 
 
 def _fetch(
     dest: Path,
     index: IndexLocation,
-    tensorflow: Optional[str],
+    tensorflow: str | None,
     platforms: list[str],
-    python: Optional[str],
+    python: str | None,
     with_deps: bool,
     timeout: float,
-    matrix_option: Optional[str],
+    matrix_option: str | None,
 ) -> FetchReport:
     from envcheck.fetch import fetch_wheelhouse  # noqa: PLC0415 - see TYPE_CHECKING above
     from envcheck.index.http import Timeouts  # noqa: PLC0415
@@ -188,16 +123,15 @@ def _fetch(
             progress.close()
 
 
-def _verify(directory: Path, as_json: bool) -> None:
+def _verify(directory: Path, as_json: bool) -> int:
     from envcheck.index.wheelhouse import verify_wheelhouse  # noqa: PLC0415
 
     result = verify_wheelhouse(directory)
     if as_json:
-        typer.echo(json.dumps(verification_to_json(result), indent=2))
+        print(json.dumps(verification_to_json(result), indent=2))
     else:
-        typer.echo(verification_to_text(result), nl=False)
-    if not result.ok:
-        raise typer.Exit(EXIT_FAILED)
+        sys.stdout.write(verification_to_text(result))
+    return EXIT_OK if result.ok else EXIT_FAILED
 
 
 # --- output: pure functions of the results ------------------------------------------------------

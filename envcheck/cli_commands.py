@@ -1,0 +1,458 @@
+"""Every envcheck command with its options, help and ENVCHECK_* variables: the CLI's contract.
+
+Only data: the code that runs a command lives in envcheck/commands/<name>.py and is imported
+when that command runs, so `envcheck doctor` never loads the installer or the download stack.
+Options that several commands share are defined once here.
+"""
+
+from __future__ import annotations
+
+from envcheck.cli_options import FLAG, INTEGER, LIST, NUMBER, Command, Option
+
+MATRIX = Option(
+    ("--matrix",),
+    "matrix_option",
+    "Use the matrix data in DIR instead of the bundled one.",
+    envvar="ENVCHECK_MATRIX",
+    metavar="DIR",
+)
+JSON = Option(("--json",), "as_json", "Print JSON.", kind=FLAG)
+FORMAT = Option(
+    ("--format",),
+    "output_format",
+    "Report format (default text).",
+    envvar="ENVCHECK_FORMAT",
+    metavar="text|json|markdown",
+)
+FORMAT_JSON = Option(("--json",), "as_json", "Same as --format json.", kind=FLAG)
+TENSORFLOW_SPEC = Option(
+    ("--tensorflow",),
+    "tensorflow",
+    "Only consider these TensorFlow versions (2.15, 2.15.1, '>=2.12').",
+    envvar="ENVCHECK_TENSORFLOW",
+    metavar="SPEC",
+)
+DRIVER = Option(
+    ("--driver",),
+    "driver",
+    "The NVIDIA driver release, e.g. 535.104.05, or 'none' (default: detected).",
+    envvar="ENVCHECK_DRIVER_VERSION",
+    metavar="VER",
+)
+GPU = Option(
+    ("--gpu",),
+    "gpu",
+    "The GPU model, e.g. 'RTX 3060' (default: detected).",
+    envvar="ENVCHECK_GPU",
+    metavar="NAME",
+)
+COMPUTE_CAPABILITY = Option(
+    ("--compute-capability",),
+    "compute_capability",
+    "The GPU's compute capability, e.g. 8.6.",
+    envvar="ENVCHECK_COMPUTE_CAPABILITY",
+    metavar="X.Y",
+)
+INDEX_URL = Option(
+    ("--index-url",),
+    "index_url",
+    "The package index (default: your pip configuration, else pip's default).",
+    envvar="ENVCHECK_INDEX_URL",
+    metavar="URL",
+)
+
+
+def _python_executable(help_text: str) -> Option:
+    return Option(
+        ("--python",),
+        "python",
+        help_text,
+        envvar="ENVCHECK_PYTHON_EXECUTABLE",
+        metavar="PATH",
+    )
+
+
+MATRIX_COMMAND = Command(
+    "matrix",
+    "Show the version matrix rows, or validate a matrix directory.",
+    description="Show TensorFlow releases with their Python, CUDA, cuDNN, driver and GPU targets.",
+    handler="envcheck.commands.matrix:rows",
+    options=(
+        Option(
+            ("--tensorflow",),
+            "tensorflow",
+            "Only TensorFlow releases matching VER (2.15, 2.15.1 or '>=2.12,<2.16').",
+            envvar="ENVCHECK_TENSORFLOW",
+            metavar="VER",
+        ),
+        Option(
+            ("--cuda",),
+            "cuda",
+            "Only releases built with this CUDA (12 or 12.5).",
+            envvar="ENVCHECK_CUDA",
+            metavar="VER",
+        ),
+        JSON,
+        MATRIX,
+    ),
+    subcommands=(
+        Command(
+            "validate",
+            "Check a matrix directory: every row parses, cites a source, and agrees with the "
+            "others.",
+            handler="envcheck.commands.matrix:validate",
+            options=(MATRIX, JSON),
+        ),
+    ),
+)
+
+RECOMMEND_COMMAND = Command(
+    "recommend",
+    "Rank TensorFlow releases for this machine (or one described by flags), with commands.",
+    handler="envcheck.commands.recommend:run",
+    options=(
+        Option(
+            ("--os",),
+            "os_name",
+            "The target OS (default: this machine).",
+            envvar="ENVCHECK_OS",
+            metavar="linux|windows|wsl|macos",
+        ),
+        Option(
+            ("--arch",),
+            "arch",
+            "The target CPU architecture (default: this machine).",
+            envvar="ENVCHECK_ARCH",
+            metavar="x86_64|aarch64",
+        ),
+        Option(
+            ("--python",),
+            "python",
+            "The target Python (default: this interpreter).",
+            envvar="ENVCHECK_PYTHON",
+            metavar="X.Y",
+        ),
+        DRIVER,
+        GPU,
+        COMPUTE_CAPABILITY,
+        TENSORFLOW_SPEC,
+        JSON,
+        Option(("--all",), "show_all", "List every candidate, not the best three.", kind=FLAG),
+        MATRIX,
+    ),
+)
+
+PROBE_COMMAND = Command(
+    "probe",
+    "Collect the facts: platform, driver and GPUs, frameworks, and the CUDA/cuDNN libraries.",
+    handler="envcheck.commands.probe:run",
+    options=(
+        Option(("--json",), "as_json", "Print JSON (schema envcheck.facts/1).", kind=FLAG),
+        _python_executable("Probe the environment of this interpreter (e.g. a project's venv)."),
+        Option(
+            ("--timeout",),
+            "timeout",
+            "Time limit for each isolated step (NVML, libcuda, a library's version call).",
+            kind=NUMBER,
+            envvar="ENVCHECK_TIMEOUT",
+            metavar="SECONDS",
+            default=10.0,
+            minimum=0.1,
+        ),
+        Option(
+            ("--import-frameworks",),
+            "import_frameworks",
+            "Also import TensorFlow (in a child process) for tf.sysconfig.get_build_info().",
+            kind=FLAG,
+            envvar="ENVCHECK_IMPORT_FRAMEWORKS",
+        ),
+        MATRIX,
+    ),
+)
+
+DOCTOR_COMMAND = Command(
+    "doctor",
+    "Diagnose: will TensorFlow use the GPU here, and if not, which link is broken and the fix.",
+    handler="envcheck.commands.doctor:run",
+    options=(
+        Option(
+            ("--no-smoke",),
+            "no_smoke",
+            "Skip the smoke test (importing TensorFlow and running a tiny conv, LSTM, matmul).",
+            kind=FLAG,
+            envvar="ENVCHECK_NO_SMOKE",
+        ),
+        Option(
+            ("--timeout",),
+            "timeout",
+            "Time limit of the smoke test.",
+            kind=NUMBER,
+            envvar="ENVCHECK_TIMEOUT",
+            metavar="SECONDS",
+            default=120.0,
+            minimum=1.0,
+        ),
+        FORMAT_JSON,
+        FORMAT,
+        Option(
+            ("-o", "--output"),
+            "output",
+            "Write the report to FILE (atomically) instead of standard output.",
+            envvar="ENVCHECK_OUTPUT",
+            metavar="FILE",
+        ),
+        Option(
+            ("--strict",), "strict", "Exit 1 on warnings too.", kind=FLAG, envvar="ENVCHECK_STRICT"
+        ),
+        _python_executable("Diagnose the environment of this interpreter."),
+        Option(
+            ("--facts",),
+            "facts_file",
+            "Diagnose a facts file from `envcheck probe --json` (no probing here).",
+            envvar="ENVCHECK_FACTS",
+            metavar="FILE",
+        ),
+        Option(
+            ("--target-driver",),
+            "target_driver",
+            "Docker build: the driver of the machines the image will run on.",
+            envvar="ENVCHECK_TARGET_DRIVER",
+            metavar="VER",
+        ),
+        Option(
+            ("--target-gpu",),
+            "target_gpu",
+            "Docker build: the GPU model the image will run on.",
+            envvar="ENVCHECK_TARGET_GPU",
+            metavar="NAME",
+        ),
+        Option(
+            ("--target-compute-capability",),
+            "target_cc",
+            "Docker build: the target GPU's compute capability.",
+            envvar="ENVCHECK_TARGET_COMPUTE_CAPABILITY",
+            metavar="X.Y",
+        ),
+        MATRIX,
+    ),
+)
+
+EXPLAIN_COMMAND = Command(
+    "explain",
+    "Explain a pasted TensorFlow / CUDA / cuDNN log: what is wrong and what to do.",
+    handler="envcheck.commands.explain:run",
+    options=(
+        Option((), "source", "The log file; - reads stdin.", metavar="FILE|-", default="-"),
+        FORMAT_JSON,
+        FORMAT,
+        MATRIX,
+    ),
+)
+
+INSTALL_COMMAND = Command(
+    "install",
+    "Install the recommended TensorFlow (and its CUDA wheels) into one environment, safely.",
+    handler="envcheck.commands.install:run",
+    options=(
+        TENSORFLOW_SPEC,
+        _python_executable("Install into the environment of this interpreter (default: this one)."),
+        Option(
+            ("--dry-run",),
+            "dry_run_only",
+            "Show the plan and the installer's check; install nothing.",
+            kind=FLAG,
+            envvar="ENVCHECK_DRY_RUN",
+        ),
+        Option(
+            ("--yes",),
+            "yes",
+            "Install without asking (for scripts; without it a terminal prompt confirms).",
+            kind=FLAG,
+            envvar="ENVCHECK_YES",
+        ),
+        Option(
+            ("--installer",),
+            "installer",
+            "Run the target's pip, or uv (when on PATH).",
+            envvar="ENVCHECK_INSTALLER",
+            metavar="pip|uv",
+            default="pip",
+        ),
+        INDEX_URL,
+        Option(
+            ("--constraints-out",),
+            "constraints_out",
+            "Also write a pip constraints file for the plan (atomically).",
+            envvar="ENVCHECK_CONSTRAINTS_OUT",
+            metavar="FILE",
+        ),
+        MATRIX,
+    ),
+)
+
+FETCH_COMMAND = Command(
+    "fetch",
+    "Download the wheels a target machine needs (any platform and Python) into a wheelhouse.",
+    handler="envcheck.commands.fetch:run",
+    options=(
+        Option(
+            ("--dest",),
+            "dest",
+            "The wheelhouse directory to download into (created if missing).",
+            envvar="ENVCHECK_DEST",
+            metavar="DIR",
+        ),
+        Option(
+            ("--tensorflow",),
+            "tensorflow",
+            "TensorFlow versions to choose from (2.15, 2.15.1, '>=2.12'); default: the newest "
+            "that fits the target.",
+            envvar="ENVCHECK_TENSORFLOW",
+            metavar="SPEC",
+        ),
+        Option(
+            ("--platform",),
+            "platform",
+            "A target's wheel platform tag (manylinux_2_17_x86_64, win_amd64, "
+            "macosx_12_0_arm64); repeat for several targets. Default: this machine.",
+            kind=LIST,
+            envvar="ENVCHECK_PLATFORM",
+            metavar="TAG",
+        ),
+        Option(
+            ("--python",),
+            "python",
+            "The target Python (default: this interpreter's).",
+            envvar="ENVCHECK_PYTHON",
+            metavar="X.Y",
+        ),
+        Option(
+            ("--index-url",),
+            "index_url",
+            "The index's simple API root (default: pip's configuration, then pip's default).",
+            envvar="ENVCHECK_INDEX_URL",
+            metavar="URL",
+        ),
+        Option(
+            ("--with-deps",),
+            "with_deps",
+            "Fetch the full dependency closure (resolved by pip download).",
+            kind=FLAG,
+            envvar="ENVCHECK_WITH_DEPS",
+        ),
+        Option(
+            ("--verify",),
+            "verify",
+            "Check the wheelhouse DIR against its wheelhouse.json instead of downloading.",
+            envvar="ENVCHECK_VERIFY",
+            metavar="DIR",
+        ),
+        JSON,
+        Option(
+            ("--timeout",),
+            "timeout",
+            "Network read timeout; timeouts and 5xx answers are retried with backoff.",
+            kind=NUMBER,
+            envvar="ENVCHECK_FETCH_TIMEOUT",
+            metavar="SECONDS",
+            default=60.0,
+            minimum=0.1,
+        ),
+        MATRIX,
+    ),
+)
+
+SETUP_COMMAND = Command(
+    "setup",
+    "Decisions for scripts/setup-windows.ps1 (not meant to be run by hand).",
+    hidden=True,
+    subcommands=(
+        Command(
+            "windows-python",
+            "Which installed Python the TensorFlow venv should use, and whether the GPU needs "
+            "WSL2.",
+            handler="envcheck.commands.setup:windows_python",
+            options=(
+                Option(
+                    ("--py-list",),
+                    "py_list",
+                    "What `py -0p` printed (any encoding).",
+                    metavar="FILE",
+                    required=True,
+                ),
+                Option(
+                    ("--tensorflow",),
+                    "tensorflow",
+                    "Only consider these TensorFlow versions (2.15, '>=2.11').",
+                    envvar="ENVCHECK_TENSORFLOW",
+                    metavar="SPEC",
+                ),
+                Option(
+                    ("--driver",),
+                    "driver",
+                    "The NVIDIA driver release, or 'none' (default: detected).",
+                    envvar="ENVCHECK_DRIVER_VERSION",
+                    metavar="VER",
+                ),
+                Option(("--gpu",), "gpu", "The GPU model.", envvar="ENVCHECK_GPU", metavar="NAME"),
+                Option(
+                    ("--compute-capability",),
+                    "compute_capability",
+                    "The GPU's compute capability.",
+                    envvar="ENVCHECK_COMPUTE_CAPABILITY",
+                    metavar="X.Y",
+                ),
+                Option(
+                    ("--matrix",),
+                    "matrix_option",
+                    "Another matrix.",
+                    envvar="ENVCHECK_MATRIX",
+                    metavar="DIR",
+                ),
+            ),
+        ),
+        Command(
+            "wsl-state",
+            "Is WSL absent, WSL 1 only, WSL 2, or without a Linux distribution; and what to do.",
+            handler="envcheck.commands.setup:wsl_state",
+            options=(
+                Option(
+                    ("--status-exit-code",),
+                    "status_exit_code",
+                    "The exit code of `wsl.exe --status`; leave out when wsl.exe does not exist.",
+                    kind=INTEGER,
+                    metavar="N",
+                ),
+                Option(
+                    ("--list",),
+                    "list_file",
+                    "What `wsl.exe -l -v` printed (any encoding).",
+                    metavar="FILE",
+                ),
+                Option(
+                    ("--list-exit-code",),
+                    "list_exit_code",
+                    "The exit code of `wsl.exe -l -v`.",
+                    kind=INTEGER,
+                    metavar="N",
+                    default=0,
+                ),
+            ),
+        ),
+    ),
+)
+
+ROOT = Command(
+    "envcheck",
+    "Will TensorFlow, CUDA, cuDNN, the NVIDIA driver and this GPU work together?",
+    subcommands=(
+        MATRIX_COMMAND,
+        RECOMMEND_COMMAND,
+        PROBE_COMMAND,
+        DOCTOR_COMMAND,
+        EXPLAIN_COMMAND,
+        INSTALL_COMMAND,
+        FETCH_COMMAND,
+        SETUP_COMMAND,
+    ),
+)

@@ -1,0 +1,325 @@
+"""The command line as data: each command's options, their ENVCHECK_* variables, and a parser.
+
+Built on the standard library's argparse rather than a CLI framework: `envcheck doctor --no-smoke`
+has to finish in a tenth of a bare `import tensorflow`, and the framework envcheck started with
+(typer, which now builds a pydantic adapter for every option on every run) cost about 0.2 s of
+that before the first fact was read. argparse imports in ~2 ms. What a framework gave for free
+and this module adds: options that also read an environment variable, flags with yes/no values
+from the environment, lower bounds, one-line usage errors and a help text that names the
+variables and defaults.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Callable, NoReturn
+
+TEXT = "text"
+FLAG = "flag"
+NUMBER = "number"
+INTEGER = "integer"
+LIST = "list"
+
+# The spellings click and typer accepted for a flag in an environment variable; scripts written
+# against earlier envcheck versions keep working.
+_TRUE = frozenset({"1", "true", "t", "yes", "y", "on"})
+_FALSE = frozenset({"0", "false", "f", "no", "n", "off"})
+
+
+class UsageError(Exception):
+    """The command line or an ENVCHECK_* variable cannot be used; the message is one line."""
+
+    def __init__(self, message: str, command: str) -> None:
+        super().__init__(message)
+        self.command = command
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option (or the one positional argument) of a command."""
+
+    flags: tuple[str, ...]  # ("--output", "-o"); empty for a positional argument
+    dest: str  # the attribute of the parsed namespace
+    help: str
+    kind: str = TEXT  # TEXT | FLAG | NUMBER | INTEGER | LIST (repeatable)
+    envvar: str | None = None
+    metavar: str | None = None
+    default: Any = None
+    minimum: float | None = None
+    required: bool = False
+
+    @property
+    def name(self) -> str:
+        """How messages name it: the long flag, or the metavar of a positional argument."""
+        long_flags = [f for f in self.flags if f.startswith("--")]
+        return (long_flags or self.flags or (self.metavar or self.dest,))[0]
+
+
+@dataclass(frozen=True)
+class Command:
+    """A command: its options, the function that runs it ("module:function") or subcommands."""
+
+    name: str
+    help: str
+    options: tuple[Option, ...] = ()
+    handler: str | None = None  # None: a group that only holds subcommands
+    subcommands: tuple[Command, ...] = ()
+    hidden: bool = False
+    description: str | None = None  # the help page's paragraph; `help` when None
+
+
+def _convert(option: Option, text: str) -> Any:
+    """The value of `text` for `option`; ValueError with a sentence when it is not one."""
+    if option.kind in (NUMBER, INTEGER):
+        number_type: Callable[[str], float | int] = float if option.kind == NUMBER else int
+        try:
+            value = number_type(text)
+        except ValueError:
+            noun = "a number" if option.kind == NUMBER else "a whole number"
+            raise ValueError(f"{text!r} is not {noun}") from None
+        if option.minimum is not None and value < option.minimum:
+            raise ValueError(f"{text} is below the minimum of {option.minimum:g}")
+        return value
+    if option.kind == FLAG:
+        lowered = text.strip().lower()
+        if lowered in _TRUE:
+            return True
+        if lowered in _FALSE:
+            return False
+        raise ValueError(f"{text!r} is not a yes/no value (use 1 or 0)")
+    return text
+
+
+def _argparse_type(option: Option) -> Callable[[str], Any]:
+    def convert(text: str) -> Any:
+        try:
+            return _convert(option, text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    convert.__name__ = option.kind  # argparse names the type in some messages
+    return convert
+
+
+def environment_defaults(options: Sequence[Option], environ: Mapping[str, str]) -> dict[str, Any]:
+    """Defaults taken from the ENVCHECK_* variables that are set (and not empty)."""
+    defaults: dict[str, Any] = {}
+    for option in options:
+        raw = environ.get(option.envvar) if option.envvar else None
+        if not raw:
+            continue
+        try:
+            if option.kind == LIST:
+                defaults[option.dest] = raw.split()
+            else:
+                defaults[option.dest] = _convert(option, raw)
+        except ValueError as exc:
+            raise UsageError(f"{option.envvar} (for {option.name}): {exc}", "") from None
+    return defaults
+
+
+def _help_text(option: Option) -> str:
+    notes = []
+    if option.envvar:
+        notes.append(f"env: {option.envvar}")
+    if option.default not in (None, False, ()) and option.kind != FLAG:
+        notes.append(f"default: {option.default:g}" if isinstance(option.default, float) else
+                     f"default: {option.default}")  # fmt: skip
+    if option.minimum is not None:
+        notes.append(f"at least {option.minimum:g}")
+    if option.required:
+        notes.append("required")
+    # argparse expands %-formats in help; a literal % must be doubled.
+    text = option.help.replace("%", "%%")
+    return f"{text} [{'; '.join(notes)}]" if notes else text
+
+
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, max_help_position=32)
+
+    def _format_action(self, action: argparse.Action) -> str:
+        # The subcommands' own "COMMAND" line says nothing: list only the commands.
+        if isinstance(action, argparse._SubParsersAction):
+            return "".join(self._format_action(a) for a in action._get_subactions())
+        return super()._format_action(action)
+
+    def add_usage(self, usage: Any, actions: Any, groups: Any, prefix: str | None = None) -> None:
+        super().add_usage(usage, actions, groups, "Usage: " if prefix is None else prefix)
+
+    def start_section(self, heading: str | None) -> None:
+        # "Options:" and "Commands:" as every other tool prints them.
+        titles = {"options": "Options", "positional arguments": "Arguments"}
+        super().start_section(titles.get(heading or "", heading))
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse whose errors are UsageError (one line, exit 2) instead of usage + exit."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs, add_help=False)
+        self.add_argument("-h", "--help", action="help", help="Show this help and exit.")
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        # An unknown command: argparse's message lists the hidden ones too, and its wording
+        # changes between Python versions; this one names the visible commands or a close one.
+        if isinstance(action, argparse._SubParsersAction) and value not in action.choices:
+            visible = [a.dest for a in action._get_subactions()]
+            hint = _close_hint(str(value), visible, "commands")
+            raise argparse.ArgumentError(None, f"no command {value!r}{hint}")
+        super()._check_value(action, value)
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message, self.prog)
+
+
+def _close_hint(word: str, known: Sequence[str], noun: str) -> str:
+    close = difflib.get_close_matches(word, known, n=1)
+    if close:
+        return f"; did you mean {close[0]}?"
+    return f" ({noun}: {', '.join(known)})" if noun else ""
+
+
+def _add_option(parser: argparse.ArgumentParser, option: Option) -> None:
+    common: dict[str, Any] = {
+        "help": _help_text(option),
+        "default": argparse.SUPPRESS,  # see parse()
+    }
+    if not option.flags:
+        parser.add_argument(option.dest, nargs="?", metavar=option.metavar, **common)
+        return
+    common["dest"] = option.dest
+    if option.kind == FLAG:
+        parser.add_argument(*option.flags, action="store_true", **common)
+        return
+    if option.kind == LIST:
+        common["action"] = "append"
+    else:
+        common["type"] = _argparse_type(option)
+    parser.add_argument(*option.flags, metavar=option.metavar, **common)
+
+
+def build_parser(root: Command, prog: str, version: str) -> argparse.ArgumentParser:
+    """The argparse parser of `root` and its subcommands (hidden ones parse but are not listed)."""
+    parser = _parser(root, prog)
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"{prog} {version}",
+        help="Print the version and exit.",
+    )
+    return parser
+
+
+def _parser(command: Command, prog: str) -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=prog,
+        description=command.description or command.help,
+        formatter_class=_Formatter,
+        usage=_usage(command, prog),
+    )
+    for option in command.options:
+        _add_option(parser, option)
+    parser.set_defaults(_command=command, _options=command.options, _prog=prog)
+    _add_subcommands(parser, command, prog)
+    return parser
+
+
+def _add_subcommands(parser: argparse.ArgumentParser, command: Command, prog: str) -> None:
+    if not command.subcommands:
+        return
+    group = parser.add_subparsers(
+        title="Commands", metavar="COMMAND", dest=f"_{command.name}_subcommand"
+    )
+    for sub in command.subcommands:
+        extra: dict[str, Any] = {} if sub.hidden else {"help": sub.help}
+        child = group.add_parser(
+            sub.name,
+            prog=f"{prog} {sub.name}",
+            description=sub.description or sub.help,
+            formatter_class=_Formatter,
+            usage=_usage(sub, f"{prog} {sub.name}"),
+            **extra,
+        )
+        for option in sub.options:
+            _add_option(child, option)
+        child.set_defaults(
+            _command=sub, _options=command.options + sub.options, _prog=f"{prog} {sub.name}"
+        )
+        _add_subcommands(child, sub, f"{prog} {sub.name}")
+
+
+def _usage(command: Command, prog: str) -> str:
+    positional = next((o for o in command.options if not o.flags), None)
+    parts = [prog, "[OPTIONS]"]
+    if positional is not None:
+        parts.append(f"[{positional.metavar or positional.dest}]")
+    if command.subcommands:
+        parts.append("COMMAND [ARGS]..." if command.handler is None else "[COMMAND [ARGS]...]")
+    return " ".join(parts)
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """What the command line asked for: the command and its option values."""
+
+    command: Command
+    values: argparse.Namespace
+    parser: argparse.ArgumentParser
+
+
+def parse(
+    parser: argparse.ArgumentParser, argv: Sequence[str], environ: Mapping[str, str] | None = None
+) -> Parsed:
+    """Parse `argv`; an option not given takes its ENVCHECK_* variable, then its default.
+
+    Every option's argparse default is SUPPRESS, so "not given" is visible as a missing
+    attribute: a value typed on the command line always wins, even when it equals the default.
+    """
+    values, extras = parser.parse_known_args(list(argv))
+    command: Command = values._command
+    options: tuple[Option, ...] = values._options
+    if extras:
+        known = ["--help", *(flag for o in options for flag in o.flags if flag.startswith("--"))]
+        word = extras[0].split("=", 1)[0]
+        what = "option" if word.startswith("-") else "argument"
+        hint = _close_hint(word, known, "") if word.startswith("-") else ""
+        raise UsageError(f"no {what} {extras[0]!r}{hint}", _prog(values, parser))
+    env = os.environ if environ is None else environ
+    missing = [o for o in options if not hasattr(values, o.dest)]
+    try:
+        from_env = environment_defaults(missing, env)
+    except UsageError as exc:
+        raise UsageError(str(exc), _prog(values, parser)) from None
+    for option in missing:
+        if option.dest in from_env:
+            setattr(values, option.dest, from_env[option.dest])
+        elif option.required:
+            raise UsageError(f"the option {option.name} is required", _prog(values, parser))
+        else:
+            setattr(values, option.dest, False if option.kind == FLAG else option.default)
+    return Parsed(command, values, parser)
+
+
+def _prog(values: argparse.Namespace, parser: argparse.ArgumentParser) -> str:
+    prog: str = getattr(values, "_prog", parser.prog)
+    return prog
+
+
+def print_help(parser: argparse.ArgumentParser, argv: Sequence[str]) -> None:
+    """The help of the (sub)command named by `argv` on stderr, for a group called bare."""
+    target = parser
+    for word in argv:
+        found = None
+        for action in target._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                found = action.choices.get(word)
+        if found is None:
+            break
+        target = found
+    target.print_help(sys.stderr)

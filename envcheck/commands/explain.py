@@ -1,0 +1,29 @@
+"""`envcheck explain`: a pasted TensorFlow / CUDA / cuDNN log → what is wrong and what to do."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from envcheck.cli_errors import EXIT_NEGATIVE, EXIT_OK, handles_errors
+from envcheck.commands.flags import load, report_format
+from envcheck.explain.explain import explain_lines
+from envcheck.explain.reader import read_log
+from envcheck.explain.signatures import load_signatures
+from envcheck.matrix.advisories import load_known_bugs
+from envcheck.report.explanation import render
+
+
+@handles_errors()
+def run(args: argparse.Namespace) -> int:
+    chosen = report_format(args.output_format, args.as_json)
+    matrix = load(args.matrix_option)
+    explanation = explain_lines(
+        read_log(args.source),
+        load_signatures(matrix.directory),
+        matrix,
+        load_known_bugs(matrix.directory),
+    )
+    sys.stdout.write(render(explanation, chosen))
+    failed = any(f.severity.value == "error" for f in explanation.findings)
+    return EXIT_NEGATIVE if failed else EXIT_OK

@@ -1,0 +1,55 @@
+"""Flags several commands share: --matrix, --gpu with --compute-capability, --format with --json."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from envcheck.errors import EnvcheckError
+from envcheck.machine import GpuDescription
+from envcheck.matrix.gpu_names import GpuIndex
+from envcheck.matrix.load import matrix_dir
+from envcheck.matrix.model import Matrix, load_matrix
+from envcheck.report.doctor import Format
+from envcheck.versions import ComputeCapability
+
+
+def load(matrix_option: str | None) -> Matrix:
+    """The bundled matrix, or the one in the --matrix directory."""
+    return load_matrix(matrix_dir(matrix_option))
+
+
+def capability_lookup(matrix: Matrix) -> Callable[[str], ComputeCapability | None]:
+    return GpuIndex.build(matrix.gpus).capability
+
+
+def gpus_from_flags(
+    matrix: Matrix, name: str | None, capability: str | None, *, capability_wins: bool = False
+) -> tuple[GpuDescription, ...] | None:
+    """The GPU the flags describe; None when neither flag is given.
+
+    A named GPU and a different --compute-capability contradict each other: an error, unless
+    `capability_wins` (the Windows setup script passes what the driver reported).
+    """
+    if name is None and capability is None:
+        return None
+    parsed = ComputeCapability.parse(capability) if capability is not None else None
+    if name is None:
+        return (GpuDescription(None, parsed),)
+    row = GpuIndex.build(matrix.gpus).find(name)
+    if parsed is not None and parsed != row.compute_capability and not capability_wins:
+        raise EnvcheckError(
+            f"--gpu {name!r} is a {row.name} with compute capability {row.compute_capability}, "
+            f"but --compute-capability says {parsed}; drop one of them"
+        )
+    return (GpuDescription(row.name, parsed or row.compute_capability),)
+
+
+def report_format(output_format: str | None, as_json: bool) -> Format:
+    """--format, else --json, else text; an unknown name is an input error."""
+    text = (output_format or ("json" if as_json else "text")).lower()
+    try:
+        return Format(text)
+    except ValueError:
+        raise EnvcheckError(
+            f"--format {output_format!r} is not one of text, json, markdown"
+        ) from None

@@ -1,0 +1,122 @@
+"""`envcheck install`: parse, call envcheck.install, print, and choose the exit code.
+
+The plan and results go to stdout, the installer's progress and errors to stderr. Exit 0 done (or
+a dry run), 1 no plan / the check or the installation failed / declined at the prompt, 2 unusable
+input (including no terminal to confirm on and no --yes). Every option can also be set with an
+ENVCHECK_* variable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from envcheck.cli_errors import EXIT_NEGATIVE, EXIT_OK, fail, handles_errors
+from envcheck.commands.flags import load
+from envcheck.errors import InputError
+from envcheck.install import InstallError
+from envcheck.install.constraints import check_constraints_path, constraints_text, write_constraints
+from envcheck.install.plan import make_plan, plan_text, read_target, target_machine
+from envcheck.install.run import (
+    changes_text,
+    doctor_status,
+    dry_run,
+    dry_run_text,
+    installer_command,
+    parse_installer,
+    redact_url,
+    resolved_versions,
+    run_install,
+    secret_masker,
+)
+from envcheck.matrix.model import tensorflow_specifier
+
+# A refused or failed installation exits 1, unusable input 2 (envcheck.cli_errors).
+_handles_errors = handles_errors(negative=(InstallError,))
+
+
+def _err(line: str) -> None:
+    print(line, file=sys.stderr)
+
+
+def confirm(question: str) -> bool:
+    """Ask on the terminal (stderr, so stdout stays the plan); only y or yes installs."""
+    sys.stderr.write(f"{question} [y/N]: ")
+    sys.stderr.flush()
+    answer = sys.stdin.readline()
+    if not answer:  # end of input: the question was not answered
+        sys.stderr.write("\n")
+    return answer.strip().lower() in {"y", "yes"}
+
+
+@_handles_errors
+def run(args: argparse.Namespace) -> int:
+    """Install the recommended TensorFlow (and its CUDA wheels) into one environment, safely."""
+    tensorflow: str | None = args.tensorflow
+    dry_run_only: bool = args.dry_run_only
+    yes: bool = args.yes
+    constraints_out: str | None = args.constraints_out
+    python: str | None = args.python
+    chosen_installer = parse_installer(args.installer)
+    out_path = check_constraints_path(Path(constraints_out)) if constraints_out else None
+    if tensorflow is not None:
+        tensorflow_specifier(tensorflow)  # a bad SPEC is an input error before any work
+    if not dry_run_only and not yes and not sys.stdin.isatty():
+        raise InputError(
+            "envcheck install changes an environment and asks first, but there is no terminal "
+            "to ask on: pass --yes to install without asking, or --dry-run to only see the plan"
+        )
+    target_python = python or sys.executable
+    command = installer_command(chosen_installer, target_python, args.index_url)
+    matrix = load(args.matrix_option)
+    target = read_target(target_python)
+    plan = make_plan(matrix, target_machine(matrix, target), tensorflow, target)
+    sys.stdout.write(plan_text(plan))
+    if command.index_url is not None:
+        print(f"Index: {redact_url(command.index_url)}")
+    if not dry_run_only and not target.is_environment:
+        raise InputError(
+            f"--python {target_python!r} is not a virtual or conda environment (its prefix "
+            f"{target.prefix} is the interpreter's own), and envcheck installs only into one: "
+            f"create one with {target_python} -m venv DIR and pass --python DIR/bin/python, or "
+            "use --dry-run --constraints-out FILE and install yourself"
+        )
+    _err(f"Checking the plan with {command.label} install --dry-run ...")
+    check = dry_run(command, plan.requirements)
+    sys.stdout.write(dry_run_text(plan, check, command.label))
+    if out_path is not None:
+        write_constraints(out_path, constraints_text(plan, resolved_versions(plan, check)))
+        print(f"Constraints: wrote {out_path}")
+    if not check.ok:
+        for line in check.error_lines:
+            _err(line)
+        raise fail(
+            f"{command.label}'s dry run rejected the plan (shown above); nothing was installed "
+            "and the environment is unchanged",
+            EXIT_NEGATIVE,
+        )
+    if dry_run_only:
+        print("Dry run: nothing was installed.")
+        return EXIT_OK
+    question = f"Install {' '.join(plan.requirements)} into {target.prefix}?"
+    if not yes and not confirm(question):
+        print("Nothing was installed.")
+        return EXIT_NEGATIVE
+    before = doctor_status(matrix, target_python)
+    result = run_install(command, plan.requirements, echo=_err)
+    if not result.ok:
+        mask = secret_masker(command.index_url)
+        for line in result.error_lines:
+            _err(mask(line))
+        what = (
+            "was interrupted" if result.interrupted else f"failed (exit code {result.returncode})"
+        )
+        print(result.state(command))
+        raise fail(f"{command.label} install {what}; {result.summary}", EXIT_NEGATIVE)
+    if result.changes is not None:
+        sys.stdout.write(changes_text(result.changes))
+    after = doctor_status(matrix, target_python)
+    print(f"doctor before: {before}")
+    print(f"doctor after:  {after}")
+    return EXIT_OK

@@ -1,0 +1,85 @@
+"""`envcheck matrix` (the rows) and `envcheck matrix validate` (the checks of a directory)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from packaging.version import Version
+
+from envcheck.cli_errors import EXIT_NEGATIVE, EXIT_OK, EXIT_USAGE, fail, handles_errors
+from envcheck.commands.flags import load
+from envcheck.errors import EnvcheckError
+from envcheck.explain.signatures import load_signatures
+from envcheck.matrix.advisories import load_known_bugs
+from envcheck.matrix.checks import Problem, check_matrix
+from envcheck.matrix.load import MatrixDataError, matrix_dir
+from envcheck.matrix.model import load_matrix
+from envcheck.report import matrix_rows
+from envcheck.versions import major_minor, parse_numeric_version
+
+
+@handles_errors()
+def rows(args: argparse.Namespace) -> int:
+    """Show TensorFlow releases with their Python, CUDA, cuDNN, driver and GPU targets."""
+    matrix = load(args.matrix_option)
+    releases = matrix.releases_matching(args.tensorflow)
+    if args.cuda is not None:
+        wanted = parse_numeric_version(args.cuda, "CUDA version")
+        releases = tuple(
+            r for r in releases if r.cuda is not None and _cuda_matches(r.cuda, wanted)
+        )
+    if not releases:
+        raise fail("no TensorFlow release matches the given filters", EXIT_NEGATIVE)
+    if args.as_json:
+        print(json.dumps(matrix_rows.to_json(matrix, releases), indent=2))
+    else:
+        sys.stdout.write(matrix_rows.to_text(matrix, releases))
+    return EXIT_OK
+
+
+def _cuda_matches(built: Version, wanted: Version) -> bool:
+    if len(wanted.release) == 1:
+        return built.release[0] == wanted.release[0]
+    return major_minor(built) == major_minor(wanted)
+
+
+def validate(args: argparse.Namespace) -> int:
+    """Check a matrix directory: every row parses, cites a source, and agrees with the others."""
+    try:
+        directory = matrix_dir(args.matrix_option)
+    except EnvcheckError as exc:
+        raise fail(str(exc), EXIT_USAGE) from None
+    problems: list[Problem]
+    try:
+        problems = check_matrix(load_matrix(directory))
+    except MatrixDataError as exc:
+        problems = [Problem("load", str(exc))]
+    try:
+        signature_ids = {s.id for s in load_signatures(directory)}
+        for bug in load_known_bugs(directory):
+            for symptom in sorted(set(bug.symptoms) - signature_ids):
+                problems.append(
+                    Problem("known_bugs.toml", f"{bug.id}: symptom {symptom!r} is no signature id")
+                )
+    except MatrixDataError as exc:
+        problems.append(Problem("load", str(exc)))
+    if args.as_json:
+        print(
+            json.dumps(
+                {
+                    "schema": "envcheck.matrix-validate/1",
+                    "directory": str(directory),
+                    "valid": not problems,
+                    "problems": [{"file": p.file, "message": p.message} for p in problems],
+                },
+                indent=2,
+            )
+        )
+    else:
+        for problem in problems:
+            print(str(problem))
+        summary = "matrix is valid" if not problems else f"{len(problems)} problem(s)"
+        print(f"{directory}: {summary}")
+    return EXIT_NEGATIVE if problems else EXIT_OK

@@ -1,0 +1,286 @@
+"""The argparse layer under every command (envcheck.cli_options) and the command table.
+
+Parsing is tested on small command tables built here and on envcheck's own (envcheck.cli_commands),
+in-process; the end-to-end behaviour of each command is tested in its own test file.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from envcheck import __version__
+from envcheck.cli_commands import ROOT
+from envcheck.cli_options import (
+    FLAG,
+    INTEGER,
+    LIST,
+    NUMBER,
+    Command,
+    Option,
+    UsageError,
+    build_parser,
+    parse,
+)
+
+TOOL = Command(
+    "tool",
+    "A test tool.",
+    subcommands=(
+        Command(
+            "run",
+            "Run it.",
+            handler="x:y",
+            options=(
+                Option(
+                    ("--timeout",),
+                    "timeout",
+                    "Limit.",
+                    kind=NUMBER,
+                    envvar="T_TIMEOUT",
+                    default=10.0,
+                    minimum=0.5,
+                ),
+                Option(("--strict",), "strict", "Strict.", kind=FLAG, envvar="T_STRICT"),
+                Option(("--name",), "name", "A name.", envvar="T_NAME", metavar="NAME"),
+                Option(("--count",), "count", "A count.", kind=INTEGER, default=0),
+                Option(("--tag",), "tag", "Tags.", kind=LIST, envvar="T_TAG", metavar="TAG"),
+                Option(("-o", "--out"), "out", "Output 100% atomically.", metavar="FILE"),
+                Option((), "source", "Input.", metavar="FILE|-", default="-"),
+            ),
+        ),
+        Command(
+            "group",
+            "A group.",
+            options=(Option(("--dir",), "dir", "A directory.", envvar="T_DIR"),),
+            handler="x:group",
+            subcommands=(
+                Command(
+                    "leaf",
+                    "A leaf.",
+                    handler="x:leaf",
+                    options=(Option(("--dir",), "dir", "A directory.", envvar="T_DIR"),),
+                ),
+            ),
+        ),
+        Command("secret", "Hidden.", handler="x:secret", hidden=True),
+    ),
+)
+
+
+def _parse(*argv: str, **environ: str) -> dict[str, object]:
+    parsed = parse(build_parser(TOOL, "tool", "1.0"), argv, environ)
+    return {k: v for k, v in vars(parsed.values).items() if not k.startswith("_")} | {
+        "command": parsed.command.name
+    }
+
+
+def _usage_error(*argv: str, **environ: str) -> UsageError:
+    with pytest.raises(UsageError) as raised:
+        parse(build_parser(TOOL, "tool", "1.0"), argv, environ)
+    return raised.value
+
+
+def test_defaults_when_nothing_is_given() -> None:
+    assert _parse("run") == {
+        "timeout": 10.0,
+        "strict": False,
+        "name": None,
+        "count": 0,
+        "tag": None,
+        "out": None,
+        "source": "-",
+        "command": "run",
+    }
+
+
+def test_values_from_the_command_line() -> None:
+    values = _parse(
+        "run", "--timeout", "2.5", "--strict", "--name=x", "--count", "3", "--tag", "a",
+        "--tag", "b", "-o", "f.txt", "log.txt",
+    )  # fmt: skip
+    assert values["timeout"] == 2.5
+    assert values["strict"] is True
+    assert values["name"] == "x"
+    assert values["count"] == 3
+    assert values["tag"] == ["a", "b"]
+    assert values["out"] == "f.txt"
+    assert values["source"] == "log.txt"
+
+
+def test_environment_variables_fill_options_not_given() -> None:
+    values = _parse("run", T_TIMEOUT="3", T_STRICT="yes", T_NAME="n", T_TAG="a  b")
+    assert (values["timeout"], values["strict"], values["name"]) == (3.0, True, "n")
+    assert values["tag"] == ["a", "b"]
+
+
+def test_the_command_line_wins_even_when_it_repeats_the_default() -> None:
+    # --timeout 10 equals the default; the variable must not override what was typed.
+    assert _parse("run", "--timeout", "10", T_TIMEOUT="3")["timeout"] == 10.0
+    assert _parse("run", "--name", "cli", T_NAME="env")["name"] == "cli"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("1", True), ("true", True), ("On", True), ("y", True), ("0", False), ("no", False),
+     ("OFF", False), ("", False)],
+)  # fmt: skip
+def test_flag_variables_take_yes_and_no_spellings(text: str, expected: bool) -> None:
+    # An empty variable counts as unset, as it did with click.
+    assert _parse("run", T_STRICT=text)["strict"] is expected
+
+
+def test_a_bad_variable_names_the_variable_and_the_option() -> None:
+    error = _usage_error("run", T_STRICT="maybe")
+    assert str(error) == "T_STRICT (for --strict): 'maybe' is not a yes/no value (use 1 or 0)"
+    assert error.command == "tool run"
+    assert "is not a number" in str(_usage_error("run", T_TIMEOUT="soon"))
+
+
+def test_a_bad_variable_of_an_option_not_in_play_is_ignored() -> None:
+    # T_TIMEOUT belongs to `run`; `group` must not fail because of it.
+    assert _parse("group", T_TIMEOUT="soon")["command"] == "group"
+
+
+def test_minimum_applies_to_both_sources() -> None:
+    assert "below the minimum of 0.5" in str(_usage_error("run", "--timeout", "0.1"))
+    assert "below the minimum of 0.5" in str(_usage_error("run", T_TIMEOUT="0"))
+    assert "is not a whole number" in str(_usage_error("run", "--count", "1.5"))
+
+
+def test_unknown_words_get_one_line_with_a_close_match() -> None:
+    assert str(_usage_error("run", "--strikt")) == "no option '--strikt'; did you mean --strict?"
+    assert str(_usage_error("run", "a", "b")) == "no argument 'b'"
+    assert str(_usage_error("rnu")) == "no command 'rnu'; did you mean run?"
+    # Hidden commands are never offered.
+    assert str(_usage_error("zzz")) == "no command 'zzz' (commands: run, group)"
+
+
+def test_a_group_option_survives_its_subcommand() -> None:
+    # argparse copies a subcommand's defaults over its parent's values; SUPPRESS defaults
+    # keep `tool group --dir D leaf` meaning D.
+    assert _parse("group", "--dir", "D", "leaf") == {"dir": "D", "command": "leaf"}
+    assert _parse("group", "leaf", "--dir", "E") == {"dir": "E", "command": "leaf"}
+    assert _parse("group", "leaf", T_DIR="V") == {"dir": "V", "command": "leaf"}
+
+
+def test_hidden_commands_parse_but_are_not_listed() -> None:
+    assert _parse("secret")["command"] == "secret"
+    text = build_parser(TOOL, "tool", "1.0").format_help()
+    assert "group" in text
+    assert "secret" not in text
+
+
+def test_help_names_variables_defaults_and_minimums() -> None:
+    parser = build_parser(TOOL, "tool", "1.0")
+    run_parser = parser._subparsers._group_actions[0].choices["run"]  # type: ignore[union-attr]
+    text = " ".join(run_parser.format_help().split())
+    assert "Usage: tool run [OPTIONS] [FILE|-]" in text
+    assert "[env: T_TIMEOUT; default: 10; at least 0.5]" in text
+    assert "Output 100% atomically." in text  # a literal % is not a format
+
+
+def test_required_option() -> None:
+    required = Command(
+        "t", "T.", handler="x:y", options=(Option(("--must",), "must", "M.", required=True),)
+    )
+    with pytest.raises(UsageError, match="the option --must is required"):
+        parse(build_parser(required, "t", "1"), [], {})
+
+
+# --- envcheck's own table -----------------------------------------------------------------------
+
+
+def _commands(command: Command) -> list[Command]:
+    return [command, *(c for sub in command.subcommands for c in _commands(sub))]
+
+
+def test_every_envcheck_command_has_an_importable_handler() -> None:
+    import importlib  # noqa: PLC0415 - only this test imports every command module
+
+    for command in _commands(ROOT):
+        if command.handler is None:
+            assert command.subcommands, command.name
+            continue
+        module, _, function = command.handler.partition(":")
+        assert callable(getattr(importlib.import_module(module), function)), command.handler
+
+
+def test_envcheck_options_are_unique_per_command() -> None:
+    for command in _commands(ROOT):
+        flags = [f for o in command.options for f in o.flags]
+        dests = [o.dest for o in command.options]
+        assert len(flags) == len(set(flags)), command.name
+        assert len(dests) == len(set(dests)), command.name
+        for option in command.options:
+            assert option.envvar is None or option.envvar.startswith("ENVCHECK_"), option
+
+
+def _envcheck(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "envcheck", *args],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", **env},
+        check=False,
+    )
+
+
+def test_usage_errors_are_one_line_and_exit_2() -> None:
+    for args in (["doctr"], ["doctor", "--jsn"], ["doctor", "--timeout", "x"], ["matrix", "vx"]):
+        result = _envcheck(*args)
+        assert result.returncode == 2, args
+        assert result.stdout == ""
+        assert result.stderr.count("\n") == 1, result.stderr
+        assert result.stderr.startswith("envcheck: error: ")
+    assert "did you mean doctor?" in _envcheck("doctr").stderr
+
+
+def test_no_command_prints_the_help_on_stderr_and_exits_2() -> None:
+    result = _envcheck()
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert "Usage: envcheck [OPTIONS] COMMAND" in result.stderr
+    group = _envcheck("setup")
+    assert group.returncode == 2
+    assert "wsl-state" in group.stderr
+
+
+def test_help_and_version_exit_0() -> None:
+    assert _envcheck("doctor", "--help").returncode == 0
+    version = subprocess.run(
+        [sys.executable, "-c", "from envcheck.cli import main; main(['--version'])"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert version.returncode == 0
+    assert version.stdout.strip() == f"envcheck {__version__}"
+
+
+def test_doctor_does_not_import_other_commands(tmp_path: Path) -> None:
+    # The point of the command table: `envcheck doctor` loads neither the installer, the
+    # download stack nor a CLI framework.
+    script = (
+        "import sys\n"
+        "from envcheck.cli import main\n"
+        "try:\n"
+        "    main(['doctor', '--no-smoke', '--facts', sys.argv[1]])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('typer', 'click', 'requests',"
+        " 'pydantic', 'rich') or m.startswith(('envcheck.install', 'envcheck.index',"
+        " 'envcheck.commands.fetch', 'envcheck.commands.install'))]\n"
+        "print('BAD', sorted(bad), file=sys.stderr)\n"
+    )
+    facts = subprocess.run(
+        [sys.executable, "-m", "envcheck", "probe", "--json"],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    (tmp_path / "facts.json").write_text(facts)
+    result = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path / "facts.json")],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert "BAD []" in result.stderr, result.stderr
