@@ -13,6 +13,7 @@ import pytest
 
 from envcheck.probe.driver import (
     cuda_version_text,
+    loader_locate,
     parse_nvidia_smi_csv,
     parse_proc_driver_version,
     probe_driver,
@@ -148,6 +149,47 @@ def test_nothing_found_lists_every_place_looked(tmp_path: Path) -> None:
     steps = [s.step for s in driver.steps]
     assert steps == ["nvml", "libcuda", "nvidia-smi", str(_no_proc(tmp_path))]
     assert all(not s.ok for s in driver.steps)
+
+
+def test_libraries_the_loader_cannot_find_are_not_loaded(tmp_path: Path) -> None:
+    # Without libnvidia-ml / libcuda anywhere the loader looks, no child is started: the step
+    # says where the loader looks instead of relaying pynvml's "Shared Library Not Found".
+    host = loader_locate(_env(tmp_path))
+    if host is not None and (host("libnvidia-ml.so.1") or host("libcuda.so.1")):
+        pytest.skip("this host has NVIDIA driver libraries where the loader looks")
+    driver, _ = probe_driver(_env(tmp_path), timeout=20, proc_file=_no_proc(tmp_path))
+    details = {s.step: s.detail for s in driver.steps}
+    assert "libnvidia-ml.so.1 is nowhere the loader looks" in details["nvml"]
+    assert "libcuda.so.1 or libcuda.so is nowhere the loader looks" in details["libcuda"]
+
+
+def test_without_the_loader_check_the_children_decide(tmp_path: Path) -> None:
+    # locate=None: the real loader in the children answers, with its own words.
+    driver, _ = probe_driver(_env(tmp_path), timeout=20, proc_file=_no_proc(tmp_path), locate=None)
+    details = {s.step: s.detail for s in driver.steps}
+    assert "nowhere the loader looks" not in details["nvml"]
+    assert "no CUDA driver library could be loaded" in details["libcuda"]
+    assert "libcuda.so.1" in details["libcuda"]  # dlopen's own message for the tried name
+
+
+def test_the_loader_check_agrees_with_the_real_loader(
+    libs: dict[str, Path], tmp_path: Path
+) -> None:
+    # The emulation says "found" exactly where the children's dlopen() finds the fakes.
+    found = loader_locate(_env(tmp_path, libs["nvml"], libs["libcuda"]))
+    empty = loader_locate(_env(tmp_path))
+    assert found is not None and empty is not None
+    assert found("libnvidia-ml.so.1")
+    assert found("libcuda.so.1")
+    if empty("libnvidia-ml.so.1") or empty("libcuda.so.1"):
+        pytest.skip("this host has NVIDIA driver libraries where the loader looks")
+    assert not empty("libnvidia-ml.so.1")
+    for env, located in ((_env(tmp_path, libs["nvml"]), True), (_env(tmp_path), False)):
+        checked, _ = probe_driver(env, timeout=20, proc_file=_no_proc(tmp_path))
+        unchecked, _ = probe_driver(env, timeout=20, proc_file=_no_proc(tmp_path), locate=None)
+        assert (checked.found_via == "nvml") is located
+        assert checked.found_via == unchecked.found_via
+        assert checked.state == unchecked.state
 
 
 def test_override_wins(tmp_path: Path) -> None:

@@ -36,8 +36,8 @@ from envcheck.explain.signatures import load_signatures
 from envcheck.matrix.advisories import load_known_bugs
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import load_matrix
-from envcheck.report.doctor import Format
 from envcheck.report.explanation import SCHEMA, render
+from envcheck.report.formats import Format
 
 LOGS = Path(__file__).resolve().parent / "logs"
 MATRIX = load_matrix(bundled_matrix_dir())

@@ -30,8 +30,8 @@ from envcheck.matrix.gpu_names import GpuIndex
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import load_matrix
 from envcheck.recommend import recommend
-from envcheck.report.doctor import Format
 from envcheck.report.explanation import render
+from envcheck.report.formats import Format
 from envcheck.versions import DriverVersion, PythonVersion
 from tests.facts_builder import LINUX, driver, gpu, machine, tensorflow
 from tests.test_signatures import SAMPLES

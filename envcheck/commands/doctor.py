@@ -1,63 +1,29 @@
-"""`envcheck doctor`: will TensorFlow use the GPU here; if not, which link is broken and the fix."""
+"""`envcheck doctor`: will TensorFlow use the GPU here; if not, which link is broken and the fix.
+
+The probe's child processes start first, and the diagnosis (rules, matrix, report) loads while
+they run: most of the doctor's wall time is waiting for them (bench/run.py measures it).
+"""
 
 from __future__ import annotations
 
 import argparse
-import getpass
-import sys
 from pathlib import Path
 
-from envcheck.atomic_file import write_atomically
-from envcheck.cli_errors import EXIT_NEGATIVE, EXIT_OK, handles_errors
-from envcheck.commands.flags import gpus_from_flags, load, report_format
-from envcheck.diagnose.context import Target
-from envcheck.diagnose.run import run_doctor
+from envcheck.cli_errors import handles_errors
 from envcheck.errors import EnvcheckError
-from envcheck.matrix.model import Matrix
-from envcheck.report.doctor import Format, render
-from envcheck.versions import DriverVersion
+from envcheck.probe.background import probe_timeout, start_probe
+from envcheck.report.formats import choose_format
 
 
 @handles_errors()
 def run(args: argparse.Namespace) -> int:
-    chosen = report_format(args.output_format, args.as_json)
+    chosen = choose_format(args.output_format, args.as_json)
     if args.python is not None and not Path(args.python).exists():
         raise EnvcheckError(f"--python {args.python!r} does not exist")
-    matrix = load(args.matrix_option)
-    target = _target(matrix, args.target_driver, args.target_gpu, args.target_cc)
-    report = run_doctor(
-        matrix,
-        facts_file=args.facts_file,
-        python=args.python,
-        smoke=not args.no_smoke and args.facts_file is None,
-        timeout=args.timeout,
-        target=target,
-    )
-    colour = chosen is Format.TEXT and args.output is None and sys.stdout.isatty()
-    text = render(report, chosen, colour, home=str(Path.home()), user=_user_name())
-    if args.output is None:
-        sys.stdout.write(text)
-    else:
-        write_atomically(Path(args.output), text)
-    failing = {"error"} | ({"warning"} if args.strict else set())
-    return EXIT_NEGATIVE if report.status in failing else EXIT_OK
+    started = None
+    if args.facts_file is None:
+        started = start_probe(python=args.python, timeout=probe_timeout(args.timeout))
+    # Loaded now, while the probe's children run (see the module's docstring).
+    from envcheck.commands.doctor_report import report  # noqa: PLC0415
 
-
-def _user_name() -> str | None:
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):
-        return None
-
-
-def _target(
-    matrix: Matrix, driver: str | None, gpu: str | None, capability: str | None
-) -> Target | None:
-    if driver is None and gpu is None and capability is None:
-        return None
-    gpus = gpus_from_flags(matrix, gpu, capability) or ()
-    return Target(
-        driver=DriverVersion.parse(driver, "--target-driver") if driver else None,
-        capabilities=tuple(g.compute_capability for g in gpus if g.compute_capability),
-        gpu_names=tuple(g.name or "target GPU" for g in gpus),
-    )
+    return report(args, chosen, started)

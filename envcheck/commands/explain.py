@@ -6,17 +6,18 @@ import argparse
 import sys
 
 from envcheck.cli_errors import EXIT_NEGATIVE, EXIT_OK, handles_errors
-from envcheck.commands.flags import load, report_format
+from envcheck.commands.flags import load
 from envcheck.explain.explain import explain_lines
 from envcheck.explain.reader import read_log
 from envcheck.explain.signatures import load_signatures
 from envcheck.matrix.advisories import load_known_bugs
 from envcheck.report.explanation import render
+from envcheck.report.formats import choose_format
 
 
 @handles_errors()
 def run(args: argparse.Namespace) -> int:
-    chosen = report_format(args.output_format, args.as_json)
+    chosen = choose_format(args.output_format, args.as_json)
     matrix = load(args.matrix_option)
     explanation = explain_lines(
         read_log(args.source),

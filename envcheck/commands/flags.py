@@ -1,4 +1,4 @@
-"""Flags several commands share: --matrix, --gpu with --compute-capability, --format with --json."""
+"""Flags several commands share: --matrix, and --gpu with --compute-capability."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from envcheck.machine import GpuDescription
 from envcheck.matrix.gpu_names import GpuIndex
 from envcheck.matrix.load import matrix_dir
 from envcheck.matrix.model import Matrix, load_matrix
-from envcheck.report.doctor import Format
 from envcheck.versions import ComputeCapability
 
 
@@ -42,14 +41,3 @@ def gpus_from_flags(
             f"but --compute-capability says {parsed}; drop one of them"
         )
     return (GpuDescription(row.name, parsed or row.compute_capability),)
-
-
-def report_format(output_format: str | None, as_json: bool) -> Format:
-    """--format, else --json, else text; an unknown name is an input error."""
-    text = (output_format or ("json" if as_json else "text")).lower()
-    try:
-        return Format(text)
-    except ValueError:
-        raise EnvcheckError(
-            f"--format {output_format!r} is not one of text, json, markdown"
-        ) from None

@@ -10,6 +10,7 @@ from pathlib import Path
 from envcheck.cli_errors import EXIT_OK, handles_errors
 from envcheck.commands.flags import load
 from envcheck.errors import EnvcheckError
+from envcheck.probe.background import start_probe
 from envcheck.probe.collect import collect_facts
 from envcheck.report import facts as report_facts
 
@@ -18,13 +19,9 @@ from envcheck.report import facts as report_facts
 def run(args: argparse.Namespace) -> int:
     if args.python is not None and not Path(args.python).exists():
         raise EnvcheckError(f"--python {args.python!r} does not exist")
-    matrix = load(args.matrix_option)
-    facts = collect_facts(
-        matrix,
-        python=args.python,
-        timeout=args.timeout,
-        import_frameworks=args.import_frameworks,
-    )
+    # The probe's children run while the matrix loads.
+    started = start_probe(args.python, args.timeout, args.import_frameworks)
+    facts = collect_facts(load(args.matrix_option), started=started)
     if args.as_json:
         print(json.dumps(facts.to_json(), indent=2))
     else:

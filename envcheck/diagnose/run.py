@@ -17,6 +17,7 @@ from envcheck.diagnose.smoke_rules import smoke_findings
 from envcheck.errors import InputError
 from envcheck.explain.signatures import load_signatures
 from envcheck.matrix.model import Matrix
+from envcheck.probe.background import StartedProbe, probe_timeout
 from envcheck.probe.collect import collect_facts
 from envcheck.probe.facts import Facts, FactsFileError, facts_from_json
 
@@ -41,11 +42,15 @@ def run_doctor(
     smoke: bool = True,
     timeout: float = 120.0,
     target: Target | None = None,
+    started: StartedProbe | None = None,
 ) -> Report:
+    """Diagnose a facts file, or this machine (`started`: its probe, already running)."""
     if facts_file is not None:
         facts = read_facts(facts_file)
     else:
-        facts = collect_facts(matrix, python=python, timeout=min(timeout, 10.0))
+        facts = collect_facts(
+            matrix, python=python, timeout=probe_timeout(timeout), started=started
+        )
     extra: list[Finding] = []
     smoke_data: dict[str, Any] | None = None
     has_tensorflow = any(f.name == "tensorflow" for f in facts.frameworks)

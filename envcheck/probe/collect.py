@@ -7,18 +7,15 @@ only combines their results.
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 from envcheck.matrix.model import Matrix
+from envcheck.probe.background import StartedProbe, start_probe
 from envcheck.probe.binary_files import python_machine
-from envcheck.probe.driver import probe_driver
 from envcheck.probe.facts import Facts, FrameworkFacts, PlatformFacts, WheelFacts
-from envcheck.probe.frameworks import probe_frameworks
 from envcheck.probe.isolation import run_child
 from envcheck.probe.libraries import (
     conda_owners,
@@ -50,22 +47,20 @@ def collect_facts(
     import_frameworks: bool = False,
     environ: Mapping[str, str] | None = None,
     call_versions: bool = True,
+    started: StartedProbe | None = None,
 ) -> Facts:
-    """Probe this machine (and the environment of `python`, when given)."""
-    started = time.monotonic()
-    env = dict(os.environ if environ is None else environ)
+    """Probe this machine (and the environment of `python`, when given).
+
+    `started` is the probe's child processes already running (start_probe, called with the same
+    python, timeout and environment); without it they start here.
+    """
+    if started is None:
+        started = start_probe(python, timeout, import_frameworks, environ)
+    python, timeout, env = started.python, started.timeout, dict(started.environ)
     platform = read_platform(env)
-    # The driver cascade and the framework scan are independent child processes: run them side
-    # by side (the doctor's wall time is mostly their interpreters starting).
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        framework_job = pool.submit(
-            probe_frameworks,
-            python=python,
-            import_tensorflow=import_frameworks,
-            timeout=max(timeout, 30.0),
-        )
-        driver, gpus = probe_driver(env, timeout=timeout)
-        frameworks, wheels, framework_errors = framework_job.result()
+    # The libraries depend on the frameworks (RUNPATH, wheel directories), not on the driver:
+    # they are searched while the driver cascade may still be running.
+    frameworks, wheels, framework_errors = started.frameworks.result()
     if python is not None:
         platform = _target_interpreter(platform, python, timeout, framework_errors)
     windows = platform.os == "windows"
@@ -94,6 +89,7 @@ def collect_facts(
         timeout=timeout,
         listing=listing,
     )
+    driver, gpus = started.driver.result()
     return Facts(
         platform=platform,
         driver=driver,
@@ -102,7 +98,7 @@ def collect_facts(
         frameworks=frameworks,
         wheels=wheels,
         errors=tuple(framework_errors) + _interpreter_errors(platform, python),
-        seconds=round(time.monotonic() - started, 3),
+        seconds=round(time.monotonic() - started.started, 3),
     )
 
 

@@ -298,15 +298,18 @@ def probe_libraries(
     return tuple(facts)
 
 
-def other_version_pattern(file_name: str) -> re.Pattern[str] | None:
-    """Names of the same library with any version: libcudart.so.12 -> libcudart.so.<digits...>,
-    cudart64_110.dll -> cudart64_<digits>.dll. None for a name without a version part."""
+def other_version_pattern(file_name: str) -> tuple[str, re.Pattern[str]] | None:
+    """(literal prefix, pattern) of the names of the same library with any version:
+    libcudart.so.12 -> libcudart.so.<digits...>, cudart64_110.dll -> cudart64_<digits>.dll.
+    None for a name without a version part."""
     match = re.fullmatch(r"(lib[\w+-]+\.so)\.[\d.]+", file_name)
     if match:
-        return re.compile(rf"{re.escape(match.group(1))}\.\d+(\.\d+)*")
+        prefix = f"{match.group(1)}."
+        return prefix, re.compile(rf"{re.escape(match.group(1))}\.\d+(\.\d+)*")
     match = re.fullmatch(r"([\w+-]+?64_)\d+(_\d+)?\.dll", file_name, re.IGNORECASE)
     if match:
-        return re.compile(rf"{re.escape(match.group(1))}\d+(_\d+)?\.dll", re.IGNORECASE)
+        prefix = match.group(1)
+        return prefix, re.compile(rf"{re.escape(prefix)}\d+(_\d+)?\.dll", re.IGNORECASE)
     return None
 
 
@@ -315,19 +318,14 @@ def _other_versions(
 ) -> list[LibraryFacts]:
     """Copies of the same library with another version in the searched places: the loader asks
     for `library.file` by name and never takes them (CUDA 11 installed, CUDA 12 wanted)."""
-    pattern = other_version_pattern(library.file)
-    if pattern is None:
+    wanted = other_version_pattern(library.file)
+    if wanted is None:
         return []
+    prefix, pattern = wanted
+    listing = listing or ListingCache()
     found = []
     for directory in dict.fromkeys(directories):
-        if listing is not None:
-            names = listing.names(directory)
-        else:
-            try:
-                names = frozenset(p.name for p in Path(directory).iterdir())
-            except OSError:
-                continue
-        for name in sorted(names):
+        for name in listing.starting_with(directory, prefix):
             if name != library.file and pattern.fullmatch(name):
                 path = Path(directory) / name
                 found.append(

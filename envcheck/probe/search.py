@@ -24,6 +24,7 @@ Not emulated (documented so a reader does not mistake them for answers):
 
 from __future__ import annotations
 
+import bisect
 import functools
 import ntpath
 import os
@@ -443,11 +444,13 @@ class ListingCache:
 
     def __init__(self) -> None:
         self._names: dict[str, frozenset[str]] = {}
+        self._folded: dict[str, tuple[tuple[str, str], ...]] = {}
 
     def names(self, directory: str) -> frozenset[str]:
         if directory not in self._names:
             try:
-                self._names[directory] = frozenset(p.name for p in Path(directory).iterdir())
+                # Names only: a Path per entry costs milliseconds in a system lib directory.
+                self._names[directory] = frozenset(os.listdir(directory))  # noqa: PTH208
             except OSError:
                 self._names[directory] = frozenset()
         return self._names[directory]
@@ -455,6 +458,25 @@ class ListingCache:
     def exists(self, path: str) -> bool:
         directory, name = os.path.split(path)
         return name in self.names(directory or ".") and Path(path).is_file()
+
+    def starting_with(self, directory: str, prefix: str) -> list[str]:
+        """The names in `directory` that start with `prefix`, ignoring case, sorted.
+
+        The probe asks this for ~50 library names per directory; a system library directory
+        holds thousands of names, so a sorted (case-folded) index answers by bisection instead
+        of a scan per question.
+        """
+        if directory not in self._folded:
+            names = self.names(directory)
+            self._folded[directory] = tuple(sorted((n.casefold(), n) for n in names))
+        folded = self._folded[directory]
+        key = prefix.casefold()
+        found = []
+        for lowered, name in folded[bisect.bisect_left(folded, (key, "")) :]:
+            if not lowered.startswith(key):
+                break
+            found.append(name)
+        return sorted(found)
 
 
 def _single(path: str, exists: bool, found_via: str) -> tuple[Candidate, ...]:
@@ -482,8 +504,12 @@ def parse_ldconfig_p(text: str, machine: str | None = None) -> tuple[tuple[str, 
     return tuple(pairs)
 
 
+@functools.lru_cache(maxsize=4)
 def read_ld_cache(timeout: float = 5.0, machine: str | None = None) -> tuple[tuple[str, str], ...]:
-    """The host's ld.so.cache via `ldconfig -p`, for `machine` (default: this one); () if none."""
+    """The host's ld.so.cache via `ldconfig -p`, for `machine` (default: this one); () if none.
+
+    Read once per process: the driver cascade and the library search both ask.
+    """
     wanted = machine or platform_module.machine()
     environment = {**os.environ, "LC_ALL": "C"}
     for command in _LDCONFIG_COMMANDS:

@@ -9,19 +9,13 @@ from __future__ import annotations
 
 import json
 import re
-from enum import Enum
 from typing import Any
 
 from envcheck.diagnose.doctor import Report
 from envcheck.report import recommendation as recommendation_report
+from envcheck.report.formats import Format
 
 SCHEMA = "envcheck.report/1"
-
-
-class Format(str, Enum):
-    TEXT = "text"
-    JSON = "json"
-    MARKDOWN = "markdown"
 
 
 _COLOURS = {"error": "\x1b[31m", "warning": "\x1b[33m", "ok": "\x1b[32m", "unknown": "\x1b[36m"}

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from envcheck.explain.explain import Explanation
-from envcheck.report.doctor import Format
+from envcheck.report.formats import Format
 
 SCHEMA = "envcheck.explain/1"
 

@@ -1,0 +1,62 @@
+"""Start the probe's child processes early, so they run while envcheck loads the rest of itself.
+
+The doctor's wall time is mostly waiting: for the driver cascade's children (NVML, libcuda) and
+the framework scan's child. Neither needs the version matrix, so a command starts them before it
+imports the diagnosis and loads the matrix, and `collect_facts` collects their results later.
+The children run in threads that only wait on subprocesses (no GIL held), on another core.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+
+from envcheck.probe.driver import probe_driver
+from envcheck.probe.facts import DriverFacts, FrameworkFacts, GpuFacts, WheelFacts
+from envcheck.probe.frameworks import probe_frameworks
+
+FrameworkResult = tuple[tuple[FrameworkFacts, ...], tuple[WheelFacts, ...], tuple[str, ...]]
+DriverResult = tuple[DriverFacts, tuple[GpuFacts, ...]]
+
+
+def probe_timeout(smoke_timeout: float) -> float:
+    """The doctor's limit for each probe step: the smoke test's, at most 10 s (a hanging NVML
+    or libcuda must not hold the report that long)."""
+    return min(smoke_timeout, 10.0)
+
+
+@dataclass(frozen=True)
+class StartedProbe:
+    """The probe's running parts and the inputs they were started with."""
+
+    python: str | None
+    timeout: float
+    environ: Mapping[str, str]
+    started: float  # time.monotonic() at the start
+    frameworks: Future[FrameworkResult]
+    driver: Future[DriverResult]
+
+
+def start_probe(
+    python: str | None = None,
+    timeout: float = 10.0,
+    import_frameworks: bool = False,
+    environ: Mapping[str, str] | None = None,
+) -> StartedProbe:
+    """Start the driver cascade and the framework scan of `python` (default: this interpreter)."""
+    env = dict(os.environ if environ is None else environ)
+    pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="envcheck-probe")
+    try:
+        frameworks = pool.submit(
+            probe_frameworks,
+            python=python,
+            import_tensorflow=import_frameworks,
+            timeout=max(timeout, 30.0),
+        )
+        driver = pool.submit(probe_driver, env, timeout=timeout)
+    finally:
+        pool.shutdown(wait=False)  # the threads finish their job; nothing else is queued
+    return StartedProbe(python, timeout, env, time.monotonic(), frameworks, driver)
