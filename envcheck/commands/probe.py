@@ -1,4 +1,8 @@
-"""`envcheck probe`: collect the facts of this machine (or of another interpreter's environment)."""
+"""`envcheck probe`: collect the facts of this machine (or of another interpreter's environment).
+
+Like the doctor, it starts the probe's child processes before it loads the rest (the matrix, the
+library search, the report), which then happens while they run.
+"""
 
 from __future__ import annotations
 
@@ -8,19 +12,20 @@ import sys
 from pathlib import Path
 
 from envcheck.cli_errors import EXIT_OK, handles_errors
-from envcheck.commands.flags import load
 from envcheck.errors import EnvcheckError
 from envcheck.probe.background import start_probe
-from envcheck.probe.collect import collect_facts
-from envcheck.report import facts as report_facts
 
 
 @handles_errors()
 def run(args: argparse.Namespace) -> int:
     if args.python is not None and not Path(args.python).exists():
         raise EnvcheckError(f"--python {args.python!r} does not exist")
-    # The probe's children run while the matrix loads.
     started = start_probe(args.python, args.timeout, args.import_frameworks)
+    # Loaded now, while the probe's children run (see the module's docstring).
+    from envcheck.commands.flags import load  # noqa: PLC0415
+    from envcheck.probe.collect import collect_facts  # noqa: PLC0415
+    from envcheck.report import facts as report_facts  # noqa: PLC0415
+
     facts = collect_facts(load(args.matrix_option), started=started)
     if args.as_json:
         print(json.dumps(facts.to_json(), indent=2))
