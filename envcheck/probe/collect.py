@@ -107,7 +107,8 @@ def _target_interpreter(
 ) -> PlatformFacts:
     """The platform facts with the probed interpreter's own Python version and bitness."""
     del errors  # the frameworks probe reports its own failures
-    result = run_child("interpreter", None, python=python, timeout=timeout, site=False)
+    # With the site module: in a virtual environment it is site that sets sys.prefix.
+    result = run_child("interpreter", None, python=python, timeout=timeout)
     data = result.data if result.ok else None
     if data is None:
         return replace(platform, python_executable=python, python="unknown")

@@ -81,7 +81,8 @@ def run_child(
     `site=False` starts the interpreter without the site module (-S) for children that need only
     the standard library: a virtual environment's .pth files (editable installs, setuptools'
     distutils hook) otherwise cost each child 10-15 ms before its first line, and run code the
-    probe has no business running.
+    probe has no business running. Such a child must not read sys.prefix: without site it is
+    the base interpreter's, not the virtual environment's.
     """
     flags = ["-I"] if site else ["-I", "-S"]
     command = [python or sys.executable, *flags, *extra_args, "-c", child_source(name)]
