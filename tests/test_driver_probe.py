@@ -192,6 +192,16 @@ def test_the_loader_check_agrees_with_the_real_loader(
         assert checked.state == unchecked.state
 
 
+def test_a_preloaded_driver_library_is_not_missed(libs: dict[str, Path], tmp_path: Path) -> None:
+    # LD_PRELOAD satisfies dlopen("libnvidia-ml.so.1") by soname from a directory the loader
+    # never searches; the emulation cannot see that, so with LD_PRELOAD set the children decide.
+    preloaded = str(libs["nvml"] / "libnvidia-ml.so.1")
+    env = _env(tmp_path, LD_PRELOAD=preloaded, FAKE_NVML_DRIVER="550.54.14")
+    assert loader_locate(env) is None
+    driver, _ = probe_driver(env, timeout=20, proc_file=_no_proc(tmp_path))
+    assert (driver.found_via, driver.version) == ("nvml", "550.54.14")
+
+
 def test_override_wins(tmp_path: Path) -> None:
     env = _env(tmp_path, ENVCHECK_DRIVER_VERSION="550.54.14")
     driver, _ = probe_driver(env, timeout=20)

@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from envcheck.probe.facts import DriverFacts, GpuFacts, ProbeStep
 from envcheck.probe.isolation import ChildResult, run_child
-from envcheck.probe.search import host_search
+from envcheck.probe.search import LinuxSearch, host_search
 
 OVERRIDE = "ENVCHECK_DRIVER_VERSION"
 NVML_LIBRARY = "libnvidia-ml.so.1"  # what nvidia-ml-py dlopen()s on Linux
@@ -282,13 +282,17 @@ def _not_found(name: str) -> str:
 def loader_locate(env: Mapping[str, str]) -> Locate | None:
     """Whether the dynamic loader could find a library name, for this host and `env`.
 
-    Linux only: there the probe's loader emulation (envcheck.probe.search, checked against the
-    real ld.so) answers in a few milliseconds what a child process answers in 25-70 ms, and on a
-    machine without a driver that is every doctor run. Elsewhere None: the children decide.
+    The probe's loader emulation (envcheck.probe.search, checked against the real ld.so) answers
+    in a few milliseconds what a child process answers in 25-70 ms, and on a machine without a
+    driver that is every doctor run. None (the children decide) wherever the emulation would
+    guess: not Linux, no ld.so.cache to read (musl, NixOS, no ldconfig), or LD_PRELOAD set (a
+    preloaded library satisfies a dlopen() by its soname from anywhere).
     """
-    if sys.platform != "linux":
+    if sys.platform != "linux" or env.get("LD_PRELOAD"):
         return None
     search = host_search(env=env)
+    if not isinstance(search, LinuxSearch) or not search.ld_cache:
+        return None
 
     def locate(name: str) -> bool:
         return bool(search.candidates(name))
