@@ -162,7 +162,8 @@ class _Parser(argparse.ArgumentParser):
     """argparse whose errors are UsageError (one line, exit 2) instead of usage + exit."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs, add_help=False)
+        # No abbreviations: `--no-s` working today would break the day another --no-s... exists.
+        super().__init__(**kwargs, add_help=False, allow_abbrev=False)
         self.add_argument("-h", "--help", action="help", help="Show this help and exit.")
 
     def _check_value(self, action: argparse.Action, value: Any) -> None:

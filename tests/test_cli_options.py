@@ -159,6 +159,11 @@ def test_unknown_words_get_one_line_with_a_close_match() -> None:
     assert str(_usage_error("zzz")) == "no command 'zzz' (commands: run, group)"
 
 
+def test_options_are_not_abbreviated() -> None:
+    # A script's `--str` would break the day a second option starting with it is added.
+    assert str(_usage_error("run", "--str")) == "no option '--str'; did you mean --strict?"
+
+
 def test_a_group_option_survives_its_subcommand() -> None:
     # argparse copies a subcommand's defaults over its parent's values; SUPPRESS defaults
     # keep `tool group --dir D leaf` meaning D.
