@@ -19,6 +19,7 @@ from typing import Any
 from envcheck import __version__
 from envcheck.cli_commands import ROOT
 from envcheck.cli_errors import EXIT_INTERNAL, EXIT_NEGATIVE, EXIT_OK, EXIT_USAGE, CommandExit
+from envcheck.cli_help import help_page
 from envcheck.cli_options import UsageError, build_parser, parse, print_help
 
 PROG = "envcheck"
@@ -26,7 +27,7 @@ PROG = "envcheck"
 
 def parser() -> argparse.ArgumentParser:
     """The parser of the whole command line (the README's --help blocks come from it)."""
-    return build_parser(ROOT, PROG, __version__)
+    return build_parser(ROOT, PROG, __version__, help_page)
 
 
 def _handler(reference: str) -> Callable[[argparse.Namespace], Any]:
@@ -52,7 +53,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     """Console-script entry point: every way a command ends becomes an exit code."""
     args = sys.argv[1:] if argv is None else list(argv)
     try:
-        code = run(args)
+        code = _run_and_flush(args)
+    except BrokenPipeError:
+        code = _reader_left()
     except CommandExit as exc:
         code = exc.code
     except UsageError as exc:
@@ -62,13 +65,6 @@ def main(argv: Sequence[str] | None = None) -> None:
     except KeyboardInterrupt:
         print("envcheck: aborted", file=sys.stderr)
         code = EXIT_NEGATIVE
-    except BrokenPipeError:
-        # The reader (`| head`) left; Python would complain again when flushing stdout at exit.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        code = EXIT_NEGATIVE
-    except SystemExit:
-        raise  # argparse's --help and --version
     except Exception as exc:  # a bug: say so in one line unless asked for the traceback
         if os.environ.get("ENVCHECK_DEBUG"):
             raise
@@ -79,3 +75,22 @@ def main(argv: Sequence[str] | None = None) -> None:
         )
         code = EXIT_INTERNAL
     sys.exit(code)
+
+
+def _run_and_flush(args: Sequence[str]) -> int:
+    """Run, then flush stdout here: a reader that left (`| head`) must be noticed inside main,
+    not by the interpreter's own flush at exit, which prints "Exception ignored" and exits 120."""
+    try:
+        code = run(args)
+    except SystemExit as exc:  # argparse's --help and --version
+        sys.stdout.flush()
+        raise CommandExit(exc.code if isinstance(exc.code, int) else EXIT_USAGE) from None
+    sys.stdout.flush()
+    return code
+
+
+def _reader_left() -> int:
+    # Nothing more can reach the reader; point stdout at /dev/null so the exit flush is quiet.
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return EXIT_NEGATIVE

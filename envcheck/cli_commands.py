@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from envcheck.cli_options import FLAG, INTEGER, LIST, NUMBER, Command, Option
 
+# A day: any longer is a typo, and the platform's timers overflow somewhere above it.
+MAX_TIMEOUT_S = 86_400.0
+
 MATRIX = Option(
     ("--matrix",),
     "matrix_option",
@@ -158,6 +161,7 @@ PROBE_COMMAND = Command(
             metavar="SECONDS",
             default=10.0,
             minimum=0.1,
+            maximum=MAX_TIMEOUT_S,
         ),
         Option(
             ("--import-frameworks",),
@@ -191,6 +195,7 @@ DOCTOR_COMMAND = Command(
             metavar="SECONDS",
             default=120.0,
             minimum=1.0,
+            maximum=MAX_TIMEOUT_S,
         ),
         FORMAT_JSON,
         FORMAT,
@@ -357,6 +362,7 @@ FETCH_COMMAND = Command(
             metavar="SECONDS",
             default=60.0,
             minimum=0.1,
+            maximum=MAX_TIMEOUT_S,
         ),
         MATRIX,
     ),

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import math
 import os
 import sys
 from collections.abc import Mapping, Sequence
@@ -51,6 +52,7 @@ class Option:
     metavar: str | None = None
     default: Any = None
     minimum: float | None = None
+    maximum: float | None = None
     required: bool = False
 
     @property
@@ -82,8 +84,12 @@ def _convert(option: Option, text: str) -> Any:
         except ValueError:
             noun = "a number" if option.kind == NUMBER else "a whole number"
             raise ValueError(f"{text!r} is not {noun}") from None
+        if not math.isfinite(value):
+            raise ValueError(f"{text!r} is not a finite number")
         if option.minimum is not None and value < option.minimum:
             raise ValueError(f"{text} is below the minimum of {option.minimum:g}")
+        if option.maximum is not None and value > option.maximum:
+            raise ValueError(f"{text} is above the maximum of {option.maximum:g}")
         return value
     if option.kind == FLAG:
         lowered = text.strip().lower()
@@ -123,55 +129,40 @@ def environment_defaults(options: Sequence[Option], environ: Mapping[str, str]) 
     return defaults
 
 
-def _help_text(option: Option) -> str:
-    notes = []
-    if option.envvar:
-        notes.append(f"env: {option.envvar}")
-    if option.default not in (None, False, ()) and option.kind != FLAG:
-        notes.append(f"default: {option.default:g}" if isinstance(option.default, float) else
-                     f"default: {option.default}")  # fmt: skip
-    if option.minimum is not None:
-        notes.append(f"at least {option.minimum:g}")
-    if option.required:
-        notes.append("required")
-    # argparse expands %-formats in help; a literal % must be doubled.
-    text = option.help.replace("%", "%%")
-    return f"{text} [{'; '.join(notes)}]" if notes else text
+HelpPage = Callable[[Command, str, bool], str]  # (command, prog, is the root) -> the page
 
 
-class _Formatter(argparse.RawDescriptionHelpFormatter):
-    def __init__(self, prog: str) -> None:
-        super().__init__(prog, max_help_position=32)
+class _HelpAction(argparse.Action):
+    """-h/--help: the page written from the command table (envcheck.cli_help), then exit 0."""
 
-    def _format_action(self, action: argparse.Action) -> str:
-        # The subcommands' own "COMMAND" line says nothing: list only the commands.
-        if isinstance(action, argparse._SubParsersAction):
-            return "".join(self._format_action(a) for a in action._get_subactions())
-        return super()._format_action(action)
+    # argparse calls actions with these signatures; the help needs none of their values.
+    def __init__(self, option_strings: Sequence[str], dest: str, page: Callable[[], str]) -> None:
+        del dest
+        super().__init__(option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, nargs=0)
+        self.page = page
 
-    def add_usage(self, usage: Any, actions: Any, groups: Any, prefix: str | None = None) -> None:
-        super().add_usage(usage, actions, groups, "Usage: " if prefix is None else prefix)
-
-    def start_section(self, heading: str | None) -> None:
-        # "Options:" and "Commands:" as every other tool prints them.
-        titles = {"options": "Options", "positional arguments": "Arguments"}
-        super().start_section(titles.get(heading or "", heading))
+    def __call__(self, parser: argparse.ArgumentParser, namespace: Any, values: Any,
+                 option_string: str | None = None) -> None:  # fmt: skip
+        del namespace, values, option_string
+        sys.stdout.write(self.page())
+        parser.exit(0)
 
 
 class _Parser(argparse.ArgumentParser):
     """argparse whose errors are UsageError (one line, exit 2) instead of usage + exit."""
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, page: Callable[[], str], **kwargs: Any) -> None:
         # No abbreviations: `--no-s` working today would break the day another --no-s... exists.
         super().__init__(**kwargs, add_help=False, allow_abbrev=False)
-        self.add_argument("-h", "--help", action="help", help="Show this help and exit.")
+        self.page = page
+        self.visible_commands: list[str] = []  # the subcommands an unknown name is compared with
+        self.add_argument("-h", "--help", action=_HelpAction, page=page)
 
     def _check_value(self, action: argparse.Action, value: Any) -> None:
         # An unknown command: argparse's message lists the hidden ones too, and its wording
         # changes between Python versions; this one names the visible commands or a close one.
         if isinstance(action, argparse._SubParsersAction) and value not in action.choices:
-            visible = [a.dest for a in action._get_subactions()]
-            hint = _close_hint(str(value), visible, "commands")
+            hint = _close_hint(str(value), self.visible_commands, "commands")
             raise argparse.ArgumentError(None, f"no command {value!r}{hint}")
         super()._check_value(action, value)
 
@@ -187,10 +178,7 @@ def _close_hint(word: str, known: Sequence[str], noun: str) -> str:
 
 
 def _add_option(parser: argparse.ArgumentParser, option: Option) -> None:
-    common: dict[str, Any] = {
-        "help": _help_text(option),
-        "default": argparse.SUPPRESS,  # see parse()
-    }
+    common: dict[str, Any] = {"default": argparse.SUPPRESS}  # see parse()
     if not option.flags:
         parser.add_argument(option.dest, nargs="?", metavar=option.metavar, **common)
         return
@@ -205,64 +193,43 @@ def _add_option(parser: argparse.ArgumentParser, option: Option) -> None:
     parser.add_argument(*option.flags, metavar=option.metavar, **common)
 
 
-def build_parser(root: Command, prog: str, version: str) -> argparse.ArgumentParser:
-    """The argparse parser of `root` and its subcommands (hidden ones parse but are not listed)."""
-    parser = _parser(root, prog)
-    parser.add_argument(
-        "--version",
-        action="version",
-        version=f"{prog} {version}",
-        help="Print the version and exit.",
-    )
+def build_parser(root: Command, prog: str, version: str, page: HelpPage) -> argparse.ArgumentParser:
+    """The argparse parser of `root` and its subcommands (hidden ones parse but are not listed);
+    `page` writes each one's --help."""
+    parser = _parser(root, prog, page, is_root=True)
+    parser.add_argument("--version", action="version", version=f"{prog} {version}")
     return parser
 
 
-def _parser(command: Command, prog: str) -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog=prog,
-        description=command.description or command.help,
-        formatter_class=_Formatter,
-        usage=_usage(command, prog),
-    )
+def _parser(
+    command: Command, prog: str, page: HelpPage, is_root: bool = False
+) -> argparse.ArgumentParser:
+    parser = _Parser(page=lambda: page(command, prog, is_root), prog=prog)
+    _configure(parser, command, command.options, prog, page)
+    return parser
+
+
+def _configure(
+    parser: argparse.ArgumentParser,
+    command: Command,
+    options: tuple[Option, ...],
+    prog: str,
+    page: HelpPage,
+) -> None:
     for option in command.options:
         _add_option(parser, option)
-    parser.set_defaults(_command=command, _options=command.options, _prog=prog)
-    _add_subcommands(parser, command, prog)
-    return parser
-
-
-def _add_subcommands(parser: argparse.ArgumentParser, command: Command, prog: str) -> None:
+    parser.set_defaults(_command=command, _options=options, _prog=prog)
     if not command.subcommands:
         return
-    group = parser.add_subparsers(
-        title="Commands", metavar="COMMAND", dest=f"_{command.name}_subcommand"
-    )
+    if isinstance(parser, _Parser):
+        parser.visible_commands = [c.name for c in command.subcommands if not c.hidden]
+    group = parser.add_subparsers(dest=f"_{command.name}_subcommand", parser_class=_Parser)
     for sub in command.subcommands:
-        extra: dict[str, Any] = {} if sub.hidden else {"help": sub.help}
+        sub_prog = f"{prog} {sub.name}"
         child = group.add_parser(
-            sub.name,
-            prog=f"{prog} {sub.name}",
-            description=sub.description or sub.help,
-            formatter_class=_Formatter,
-            usage=_usage(sub, f"{prog} {sub.name}"),
-            **extra,
+            sub.name, prog=sub_prog, page=lambda c=sub, p=sub_prog: page(c, p, False)
         )
-        for option in sub.options:
-            _add_option(child, option)
-        child.set_defaults(
-            _command=sub, _options=command.options + sub.options, _prog=f"{prog} {sub.name}"
-        )
-        _add_subcommands(child, sub, f"{prog} {sub.name}")
-
-
-def _usage(command: Command, prog: str) -> str:
-    positional = next((o for o in command.options if not o.flags), None)
-    parts = [prog, "[OPTIONS]"]
-    if positional is not None:
-        parts.append(f"[{positional.metavar or positional.dest}]")
-    if command.subcommands:
-        parts.append("COMMAND [ARGS]..." if command.handler is None else "[COMMAND [ARGS]...]")
-    return " ".join(parts)
+        _configure(child, sub, options + sub.options, sub_prog, page)
 
 
 @dataclass(frozen=True)
@@ -323,4 +290,5 @@ def print_help(parser: argparse.ArgumentParser, argv: Sequence[str]) -> None:
         if found is None:
             break
         target = found
-    target.print_help(sys.stderr)
+    page = getattr(target, "page", None)
+    sys.stderr.write(page() if page is not None else target.format_help())

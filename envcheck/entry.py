@@ -6,6 +6,7 @@ Docker build or a setup script pays only for the interpreter.
 
 from __future__ import annotations
 
+import os
 import sys
 
 from envcheck import __version__
@@ -13,7 +14,10 @@ from envcheck import __version__
 
 def main() -> None:
     if sys.argv[1:] == ["--version"]:
-        print(f"envcheck {__version__}")
+        try:
+            print(f"envcheck {__version__}", flush=True)
+        except BrokenPipeError:  # `| true`: nobody reads it, and that is not an error
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return
     from envcheck.cli import main as cli_main  # noqa: PLC0415 - the point of this module
 

@@ -994,3 +994,17 @@ def test_python_machine_matches_this_interpreter() -> None:
     if platform.machine().lower() in {"x86_64", "amd64"} and bits == 64:
         assert machine == "x86_64"
     assert machine == machine.lower()
+
+
+def test_repeated_strings_are_bounded_in_total(tmp_path: Path) -> None:
+    # 60,000 RUNPATH entries naming one 21-byte string: 1.3 MB of names from a ~1 MB file.
+    runpath = (DT_RUNPATH, _string_offset("$ORIGIN/../lib:/opt/a"))
+    path = HandElf(extra=(runpath,) * 60_000).write(tmp_path / "libhand.so.1")
+    info = read_binary(path, exports=False)
+    assert info.runpath == ()
+    assert info.problems == (
+        "malformed ELF file: its dynamic entries name more than 1048576 bytes of strings",
+    )
+    # Far below the budget, repeats are kept as the loader reads them.
+    few = HandElf(extra=(runpath,) * 3).write(tmp_path / "libfew.so.1")
+    assert read_binary(few, exports=False).runpath.count("/opt/a") == 4

@@ -6,6 +6,7 @@ in-process; the end-to-end behaviour of each command is tested in its own test f
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from envcheck import __version__
-from envcheck.cli_commands import ROOT
+from envcheck.cli_commands import MAX_TIMEOUT_S, ROOT
+from envcheck.cli_help import help_page
 from envcheck.cli_options import (
     FLAG,
     INTEGER,
@@ -71,8 +73,12 @@ TOOL = Command(
 )
 
 
+def _parser() -> argparse.ArgumentParser:
+    return build_parser(TOOL, "tool", "1.0", help_page)
+
+
 def _parse(*argv: str, **environ: str) -> dict[str, object]:
-    parsed = parse(build_parser(TOOL, "tool", "1.0"), argv, environ)
+    parsed = parse(_parser(), argv, environ)
     return {k: v for k, v in vars(parsed.values).items() if not k.startswith("_")} | {
         "command": parsed.command.name
     }
@@ -80,7 +86,7 @@ def _parse(*argv: str, **environ: str) -> dict[str, object]:
 
 def _usage_error(*argv: str, **environ: str) -> UsageError:
     with pytest.raises(UsageError) as raised:
-        parse(build_parser(TOOL, "tool", "1.0"), argv, environ)
+        parse(_parser(), argv, environ)
     return raised.value
 
 
@@ -174,18 +180,40 @@ def test_a_group_option_survives_its_subcommand() -> None:
 
 def test_hidden_commands_parse_but_are_not_listed() -> None:
     assert _parse("secret")["command"] == "secret"
-    text = build_parser(TOOL, "tool", "1.0").format_help()
+    text = help_page(TOOL, "tool", root=True, width=100)
     assert "group" in text
     assert "secret" not in text
+    assert "--version" in text
 
 
-def test_help_names_variables_defaults_and_minimums() -> None:
-    parser = build_parser(TOOL, "tool", "1.0")
-    run_parser = parser._subparsers._group_actions[0].choices["run"]  # type: ignore[union-attr]
-    text = " ".join(run_parser.format_help().split())
-    assert "Usage: tool run [OPTIONS] [FILE|-]" in text
-    assert "[env: T_TIMEOUT; default: 10; at least 0.5]" in text
-    assert "Output 100% atomically." in text  # a literal % is not a format
+def test_help_names_variables_defaults_and_bounds() -> None:
+    text = help_page(TOOL.subcommands[0], "tool run", width=100)
+    assert text.startswith("Usage: tool run [OPTIONS] [FILE|-]\n\nRun it.\n")
+    assert "  -o, --out FILE" in text
+    assert "Output 100% atomically." in text
+    flat = " ".join(text.split())
+    assert "--timeout TIMEOUT Limit. [env: T_TIMEOUT; default: 10; at least 0.5]" in flat
+    assert "--tag TAG Tags. [env: T_TAG]" in flat
+    assert "Arguments: FILE|- Input. [default: -]" in flat
+
+
+def test_help_is_the_same_page_whatever_the_python(capsys: pytest.CaptureFixture[str]) -> None:
+    # `tool run --help` prints help_page's text, not argparse's (which differs by version).
+    with pytest.raises(SystemExit) as exited:
+        _parse("run", "--help")
+    assert exited.value.code == 0
+    assert capsys.readouterr().out == help_page(TOOL.subcommands[0], "tool run")
+
+
+def test_help_wraps_to_the_width() -> None:
+    for width in (60, 80, 100):
+        lines = help_page(TOOL.subcommands[0], "tool run", width=width).splitlines()
+        assert max(len(line) for line in lines) <= width
+
+
+def test_numbers_must_be_finite_and_within_bounds() -> None:
+    assert "'nan' is not a finite number" in str(_usage_error("run", "--timeout", "nan"))
+    assert "'inf' is not a finite number" in str(_usage_error("run", T_TIMEOUT="inf"))
 
 
 def test_required_option() -> None:
@@ -193,7 +221,7 @@ def test_required_option() -> None:
         "t", "T.", handler="x:y", options=(Option(("--must",), "must", "M.", required=True),)
     )
     with pytest.raises(UsageError, match="the option --must is required"):
-        parse(build_parser(required, "t", "1"), [], {})
+        parse(build_parser(required, "t", "1", help_page), [], {})
 
 
 # --- envcheck's own table -----------------------------------------------------------------------
@@ -242,6 +270,17 @@ def test_usage_errors_are_one_line_and_exit_2() -> None:
         assert result.stderr.count("\n") == 1, result.stderr
         assert result.stderr.startswith("envcheck: error: ")
     assert "did you mean doctor?" in _envcheck("doctr").stderr
+
+
+def test_envcheck_timeouts_are_bounded() -> None:
+    # Above a day the platform's timers overflow (an internal error before this bound).
+    for command in ("probe", "doctor", "fetch"):
+        option = next(o for c in ROOT.subcommands if c.name == command for o in c.options
+                      if o.dest == "timeout")  # fmt: skip
+        assert option.maximum == MAX_TIMEOUT_S
+    result = _envcheck("probe", "--timeout", "1e10")
+    assert result.returncode == 2
+    assert "above the maximum of 86400" in result.stderr
 
 
 def test_no_command_prints_the_help_on_stderr_and_exits_2() -> None:

@@ -7,6 +7,7 @@ pynvml and the real dynamic loader run; only the values come from the fakes' env
 from __future__ import annotations
 
 import stat
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from envcheck.probe.driver import (
     parse_nvidia_smi_csv,
     parse_proc_driver_version,
     probe_driver,
+    pynvml_dir,
     version_from_library_path,
 )
 from tests.native_fakes import fake_libcuda, fake_nvml, have_gcc
@@ -159,15 +161,15 @@ def test_libraries_the_loader_cannot_find_are_not_loaded(tmp_path: Path) -> None
         pytest.skip("this host has NVIDIA driver libraries where the loader looks")
     driver, _ = probe_driver(_env(tmp_path), timeout=20, proc_file=_no_proc(tmp_path))
     details = {s.step: s.detail for s in driver.steps}
-    assert "libnvidia-ml.so.1 is nowhere the loader looks" in details["nvml"]
-    assert "libcuda.so.1 or libcuda.so is nowhere the loader looks" in details["libcuda"]
+    assert "libnvidia-ml.so.1 was not found where the loader looks" in details["nvml"]
+    assert "libcuda.so.1 or libcuda.so was not found where the loader looks" in details["libcuda"]
 
 
 def test_without_the_loader_check_the_children_decide(tmp_path: Path) -> None:
     # locate=None: the real loader in the children answers, with its own words.
     driver, _ = probe_driver(_env(tmp_path), timeout=20, proc_file=_no_proc(tmp_path), locate=None)
     details = {s.step: s.detail for s in driver.steps}
-    assert "nowhere the loader looks" not in details["nvml"]
+    assert "not found where the loader looks" not in details["nvml"]
     assert "no CUDA driver library could be loaded" in details["libcuda"]
     assert "libcuda.so.1" in details["libcuda"]  # dlopen's own message for the tried name
 
@@ -200,6 +202,58 @@ def test_a_preloaded_driver_library_is_not_missed(libs: dict[str, Path], tmp_pat
     assert loader_locate(env) is None
     driver, _ = probe_driver(env, timeout=20, proc_file=_no_proc(tmp_path))
     assert (driver.found_via, driver.version) == ("nvml", "550.54.14")
+
+
+def test_pynvml_is_found_as_module_or_package_and_never_in_the_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    module_site, package_site, cwd = tmp_path / "a", tmp_path / "b", tmp_path / "cwd"
+    (module_site).mkdir()
+    (module_site / "pynvml.py").write_text("")  # nvidia-ml-py
+    (package_site / "pynvml").mkdir(parents=True)
+    (package_site / "pynvml" / "__init__.py").write_text("")  # the older pynvml package
+    cwd.mkdir()
+    (cwd / "pynvml.py").write_text("raise SystemExit('the working directory was searched')")
+    monkeypatch.chdir(cwd)
+    assert pynvml_dir([str(module_site)]) == str(module_site)
+    assert pynvml_dir([str(package_site)]) == str(package_site)
+    assert pynvml_dir([str(tmp_path / "empty")]) is None
+    assert pynvml_dir() != str(cwd)
+
+
+def test_the_loader_check_steps_aside_for_hwcap_subdirectories(tmp_path: Path) -> None:
+    # ld.so also looks in DIR/glibc-hwcaps/<level>/ (and legacy tls/, x86_64/...): a driver
+    # library only there is found by dlopen(), so the emulation must not answer for it.
+    hidden = tmp_path / "hw"
+    fake_libcuda(hidden / "glibc-hwcaps" / "x86-64-v2", release="550.54.14")
+    assert loader_locate(_env(tmp_path, hidden)) is None
+    driver, _ = probe_driver(
+        _env(tmp_path, hidden, FAKE_CUINIT="100"), timeout=20, proc_file=_no_proc(tmp_path)
+    )
+    details = {s.step: s.detail for s in driver.steps}
+    assert "not found where the loader looks" not in details["libcuda"]
+
+
+def test_the_interpreters_rpath_counts(tmp_path: Path) -> None:
+    # A conda python carries DT_RPATH $ORIGIN/../lib: ld.so searches it for ctypes' dlopen().
+    prefix = tmp_path / "env"
+    (prefix / "bin").mkdir(parents=True)
+    fake_libcuda(prefix / "lib", release="550.54.14")
+    source = tmp_path / "main.c"
+    source.write_text("int main(void) { return 0; }\n")
+    executable = prefix / "bin" / "python"
+    subprocess.run(
+        ["gcc", str(source), "-o", str(executable), "-Wl,--disable-new-dtags",
+         "-Wl,-rpath,$ORIGIN/../lib"],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    locate = loader_locate(_env(tmp_path), executable=str(executable))
+    plain = loader_locate(_env(tmp_path))
+    if locate is None or plain is None:
+        pytest.skip("no ld.so.cache on this host")
+    if plain("libcuda.so.1"):
+        pytest.skip("this host has a libcuda where the loader looks")
+    assert locate("libcuda.so.1")  # only through the executable's RPATH
 
 
 def test_override_wins(tmp_path: Path) -> None:

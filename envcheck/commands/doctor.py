@@ -11,8 +11,8 @@ from pathlib import Path
 
 from envcheck.cli_errors import handles_errors
 from envcheck.errors import EnvcheckError
-from envcheck.probe.background import probe_timeout, start_probe
-from envcheck.report.formats import choose_format
+from envcheck.probe.background import StartedProbe, probe_timeout, start_probe
+from envcheck.report.formats import Format, choose_format
 
 
 @handles_errors()
@@ -20,9 +20,16 @@ def run(args: argparse.Namespace) -> int:
     chosen = choose_format(args.output_format, args.as_json)
     if args.python is not None and not Path(args.python).exists():
         raise EnvcheckError(f"--python {args.python!r} does not exist")
-    started = None
-    if args.facts_file is None:
-        started = start_probe(python=args.python, timeout=probe_timeout(args.timeout))
+    if args.facts_file is not None:
+        return _report(args, chosen, None)
+    started = start_probe(python=args.python, timeout=probe_timeout(args.timeout))
+    try:
+        return _report(args, chosen, started)
+    finally:
+        started.cancel()  # after an error (a bad --target-gpu, Ctrl-C): exit now, not after NVML
+
+
+def _report(args: argparse.Namespace, chosen: Format, started: StartedProbe | None) -> int:
     # Loaded now, while the probe's children run (see the module's docstring).
     from envcheck.commands.doctor_report import report  # noqa: PLC0415
 

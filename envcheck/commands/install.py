@@ -42,6 +42,7 @@ def _err(line: str) -> None:
 
 def confirm(question: str) -> bool:
     """Ask on the terminal (stderr, so stdout stays the plan); only y or yes installs."""
+    sys.stdout.flush()  # the plan must be on the screen before the question about it
     sys.stderr.write(f"{question} [y/N]: ")
     sys.stderr.flush()
     answer = sys.stdin.readline()

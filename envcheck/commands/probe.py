@@ -21,12 +21,15 @@ def run(args: argparse.Namespace) -> int:
     if args.python is not None and not Path(args.python).exists():
         raise EnvcheckError(f"--python {args.python!r} does not exist")
     started = start_probe(args.python, args.timeout, args.import_frameworks)
-    # Loaded now, while the probe's children run (see the module's docstring).
-    from envcheck.commands.flags import load  # noqa: PLC0415
-    from envcheck.probe.collect import collect_facts  # noqa: PLC0415
-    from envcheck.report import facts as report_facts  # noqa: PLC0415
+    try:
+        # Loaded now, while the probe's children run (see the module's docstring).
+        from envcheck.commands.flags import load  # noqa: PLC0415
+        from envcheck.probe.collect import collect_facts  # noqa: PLC0415
+        from envcheck.report import facts as report_facts  # noqa: PLC0415
 
-    facts = collect_facts(load(args.matrix_option), started=started)
+        facts = collect_facts(load(args.matrix_option), started=started)
+    finally:
+        started.cancel()  # after an error (a bad --matrix, Ctrl-C): exit now
     if args.as_json:
         print(json.dumps(facts.to_json(), indent=2))
     else:

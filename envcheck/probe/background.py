@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from envcheck.probe.driver import probe_driver
 from envcheck.probe.facts import DriverFacts, FrameworkFacts, GpuFacts, WheelFacts
 from envcheck.probe.frameworks import probe_frameworks
+from envcheck.probe.isolation import ChildGroup
 
 FrameworkResult = tuple[tuple[FrameworkFacts, ...], tuple[WheelFacts, ...], tuple[str, ...]]
 DriverResult = tuple[DriverFacts, tuple[GpuFacts, ...]]
@@ -38,6 +39,12 @@ class StartedProbe:
     started: float  # time.monotonic() at the start
     frameworks: Future[FrameworkResult]
     driver: Future[DriverResult]
+    group: ChildGroup
+
+    def cancel(self) -> None:
+        """Stop the children still running (a no-op once both results are in): a command that
+        fails after the start must not wait for a hanging NVML's timeout to exit."""
+        self.group.cancel()
 
 
 def start_probe(
@@ -48,6 +55,7 @@ def start_probe(
 ) -> StartedProbe:
     """Start the driver cascade and the framework scan of `python` (default: this interpreter)."""
     env = dict(os.environ if environ is None else environ)
+    group = ChildGroup()
     pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="envcheck-probe")
     try:
         frameworks = pool.submit(
@@ -55,8 +63,9 @@ def start_probe(
             python=python,
             import_tensorflow=import_frameworks,
             timeout=max(timeout, 30.0),
+            group=group,
         )
-        driver = pool.submit(probe_driver, env, timeout=timeout)
+        driver = pool.submit(probe_driver, env, timeout=timeout, group=group)
     finally:
         pool.shutdown(wait=False)  # the threads finish their job; nothing else is queued
-    return StartedProbe(python, timeout, env, time.monotonic(), frameworks, driver)
+    return StartedProbe(python, timeout, env, time.monotonic(), frameworks, driver, group)

@@ -364,6 +364,9 @@ _DT_STRING_TAGS = {
 # bytes), so that a hostile file costs milliseconds and kilobytes, not its own size.
 _MAX_DYNAMIC_ENTRIES = 1 << 16
 _MAX_STRING = 1 << 16
+# All strings of the dynamic entries together, counting repeats: 65,536 entries naming one
+# 64 KiB string would otherwise be 4 GiB of names from a 1 MB file.
+_MAX_STRING_BYTES = 1 << 20
 _DYNAMIC_CHUNK = 4096
 _STRING_CHUNK = 256
 
@@ -545,8 +548,18 @@ def _resolve_tags(
     needed: list[str] = []
     runpath: list[str] = []
     rpath: list[str] = []
+    strings: dict[int, str] = {}  # a string named by several entries is read once
+    budget = _MAX_STRING_BYTES
     for tag, value in wanted:
-        text = _elf_string(reader, table, value, _DT_STRING_TAGS[tag])
+        if value not in strings:
+            strings[value] = _elf_string(reader, table, value, _DT_STRING_TAGS[tag])
+        text = strings[value]
+        budget -= len(text) + 1
+        if budget < 0:
+            raise _ElfError(
+                f"malformed ELF file: its dynamic entries name more than {_MAX_STRING_BYTES} "
+                "bytes of strings"
+            )
         if tag == _DT_NEEDED:
             needed.append(text)
         elif tag == _DT_SONAME:

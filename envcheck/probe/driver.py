@@ -9,19 +9,22 @@ of tool output are pure functions at the top of this module.
 
 from __future__ import annotations
 
-import importlib.util
+import importlib.machinery
 import os
 import re
 import shutil
+import site
 import subprocess
 import sys
-from collections.abc import Callable, Mapping
+import sysconfig
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from envcheck.probe.binary_files import expand_origin, read_binary
 from envcheck.probe.facts import DriverFacts, GpuFacts, ProbeStep
-from envcheck.probe.isolation import ChildResult, run_child
+from envcheck.probe.isolation import ChildGroup, ChildResult, run_child
 from envcheck.probe.search import LinuxSearch, host_search
 
 OVERRIDE = "ENVCHECK_DRIVER_VERSION"
@@ -105,6 +108,7 @@ class _Cascade:
 
     env: dict[str, str]
     timeout: float
+    group: ChildGroup = field(default_factory=ChildGroup)  # what cancels the cascade's children
     steps: list[ProbeStep] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     state: str = "missing"
@@ -157,27 +161,40 @@ def _child_failure(result: ChildResult) -> str:
     return f"the child process {result.describe()}"
 
 
-def _pynvml_dir() -> str | None:
-    """The directory nvidia-ml-py's `pynvml` module is in, found without importing it.
+def pynvml_dir(places: Sequence[str] | None = None) -> str | None:
+    """The site directory nvidia-ml-py's `pynvml` is in, found without importing it.
 
-    The NVML child starts without the site module (fast, see run_child) and imports pynvml
-    from here; nvidia-ml-py needs only the standard library.
+    The NVML child starts without the site module (fast, see run_child) and imports pynvml from
+    here; nvidia-ml-py needs only the standard library. Only the directories an isolated (-I)
+    start puts on sys.path are searched, never the working directory, and a `pynvml` package
+    (the older pynvml distribution) is found as well as the nvidia-ml-py module. `places`
+    replaces those directories (tests).
     """
+    if places is None:
+        places = [
+            sysconfig.get_path("purelib"),
+            sysconfig.get_path("platlib"),
+            *getattr(site, "getsitepackages", list)(),
+        ]
     try:
-        spec = importlib.util.find_spec("pynvml")
+        spec = importlib.machinery.PathFinder.find_spec("pynvml", list(dict.fromkeys(places)))
     except (ImportError, ValueError):
         return None
     if spec is None or spec.origin is None:
         return None
-    return str(Path(spec.origin).parent)
+    module = Path(spec.origin)
+    # pynvml.py -> its directory; pynvml/__init__.py -> the directory that holds the package.
+    return str(module.parent.parent if spec.submodule_search_locations else module.parent)
 
 
 def _step_nvml(cascade: _Cascade, locate: Locate | None) -> DriverFacts | None:
     if locate is not None and not locate(NVML_LIBRARY):
         cascade.fail("nvml", _not_found(NVML_LIBRARY))
         return None
-    argument = {"pynvml_dir": _pynvml_dir()}
-    result = run_child("nvml", argument, env=cascade.env, timeout=cascade.timeout, site=False)
+    argument = {"pynvml_dir": pynvml_dir()}
+    result = run_child(
+        "nvml", argument, env=cascade.env, timeout=cascade.timeout, site=False, group=cascade.group
+    )
     data = result.data
     if not result.ok or data is None:
         cascade.fail("nvml", _child_failure(result))
@@ -203,7 +220,12 @@ def _step_libcuda(
         cascade.fail("libcuda", _not_found(" or ".join(names or LIBCUDA_LIBRARIES)))
         return None
     result = run_child(
-        "libcuda", {"names": list(names)}, env=cascade.env, timeout=cascade.timeout, site=False
+        "libcuda",
+        {"names": list(names)},
+        env=cascade.env,
+        timeout=cascade.timeout,
+        site=False,
+        group=cascade.group,
     )
     data = result.data
     if not result.ok or data is None:
@@ -240,7 +262,7 @@ def _step_nvidia_smi(cascade: _Cascade, smi: str | None) -> DriverFacts | None:
     if executable is None:
         cascade.fail("nvidia-smi", "not found on PATH")
         return None
-    rows, detail = _run_smi(executable, cascade.timeout)
+    rows, detail = _run_smi(executable, cascade.timeout, cascade.group)
     if not rows:
         cascade.fail("nvidia-smi", detail)
         return None
@@ -274,30 +296,54 @@ def _step_proc(cascade: _Cascade, proc_file: Path) -> DriverFacts:
 
 def _not_found(name: str) -> str:
     return (
-        f"{name} is nowhere the loader looks (LD_LIBRARY_PATH, ld.so.cache, the default "
-        "directories): no NVIDIA driver libraries here"
+        f"{name} was not found where the loader looks (RPATH, LD_LIBRARY_PATH, ld.so.cache, "
+        "the default directories); step skipped"
     )
 
 
-def loader_locate(env: Mapping[str, str]) -> Locate | None:
+# Subdirectories ld.so also searches inside each directory: glibc-hwcaps (glibc 2.33+) and the
+# legacy hardware-capability names (before glibc 2.37). The emulation does not follow them.
+_HWCAP_SUBDIRS = ("glibc-hwcaps", "tls", "x86_64", "haswell", "avx512_1", "aarch64", "i686")
+
+
+def loader_locate(env: Mapping[str, str], executable: str | None = None) -> Locate | None:
     """Whether the dynamic loader could find a library name, for this host and `env`.
 
     The probe's loader emulation (envcheck.probe.search, checked against the real ld.so) answers
     in a few milliseconds what a child process answers in 25-70 ms, and on a machine without a
-    driver that is every doctor run. None (the children decide) wherever the emulation would
-    guess: not Linux, no ld.so.cache to read (musl, NixOS, no ldconfig), or LD_PRELOAD set (a
-    preloaded library satisfies a dlopen() by its soname from anywhere).
+    driver that is every doctor run. The children's dlopen() comes from `executable` (default:
+    this interpreter), whose DT_RPATH counts (conda's python has one). None (the children
+    decide) wherever the emulation would guess: not Linux, no ld.so.cache to read (musl,
+    NixOS, no ldconfig), LD_PRELOAD set (a preloaded library satisfies a dlopen() by its soname
+    from anywhere), or an LD_LIBRARY_PATH directory with hardware-capability subdirectories.
     """
     if sys.platform != "linux" or env.get("LD_PRELOAD"):
         return None
-    search = host_search(env=env)
+    search = host_search(env=env, rpath=_executable_rpath(executable or sys.executable))
     if not isinstance(search, LinuxSearch) or not search.ld_cache:
+        return None
+    if any(
+        Path(directory, sub).is_dir()
+        for directory in search.ld_library_path
+        if directory
+        for sub in _HWCAP_SUBDIRS
+    ):
         return None
 
     def locate(name: str) -> bool:
         return bool(search.candidates(name))
 
     return locate
+
+
+def _executable_rpath(executable: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The executable's DT_RPATH with $ORIGIN expanded, as ld.so searches it for a dlopen() by a
+    library without a RUNPATH of its own (the ctypes module). Empty when it has a RUNPATH."""
+    real = os.path.realpath(executable)
+    info = read_binary(real, exports=False)
+    if not info.rpath or info.runpath:
+        return ()
+    return ((real, expand_origin(info.rpath, str(Path(real).parent))),)
 
 
 def probe_driver(
@@ -307,14 +353,16 @@ def probe_driver(
     smi: str | None = None,
     libcuda_names: tuple[str, ...] = (),
     locate: Locate | Literal["host"] | None = "host",
+    group: ChildGroup | None = None,
 ) -> tuple[DriverFacts, tuple[GpuFacts, ...]]:
     """Run the cascade; `environ` is the environment the children get (LD_LIBRARY_PATH...).
 
     `locate` says whether the loader could find a library at all; the NVML and libcuda children
     are skipped for a library it cannot find. "host": this host's loader rules (loader_locate);
-    None: always run the children.
+    None: always run the children. `group` lets the caller cancel the children (and nvidia-smi).
     """
-    cascade = _Cascade(dict(os.environ if environ is None else environ), timeout)
+    environment = dict(os.environ if environ is None else environ)
+    cascade = _Cascade(environment, timeout, group or ChildGroup())
     override = cascade.env.get(OVERRIDE)
     if override:
         cascade.succeed(OVERRIDE, override)
@@ -330,26 +378,19 @@ def probe_driver(
     return facts, cascade.gpus
 
 
-def _run_smi(executable: str, timeout: float) -> tuple[tuple[SmiRow, ...], str]:
-    rows, detail = _query_smi(executable, SMI_QUERY, timeout)
+def _run_smi(executable: str, timeout: float, group: ChildGroup) -> tuple[tuple[SmiRow, ...], str]:
+    rows, detail = _query_smi(executable, SMI_QUERY, timeout, group)
     if not rows and "not a valid field" in detail:
-        rows, detail = _query_smi(executable, SMI_QUERY_BEFORE_510, timeout)
+        rows, detail = _query_smi(executable, SMI_QUERY_BEFORE_510, timeout, group)
     return rows, detail
 
 
 def _query_smi(
-    executable: str, fields: tuple[str, ...], timeout: float
+    executable: str, fields: tuple[str, ...], timeout: float, group: ChildGroup
 ) -> tuple[tuple[SmiRow, ...], str]:
+    query = [executable, f"--query-gpu={','.join(fields)}", "--format=csv,noheader,nounits"]
     try:
-        completed = subprocess.run(
-            [executable, f"--query-gpu={','.join(fields)}", "--format=csv,noheader,nounits"],
-            capture_output=True,
-            text=True,
-            errors="replace",
-            timeout=timeout,
-            stdin=subprocess.DEVNULL,
-            check=False,
-        )
+        completed = group.run(query, timeout=timeout)
     except subprocess.TimeoutExpired:
         return (), f"timed out after {timeout:.1f} s"
     except OSError as exc:

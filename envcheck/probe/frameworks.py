@@ -19,7 +19,7 @@ from typing import Any
 from packaging.version import InvalidVersion, Version
 
 from envcheck.probe.facts import FrameworkFacts, WheelFacts
-from envcheck.probe.isolation import ChildResult, run_child
+from envcheck.probe.isolation import ChildGroup, ChildResult, run_child
 
 CHILD = "frameworks"
 VIA_BUILD_INFO = "build_info.py (read without importing)"
@@ -325,6 +325,7 @@ def probe_frameworks(
     paths: Sequence[str] | None = None,
     import_tensorflow: bool = False,
     timeout: float = 30.0,
+    group: ChildGroup | None = None,
 ) -> tuple[tuple[FrameworkFacts, ...], tuple[WheelFacts, ...], tuple[str, ...]]:
     """(frameworks, nvidia-*/tensorrt wheels, errors) of `python` (default: this one).
 
@@ -335,7 +336,7 @@ def probe_frameworks(
         "paths": None if paths is None else [os.fspath(p) for p in paths],
         "import_tensorflow": False,
     }
-    result = run_child(CHILD, argument, python=python, timeout=timeout)
+    result = run_child(CHILD, argument, python=python, timeout=timeout, group=group)
     if not result.ok or result.data is None:
         return (), (), (_child_failure(result, python),)
     data = result.data
@@ -344,7 +345,11 @@ def probe_frameworks(
     errors = _texts(data.get("errors"))
     if import_tensorflow and any(_is_tf(f) for f in frameworks):
         imported = run_child(
-            CHILD, {**argument, "import_tensorflow": True}, python=python, timeout=timeout
+            CHILD,
+            {**argument, "import_tensorflow": True},
+            python=python,
+            timeout=timeout,
+            group=group,
         )
         frameworks = with_import_result(frameworks, imported)
     return frameworks, wheels, tuple(errors)

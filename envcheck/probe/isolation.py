@@ -13,6 +13,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -44,6 +45,8 @@ class ChildResult:
             return f"timed out after {self.seconds:.1f} s"
         if self.status == "crashed":
             return f"crashed ({self.signal or f'exit code {self.returncode}'})"
+        if self.status == "not-run":
+            return f"not run: {self.stderr_tail.strip()}"
         last = self.stderr_tail.strip().splitlines()[-1:] or [""]
         detail = f": {last[0]}" if last[0] else ""
         return f"failed (exit code {self.returncode}){detail}"
@@ -66,6 +69,62 @@ def _signal_name(returncode: int) -> str | None:
         return f"signal {number}"
 
 
+class ChildGroup:
+    """The child processes one probe runs: `cancel()` kills those still running and refuses new
+    ones, so a command that fails while its probe runs in the background exits at once instead
+    of waiting for a hanging NVML to time out. Shared between the probe's threads."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._running: set[subprocess.Popen[str]] = set()
+        self._cancelled = False
+
+    def run(
+        self, command: Sequence[str], *, timeout: float, env: Mapping[str, str] | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        """subprocess.run(command, capture_output=True, text=True, timeout=timeout) that
+        cancel() can stop; raises ChildCancelledError when it did (or had, before the start)."""
+        with self._lock:
+            if self._cancelled:
+                raise ChildCancelledError(command[0])
+            process = subprocess.Popen(
+                list(command),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                errors="replace",
+                env=dict(env) if env is not None else None,
+            )
+            self._running.add(process)
+        try:
+            try:
+                stdout, stderr = process.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                stdout, stderr = process.communicate()
+                raise subprocess.TimeoutExpired(command, timeout, stdout, stderr) from None
+        finally:
+            with self._lock:
+                self._running.discard(process)
+        if self._cancelled:
+            raise ChildCancelledError(command[0])
+        return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+
+    def cancel(self) -> None:
+        with self._lock:
+            self._cancelled = True
+            for process in self._running:
+                process.kill()
+
+
+class ChildCancelledError(OSError):
+    """The child was not run, or was killed, because its probe was cancelled."""
+
+    def __init__(self, program: str) -> None:
+        super().__init__(f"cancelled ({program} not run to the end)")
+
+
 def run_child(
     name: str,
     argument: Any = None,
@@ -75,6 +134,7 @@ def run_child(
     timeout: float = DEFAULT_TIMEOUT_S,
     extra_args: Sequence[str] = (),
     site: bool = True,
+    group: ChildGroup | None = None,
 ) -> ChildResult:
     """Run child script `name` with a JSON `argument`; never raises for the child's failures.
 
@@ -82,29 +142,20 @@ def run_child(
     the standard library: a virtual environment's .pth files (editable installs, setuptools'
     distutils hook) otherwise cost each child 10-15 ms before its first line, and run code the
     probe has no business running. Such a child must not read sys.prefix: without site it is
-    the base interpreter's, not the virtual environment's.
+    the base interpreter's, not the virtual environment's. `group` lets a caller cancel it.
     """
     flags = ["-I"] if site else ["-I", "-S"]
     command = [python or sys.executable, *flags, *extra_args, "-c", child_source(name)]
     command.append(json.dumps(argument))
     started = time.monotonic()
     try:
-        completed = subprocess.run(
-            command,
-            capture_output=True,
-            text=True,
-            errors="replace",
-            timeout=timeout,
-            env=dict(env) if env is not None else None,
-            stdin=subprocess.DEVNULL,
-            check=False,
-        )
+        completed = (group or ChildGroup()).run(command, timeout=timeout, env=env)
     except subprocess.TimeoutExpired as exc:
         stderr = (
             exc.stderr.decode(errors="replace") if isinstance(exc.stderr, bytes) else exc.stderr
         )
         return ChildResult("timeout", None, None, None, (stderr or "")[-_STDERR_TAIL:], timeout)
-    except OSError as exc:
+    except OSError as exc:  # not startable, or cancelled
         return ChildResult("not-run", None, None, None, str(exc), time.monotonic() - started)
     seconds = time.monotonic() - started
     tail = completed.stderr[-_STDERR_TAIL:]

@@ -1,0 +1,74 @@
+"""A command that fails while its probe runs in the background exits at once (ChildGroup).
+
+The hanging driver is a gcc-built fake libcuda whose cuInit never returns (tests/fakes); the
+checks bound how long envcheck may take with a subprocess timeout well under the probe's own
+10 s limit, so a regression shows as a timeout, not as a slow pass.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from envcheck.probe.isolation import ChildCancelledError, ChildGroup, run_child
+from tests.native_fakes import fake_libcuda, have_gcc
+
+SLEEP_FOREVER = [sys.executable, "-c", "import time; time.sleep(600)"]
+
+
+def test_cancel_kills_a_running_child_and_refuses_new_ones() -> None:
+    group = ChildGroup()
+    raised: list[BaseException] = []
+
+    def wait_for_the_child() -> None:
+        try:
+            group.run(SLEEP_FOREVER, timeout=600)
+        except BaseException as exc:
+            raised.append(exc)
+
+    worker = threading.Thread(target=wait_for_the_child)
+    worker.start()
+    while not group._running:  # the child has started
+        worker.join(0.01)
+    group.cancel()
+    worker.join(10)
+    assert not worker.is_alive()
+    assert [type(e) for e in raised] == [ChildCancelledError]
+    with pytest.raises(ChildCancelledError):
+        group.run([sys.executable, "-c", "pass"], timeout=10)
+    # run_child turns the refusal into a fact, not an exception.
+    result = run_child("interpreter", None, group=group)
+    assert result.status == "not-run"
+    assert result.describe().startswith("not run: cancelled")
+
+
+def test_a_timeout_still_kills_the_child() -> None:
+    with pytest.raises(subprocess.TimeoutExpired):
+        ChildGroup().run(SLEEP_FOREVER, timeout=0.5)
+
+
+@pytest.mark.skipif(not have_gcc(), reason="gcc is needed to build the fake libcuda")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("doctor", "--no-smoke", "--target-gpu", "NoSuchGPU 9000"),
+        ("doctor", "--no-smoke", "--matrix", "/nonexistent/matrix"),
+        ("probe", "--matrix", "/nonexistent/matrix"),
+    ],
+)
+def test_a_failing_command_does_not_wait_for_a_hanging_driver(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    libcuda = fake_libcuda(tmp_path / "cuda", release="550.54.14").parent
+    env = {"PATH": "/usr/bin:/bin", "LD_LIBRARY_PATH": str(libcuda), "FAKE_CUINIT": "hang"}
+    result = subprocess.run(
+        [sys.executable, "-m", "envcheck", *args],
+        capture_output=True, text=True, env=env, timeout=6, check=False,
+    )  # fmt: skip
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.startswith("envcheck: error: ")
+    assert result.stderr.count("\n") == 1
