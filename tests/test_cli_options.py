@@ -7,6 +7,7 @@ in-process; the end-to-end behaviour of each command is tested in its own test f
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -281,6 +282,27 @@ def test_envcheck_timeouts_are_bounded() -> None:
     result = _envcheck("probe", "--timeout", "1e10")
     assert result.returncode == 2
     assert "above the maximum of 86400" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "args", [("matrix", "--json"), ("matrix", "validate"), ("--help",), ("doctor", "--help")]
+)
+def test_a_reader_that_leaves_gets_no_traceback(args: tuple[str, ...]) -> None:
+    # `envcheck ... | head -0`: the reader is gone before envcheck writes. With stdout
+    # block-buffered (PYTHONUNBUFFERED unset) a short output meets the broken pipe only at the
+    # final flush, which main must do itself: Python's own at exit prints "Exception ignored".
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "envcheck", *args],
+            stdout=write_end, stderr=subprocess.PIPE, env={"PATH": "/usr/bin:/bin"},
+            timeout=60, check=False,
+        )  # fmt: skip
+    finally:
+        os.close(write_end)
+    assert result.stderr.decode() == ""
+    assert result.returncode == 1
 
 
 def test_no_command_prints_the_help_on_stderr_and_exits_2() -> None:

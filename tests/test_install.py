@@ -628,6 +628,32 @@ def test_on_a_terminal_it_asks_and_no_means_nothing_installed(index: str, venv: 
     assert freeze(venv) == before
 
 
+@pytest.mark.skipif(os.name == "nt", reason="a pseudo-terminal stands in for the user")
+def test_the_plan_is_shown_before_the_question(index: str, venv: Path) -> None:
+    # stdout piped (block-buffered without PYTHONUNBUFFERED), the question on the terminal:
+    # the plan must reach the reader before envcheck waits for the answer.
+    import pty  # noqa: PLC0415 - POSIX only
+
+    python = str(venv_python(venv))
+    args = ["install", "--python", python, "--tensorflow", "2.15", "--index-url", index]
+    env = clean_env()
+    env.pop("PYTHONUNBUFFERED", None)
+    controller, terminal = pty.openpty()
+    try:
+        os.write(controller, b"n\n")
+        result = subprocess.run(
+            [sys.executable, "-c", CLI, *args],
+            stdin=terminal, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            env=env, timeout=120, check=False,
+        )  # fmt: skip
+    finally:
+        os.close(terminal)
+        os.close(controller)
+    output = result.stdout
+    assert result.returncode == 1, output
+    assert output.index("Requirements: ") < output.index("Install tensorflow[and-cuda]==2.15.1")
+
+
 def test_a_system_interpreter_is_refused(index: str) -> None:
     base = Path(sys.base_prefix) / ("python.exe" if os.name == "nt" else "bin/python3")
     if not base.exists() or sys.base_prefix == sys.prefix:
