@@ -11,7 +11,7 @@ from packaging.version import InvalidVersion, Version
 from envcheck.diagnose.context import Context
 from envcheck.diagnose.findings import Finding, Severity
 from envcheck.matrix.rules import cudnn_runtime_compatible
-from envcheck.probe.facts import LibraryFacts
+from envcheck.probe.facts import ANOTHER_VERSION, DANGLING_SYMLINK, LibraryFacts
 from envcheck.versions import major_minor
 
 
@@ -52,11 +52,9 @@ def missing_libraries(context: Context) -> list[Finding]:
         if any(c.selected for c in copies):
             continue
         wanted = copies[0].file if copies else role
-        others = [c for c in copies if c.found_via == "another version"]
+        others = [c for c in copies if c.found_via == ANOTHER_VERSION]
         unsearched = [
-            c
-            for c in copies
-            if c.path and c.found_via not in ("another version", "dangling symlink")
+            c for c in copies if c.path and c.found_via not in (ANOTHER_VERSION, DANGLING_SYMLINK)
         ]
         where = [f"{c.path} ({c.found_via})" for c in unsearched]
         if role == "cudnn":
@@ -193,9 +191,9 @@ def shadowed_copies(context: Context) -> list[Finding]:
     findings = []
     build = context.build_cudnn
     for role in sorted(_wanted_roles(context)):
-        copies = [c for c in context.libraries(role) if c.path and c.found_via != "another version"]
+        copies = [c for c in context.libraries(role) if c.path and c.found_via != ANOTHER_VERSION]
         selected = next((c for c in copies if c.selected), None)
-        others = [c for c in copies if not c.selected and c.found_via != "dangling symlink"]
+        others = [c for c in copies if not c.selected and c.found_via != DANGLING_SYMLINK]
         if selected is None or not others:
             continue
         bad = bool(selected.problems) or _too_old(role, selected, build)

@@ -10,6 +10,11 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 SCHEMA = "envcheck.facts/1"
+# LibraryFacts.found_via for files the loader never takes for the name it is asked for: the same
+# library with another version (libcudart.so.11.0 asked, libcudart.so.12 there), and a link to
+# nothing.
+ANOTHER_VERSION = "another version"
+DANGLING_SYMLINK = "dangling symlink"
 
 
 @dataclass(frozen=True)

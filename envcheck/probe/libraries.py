@@ -28,7 +28,13 @@ from envcheck.probe.binary_files import (
     read_binary,
     version_from_file_name,
 )
-from envcheck.probe.facts import FrameworkFacts, LibraryFacts, WheelFacts
+from envcheck.probe.facts import (
+    ANOTHER_VERSION,
+    DANGLING_SYMLINK,
+    FrameworkFacts,
+    LibraryFacts,
+    WheelFacts,
+)
 from envcheck.probe.isolation import run_child
 from envcheck.probe.search import ListingCache, LoaderSearch, SearchLocation
 from envcheck.versions import major_minor
@@ -332,7 +338,7 @@ def _other_versions(
                     LibraryFacts(
                         library.role, library.file, str(path),
                         version_from_file_name(Path(os.path.realpath(path)).name), None, False,
-                        "another version", None,
+                        ANOTHER_VERSION, None,
                         (f"{name} is another version: the loader is asked for {library.file}",),
                     )
                 )  # fmt: skip
@@ -356,7 +362,7 @@ def _broken_links(
             target = "?"
         broken.append(
             LibraryFacts(
-                library.role, library.file, str(path), None, None, False, "dangling symlink",
+                library.role, library.file, str(path), None, None, False, DANGLING_SYMLINK,
                 None, (f"dangling symlink to {target}: the loader skips it",),
             )
         )  # fmt: skip

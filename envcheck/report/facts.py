@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
-from envcheck.probe.facts import Facts, LibraryFacts
+from envcheck.probe.facts import ANOTHER_VERSION, Facts, LibraryFacts
 
 
 def _table(rows: Sequence[Sequence[str]], indent: str = "  ") -> list[str]:
@@ -88,7 +89,8 @@ def _framework_lines(facts: Facts) -> list[str]:
 
 
 def _library_lines(libraries: Sequence[LibraryFacts]) -> list[str]:
-    found = [lib for lib in libraries if lib.path]
+    found = [lib for lib in libraries if lib.path and lib.found_via != ANOTHER_VERSION]
+    others = _other_versions(libraries)
     missing = [lib.file for lib in libraries if not lib.path]
     lines = ["Libraries (* marks the copy the loader would load):"]
     rows = [
@@ -103,14 +105,41 @@ def _library_lines(libraries: Sequence[LibraryFacts]) -> list[str]:
         ]
         for lib in found
     ]
+    # A file of another version is one row, however many wanted names it is another version of
+    # (with no TensorFlow to narrow the search, that is one per CUDA line the matrix knows).
+    rows += [
+        [" ", Path(path).name, first.version or "?", first.arch or "?", path,
+         f"{ANOTHER_VERSION} of {_names(asked)}", first.owner or ""]
+        for path, (first, asked) in others.items()
+    ]  # fmt: skip
     lines.extend(_table(rows))
     for lib in found:
         lines.extend(f"    ! {lib.file} at {lib.path}: {problem}" for problem in lib.problems)
-    if not found:
+    for path, (_, asked) in others.items():
+        lines.append(
+            f"    ! {path} is {ANOTHER_VERSION}: the loader is asked for {_names(asked)}, "
+            "never for this file"
+        )
+    if not found and not others:
         lines.append("  none of the CUDA or cuDNN libraries was found")
     if missing:
         lines.append(f"  not found: {', '.join(missing)}")
     return lines
+
+
+def _other_versions(
+    libraries: Sequence[LibraryFacts],
+) -> dict[str, tuple[LibraryFacts, list[str]]]:
+    """path -> (its first fact, every name it was found as another version of), in order."""
+    grouped: dict[str, tuple[LibraryFacts, list[str]]] = {}
+    for lib in libraries:
+        if lib.path and lib.found_via == ANOTHER_VERSION:
+            grouped.setdefault(lib.path, (lib, []))[1].append(lib.file)
+    return grouped
+
+
+def _names(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
 
 def to_text(facts: Facts) -> str:
