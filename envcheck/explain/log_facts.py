@@ -12,30 +12,45 @@ from typing import Any
 from envcheck.explain.signatures import LogHit
 from envcheck.matrix.model import Matrix
 
+# Each pattern with the lowercase substrings one of which every match contains: a cheap gate, so
+# that the regexes run on the few lines that can match (a training log has millions that cannot).
 _PLATFORM_MARKERS = (
     (
         re.compile(r"[A-Za-z]:\\\\?(?:Users|Program Files|Windows|ProgramData)", re.IGNORECASE),
+        (":\\",),
         "windows",
     ),
-    (re.compile(r"\.dll\b", re.IGNORECASE), "windows"),
-    (re.compile(r"/usr/lib/wsl/lib|microsoft-standard-WSL2", re.IGNORECASE), "wsl"),
+    (re.compile(r"\.dll\b", re.IGNORECASE), (".dll",), "windows"),
+    (
+        re.compile(r"/usr/lib/wsl/lib|microsoft-standard-WSL2", re.IGNORECASE),
+        ("/usr/lib/wsl/lib", "microsoft-standard-wsl2"),
+        "wsl",
+    ),
     # Colab is told by its own package; /usr/local/lib/python3.X/dist-packages is every
     # Debian/Ubuntu system pip and the TensorFlow Docker images too.
-    (re.compile(r"google[./]colab"), "colab"),
-    (re.compile(r"/proc/1/cgroup.*docker|--gpus|nvidia-container", re.IGNORECASE), "container"),
+    (re.compile(r"google[./]colab"), ("google",), "colab"),
+    (
+        re.compile(r"/proc/1/cgroup.*docker|--gpus|nvidia-container", re.IGNORECASE),
+        ("docker", "--gpus", "nvidia-container"),
+        "container",
+    ),
 )
 _GPU = re.compile(r"name: (?P<name>[^,]+), pci bus id: [^,]+, compute capability: (?P<cc>\d+\.\d+)")
+_GPU_GATES = ("compute capability",)
 _TF_VERSION = re.compile(
     r"(?:tensorflow|TensorFlow|tf)[ =_-]{1,3}v?(?P<version>[12]\.\d{1,2}\.\d{1,2})\b"
 )
+_TF_VERSION_GATES = tuple(f"{word}{sep}" for word in ("tensorflow", "tf") for sep in " =_-")
 _DRIVER = re.compile(
     r"(?:libcuda reported version is|Driver Version):?\s+(?P<version>\d{3}\.\d{1,3}(?:\.\d{1,3})?)"
 )
+_DRIVER_GATES = ("libcuda reported version is", "driver version")
+_LIBRARY = re.compile(r"[\w.+-]+\.(?:so(?:\.\d+)+|dll)")
+_LIBRARY_GATES = (".so.", ".dll")
 
 
-# Every fact below needs one of these substrings in its line (a cheap gate before the regexes).
-_FACT_MARKERS = (".so", ".dll", ":\\", "wsl", "colab", "docker", "--gpus", "nvidia-container",
-                 "compute capability", "tensorflow", "tf", "driver")  # fmt: skip
+def _gate(lowered: str, gates: tuple[str, ...]) -> bool:
+    return any(gate in lowered for gate in gates)
 
 
 @dataclass
@@ -80,24 +95,27 @@ class LogFactCollector:
 
     def line(self, text: str) -> None:
         lowered = text.lower()
-        if not any(marker in lowered for marker in _FACT_MARKERS):
-            return  # most lines carry none of these facts; skip the regexes
-        for pattern, platform in _PLATFORM_MARKERS:
-            if pattern.search(text):
+        for pattern, gates, platform in _PLATFORM_MARKERS:
+            known = platform in self.facts.platforms
+            if not known and _gate(lowered, gates) and pattern.search(text):
                 self.facts.platforms.add(platform)
-        gpu = _GPU.search(text)
-        if gpu:
-            self.facts.gpus[gpu.group("name").strip()] = gpu.group("cc")
-        version = _TF_VERSION.search(text)
-        if version and self.facts.tensorflow is None:
-            self.facts.tensorflow = version.group("version")
-        driver = _DRIVER.search(text)
-        if driver:
-            self.facts.driver = driver.group("version")
-        for name in re.findall(r"[\w.+-]+\.(?:so(?:\.\d+)+|dll)", text):
-            cuda = self._libraries.get(name.lower())
-            if cuda:
-                self.facts.libraries[name] = cuda
+        if _gate(lowered, _GPU_GATES):
+            gpu = _GPU.search(text)
+            if gpu:
+                self.facts.gpus[gpu.group("name").strip()] = gpu.group("cc")
+        if self.facts.tensorflow is None and _gate(lowered, _TF_VERSION_GATES):
+            version = _TF_VERSION.search(text)
+            if version:
+                self.facts.tensorflow = version.group("version")
+        if _gate(lowered, _DRIVER_GATES):
+            driver = _DRIVER.search(text)
+            if driver:
+                self.facts.driver = driver.group("version")
+        if _gate(lowered, _LIBRARY_GATES):
+            for name in _LIBRARY.findall(text):
+                cuda = self._libraries.get(name.lower())
+                if cuda:
+                    self.facts.libraries[name] = cuda
 
     def hits(self, hits: Iterable[LogHit]) -> None:
         for hit in hits:
