@@ -23,6 +23,7 @@ from envcheck.matrix.rules import (
     gpu_build_available,
     gpu_runs_build,
     platform_has_wheel,
+    ptx_jit_needed,
     python_supported,
 )
 from envcheck.versions import DriverVersion
@@ -131,7 +132,11 @@ def _gpu_rules(
     if not available.ok:
         return [available]
     gpu = _gpu_outcome(matrix, release, machine)
-    return [available, _driver_outcome(matrix, release, machine, _needs_full_jit(gpu)), gpu]
+    jit = any(
+        ptx_jit_needed(g.compute_capability, release.sass, release.ptx, release.mlir_sass)
+        for g in machine.gpus
+    )
+    return [available, _driver_outcome(matrix, release, machine, jit), gpu]
 
 
 def _pip(requirements: list[str]) -> str:

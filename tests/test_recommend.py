@@ -329,12 +329,19 @@ def test_driver_advice_names_a_newer_driver(matrix: Matrix) -> None:
     assert DriverVersion.parse("570.26") in suggested
 
 
-def test_h100_on_r535_needs_no_driver_advice(matrix: Matrix) -> None:
-    # H100 (CC 9.0) has native regular kernels in 2.16+ (compute_90 = SASS + PTX), so the newest
-    # release is already a candidate and no driver update is needed to reach it.
+def test_h100_on_r535_needs_a_driver_for_the_mlir_kernels(matrix: Matrix) -> None:
+    # H100 (CC 9.0) has native regular kernels in 2.16+ (compute_90 = SASS + PTX), but the
+    # MLIR-generated kernels carry compute_90 as PTX only (matrix-facts 3.2): they are JIT-compiled,
+    # which needs a driver at least as new as the build's CUDA (12.3 -> 545, 12.5.1 -> 555).
+    # R535 (CUDA 12.2) cannot, so with Python 3.12 no release uses the GPU; the advice names both
+    # ways out: Python 3.11 for 2.15.1 (CUDA 12.2, all kernels JIT) or a newer driver.
     result = recommend(matrix, describe(matrix, python="3.12", driver="535.104.05", gpu="H100"))
-    assert gpu_candidates(result)[0].tensorflow == Version("2.21.0")
-    assert not any("Updating the NVIDIA driver" in a for a in result.advice), result.advice
+    assert gpu_candidates(result) == []
+    assert any("Updating the NVIDIA driver to 555.42.06" in a for a in result.advice), result.advice
+    assert any("Python 3.11" in a and "2.15.1" in a for a in result.advice), result.advice
+    newer = recommend(matrix, describe(matrix, python="3.12", driver="555.42.06", gpu="H100"))
+    assert gpu_candidates(newer)[0].tensorflow == Version("2.21.0")
+    assert not any("Updating the NVIDIA driver" in a for a in newer.advice), newer.advice
 
 
 # --- (h) Blackwell ------------------------------------------------------------------------------

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from envcheck.diagnose.context import Context
 from envcheck.diagnose.findings import Finding, Severity
-from envcheck.matrix.rules import Status, driver_knows_gpu, driver_supports_cuda, gpu_runs_build
+from envcheck.matrix.rules import (
+    Status,
+    driver_knows_gpu,
+    driver_supports_cuda,
+    gpu_runs_build,
+    ptx_jit_needed,
+)
 
 WSL_DRIVER_DIR = "/usr/lib/wsl/lib"
 
@@ -102,8 +108,7 @@ def driver_version(context: Context) -> list[Finding]:
     findings = []
     capabilities = [c for _, c in context.capabilities if c is not None]
     needs_jit = any(
-        gpu_runs_build(c, _sass(context), _ptx(context)).message.startswith("no native")
-        for c in capabilities
+        ptx_jit_needed(c, _sass(context), _ptx(context), _mlir_sass(context)) for c in capabilities
     )
     if driver is not None:
         outcome = driver_supports_cuda(context.matrix, cuda, driver, context.os, needs_jit)
@@ -164,6 +169,12 @@ def _ptx(context: Context) -> list:  # type: ignore[type-arg]
     return [t.capability for t in context.build_targets if t.kind == "ptx"]
 
 
+def _mlir_sass(context: Context) -> list:  # type: ignore[type-arg]
+    # compute_XY gives the regular kernels SASS and PTX but the MLIR kernels PTX only; only the
+    # explicit sm_XY targets are native for both (see the build targets in tensorflow.toml).
+    return [t.capability for t in context.build_targets if t.kind == "sass"]
+
+
 def gpu_architecture(context: Context) -> list[Finding]:
     """compute-capability-unsupported: a GPU the build has no kernels (or only PTX) for."""
     targets = context.build_targets
@@ -171,7 +182,7 @@ def gpu_architecture(context: Context) -> list[Finding]:
         return []
     sass = [t.capability for t in targets]
     ptx = [t.capability for t in targets if t.kind == "ptx"]
-    mlir = [t.capability for t in targets if t.kind == "sass"]
+    mlir = _mlir_sass(context)
     findings = []
     listed = ", ".join(str(t) for t in targets)
     for name, capability in context.capabilities:

@@ -108,8 +108,9 @@ def driver_supports_cuda(
             return Outcome(
                 "driver",
                 Status.INCOMPATIBLE,
-                f"this GPU needs PTX JIT, and JIT of CUDA {cuda} PTX needs driver >= "
-                f"{toolkit_driver}; driver {driver} is older",
+                f"this GPU needs PTX JIT (for some or all of TensorFlow's kernels), and JIT of "
+                f"CUDA {cuda} PTX needs driver >= {toolkit_driver}; driver {driver} is older "
+                "(CUDA_ERROR_UNSUPPORTED_PTX_VERSION)",
             )
         return Outcome(
             "driver",
@@ -178,6 +179,30 @@ def gpu_runs_build(
         Status.INCOMPATIBLE,
         f"the build has no kernels for CC {capability}{floor}; TensorFlow ignores this GPU",
     )
+
+
+def ptx_jit_needed(
+    capability: ComputeCapability | None,
+    sass: Sequence[ComputeCapability],
+    ptx: Sequence[ComputeCapability],
+    mlir_sass: Sequence[ComputeCapability] | None = None,
+) -> bool:
+    """Whether a GPU of `capability` runs any of the build's kernels by PTX JIT.
+
+    Either no kernel has native code for it, or only the regular ones do and TensorFlow's
+    MLIR-generated kernels (TF >= 2.18 compiles some targets as PTX only for them) must be
+    JIT-compiled. Either way the driver must be at least as new as the build's CUDA: an older one
+    refuses the PTX (CUDA_ERROR_UNSUPPORTED_PTX_VERSION) and those kernels fail to load.
+    """
+    if capability is None or not any(target <= capability for target in ptx):
+        return False
+
+    def native(targets: Sequence[ComputeCapability]) -> bool:
+        return any(t.major == capability.major and t.minor <= capability.minor for t in targets)
+
+    if not native(sass):
+        return True
+    return mlir_sass is not None and not native(mlir_sass)
 
 
 def driver_knows_gpu(
