@@ -7,12 +7,14 @@ machine's driver and GPUs, given by flags, replace the ones found (there are non
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from packaging.version import InvalidVersion, Version
 
 from envcheck.errors import InputError
 from envcheck.matrix.advisories import KnownBug
+from envcheck.matrix.gpu_names import GpuIndex
 from envcheck.matrix.model import Matrix
 from envcheck.matrix.records import TensorflowRelease
 from envcheck.probe.facts import Facts, FrameworkFacts, LibraryFacts
@@ -125,13 +127,18 @@ class Context:
         except InputError:
             return None
 
-    @property
+    @functools.cached_property
     def capabilities(self) -> tuple[tuple[str, ComputeCapability | None], ...]:
-        """(name, compute capability) of each GPU that counts: the target's or the found ones."""
+        """(name, compute capability) of each GPU that counts: the target's or the found ones.
+
+        A found GPU without a capability (nvidia-smi before driver 510 prints [N/A]) gets the
+        one the GPU table gives its name; None when the table cannot tell.
+        """
         if self.target is not None and self.target.capabilities:
             names = self.target.gpu_names or tuple("target GPU" for _ in self.target.capabilities)
             return tuple(zip(names, self.target.capabilities))
         result = []
+        index: GpuIndex | None = None
         for gpu in self.facts.gpus:
             capability = None
             if gpu.compute_capability:
@@ -139,6 +146,9 @@ class Context:
                     capability = ComputeCapability.parse(gpu.compute_capability)
                 except InputError:
                     capability = None
+            elif gpu.name:
+                index = index or GpuIndex.build(self.matrix.gpus)
+                capability = index.capability(gpu.name)
             result.append((gpu.name or f"GPU {gpu.index}", capability))
         return tuple(result)
 

@@ -71,6 +71,10 @@ class Report:
             return f"It should work, with {len(warnings)} warning(s): {warnings[0].message}"
         if self.smoke and self.smoke.get("status") == "ok" and self.smoke.get("gpus"):
             return "TensorFlow uses the GPU: the smoke test ran on it."
+        unchecked = [c.name for c in self.components if c.status == "unknown"]
+        if unchecked:
+            names = ", ".join(unchecked)
+            return f"No problem found in what could be checked; not checked: {names}."
         return "No problem found."
 
 
@@ -94,9 +98,14 @@ def components(context: Context, findings: Sequence[Finding]) -> tuple[Component
     cuda = context.build_cuda
     requirement = context.matrix.driver_requirement(cuda, context.os) if cuda else None
     driver_found = str(context.driver) if context.driver else facts.driver.state
-    if context.target is not None and context.target.driver is not None:
-        driver_found = f"{context.target.driver} (target)"
+    if context.driver is None and facts.driver.version:
+        driver_found = f"{facts.driver.version!r} (not a driver release)"
+    if context.target is not None:
+        driver_found = (
+            f"{context.target.driver} (target)" if context.target.driver else "not given (target)"
+        )
     gpus = ", ".join(f"{n} (CC {c or '?'})" for n, c in context.capabilities) or "none"
+    every_capability = bool(context.capabilities) and all(c for _, c in context.capabilities)
     tf = context.tensorflow
     cudnn = context.selected("cudnn")
     cudart = context.selected("cudart")
@@ -105,14 +114,15 @@ def components(context: Context, findings: Sequence[Finding]) -> tuple[Component
         Component(
             "NVIDIA driver", driver_found,
             f">= {requirement.minimum}" if requirement else "-",
-            _component_status(findings, DRIVER_CODES,
-                              context.driver is not None or facts.driver.state != "unknown"),
+            # "known" only with a release to compare: a missing driver is an error finding
+            # elsewhere, and a Docker build without --target-driver checks none.
+            _component_status(findings, DRIVER_CODES, context.driver is not None),
         ),
         Component(
             "GPU", gpus,
             ", ".join(str(t) for t in context.build_targets) or "-",
             _component_status(findings, {"no-gpu", "compute-capability-unsupported"},
-                              bool(context.capabilities)),
+                              every_capability),
         ),
         Component(
             "TensorFlow", f"{tf.distribution} {tf.version}" if tf else "not installed",

@@ -31,8 +31,14 @@ def cpu_only_build(context: Context) -> list[Finding]:
     tf = context.tensorflow
     if tf is None:
         return []
-    has_gpu = bool(context.capabilities)
-    severity = Severity.ERROR if has_gpu else Severity.INFO
+    # A GPU here, a driver here, or a Docker build for GPU machines (any --target-*): the GPU is
+    # wanted, and a CPU-only build is the problem. Otherwise it is only worth knowing.
+    gpu_wanted = (
+        bool(context.capabilities)
+        or context.target is not None
+        or context.facts.driver.version is not None
+    )
+    severity = Severity.ERROR if gpu_wanted else Severity.INFO
     version = context.tensorflow_version
     if context.os == "macos":
         return [
@@ -45,12 +51,18 @@ def cpu_only_build(context: Context) -> list[Finding]:
             )
         ]
     if context.is_cuda_build is False:
-        fix = (
-            f"python -m pip uninstall -y {tf.distribution} && python -m pip install "
-            f'"tensorflow[and-cuda]=={version}"'
-            if context.os in ("linux", "wsl")
-            else "See the recommendation below."
-        )
+        if not gpu_wanted:
+            fix = (
+                "Nothing to change to use the CPU. For an NVIDIA GPU, install its driver first; "
+                "envcheck recommend then names the GPU build."
+            )
+        elif context.os in ("linux", "wsl"):
+            fix = (
+                f"python -m pip uninstall -y {tf.distribution} && python -m pip install "
+                f'"tensorflow[and-cuda]=={version}"'
+            )
+        else:
+            fix = "See the recommendation below."
         return [
             Finding(
                 "tensorflow-cpu-only",
