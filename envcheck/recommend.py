@@ -18,6 +18,7 @@ from envcheck.matrix.records import TensorflowRelease
 from envcheck.matrix.rules import (
     Outcome,
     Status,
+    driver_branch_supports_gpu,
     driver_knows_gpu,
     driver_supports_cuda,
     gpu_build_available,
@@ -83,8 +84,13 @@ def _one_gpu(
     runs = gpu_runs_build(gpu.compute_capability, release.sass, release.ptx, release.mlir_sass)
     if not runs.ok or gpu.compute_capability is None or machine.driver is None:
         return runs
-    known = driver_knows_gpu(matrix, gpu.compute_capability, machine.driver, machine.os)
-    return known if known.status is Status.INCOMPATIBLE else runs
+    for outcome in (
+        driver_branch_supports_gpu(matrix, gpu.compute_capability, machine.driver),
+        driver_knows_gpu(matrix, gpu.compute_capability, machine.driver, machine.os),
+    ):
+        if outcome.status is Status.INCOMPATIBLE:
+            return outcome
+    return runs
 
 
 def _gpu_outcome(

@@ -41,7 +41,7 @@ RULES: tuple[Rule, ...] = (
 )
 
 
-DRIVER_CODES = {"driver-missing", "driver-too-old", "driver-library-mismatch"}
+DRIVER_CODES = {"driver-missing", "driver-too-old", "driver-too-new", "driver-library-mismatch"}
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ from envcheck.diagnose.context import Context
 from envcheck.diagnose.findings import Finding, Severity
 from envcheck.matrix.rules import (
     Status,
+    driver_branch_supports_gpu,
     driver_knows_gpu,
     driver_supports_cuda,
     gpu_runs_build,
@@ -125,15 +126,27 @@ def driver_version(context: Context) -> list[Finding]:
         for name, capability in context.capabilities:
             if capability is None:
                 continue
-            known = driver_knows_gpu(context.matrix, capability, driver, context.os)
+            branch = driver_branch_supports_gpu(context.matrix, capability, driver)
+            known = (
+                branch
+                if not branch.ok
+                else driver_knows_gpu(context.matrix, capability, driver, context.os)
+            )
             if known.status is Status.INCOMPATIBLE:
+                last = context.matrix.last_driver_branch(capability)
+                fix = (
+                    _driver_fix(context)
+                    if branch.ok
+                    else f"Install an R{last} driver for this GPU, then the TensorFlow that "
+                    f"envcheck recommend --driver <R{last} release> names, or use a newer GPU."
+                )
                 findings.append(
                     Finding(
-                        "driver-too-old",
+                        "driver-too-old" if branch.ok else "driver-too-new",
                         Severity.ERROR,
-                        f"The driver is older than the GPU {name}: {known.message}.",
+                        f"The driver does not run the GPU {name}: {known.message}.",
                         (f"driver {driver}", f"{name}: compute capability {capability}"),
-                        _driver_fix(context),
+                        fix,
                     )
                 )
     elif context.facts.driver.cuda is not None:

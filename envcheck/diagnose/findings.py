@@ -52,6 +52,7 @@ CODES = frozenset(
         "library-load-mismatch",  # the child loaded another copy than the probe predicted
         "probe-incomplete",  # a part of the probe could not run (the report says which)
         "usage-pitfall",  # a mistake in user code (explain)
+        "driver-too-new",  # a driver branch past the GPU architecture's last (Kepler after R470)
     }
 )
 

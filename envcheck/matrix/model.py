@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
-from packaging.version import Version
+from packaging.version import InvalidVersion, Version
 
 from envcheck.errors import InputError
 from envcheck.matrix import load
@@ -181,19 +181,33 @@ class Matrix:
         names = {g.architecture for g in self.gpus if g.compute_capability == capability}
         return next(iter(names)) if len(names) == 1 else None
 
-    def driver_available(self, capability: ComputeCapability, driver: DriverVersion) -> bool:
-        """False when `driver` is above the last branch NVIDIA ships for this GPU's architecture."""
+    def last_driver_branch(self, capability: ComputeCapability) -> int | None:
+        """The last driver branch NVIDIA ships for this GPU's architecture (None: still current)."""
         architecture = self.architecture_of(capability)
         limit = next((b for b in self.driver_branches if b.architecture == architecture), None)
-        return limit is None or driver.key.release[0] <= limit.last_branch
+        return limit.last_branch if limit is not None else None
+
+    def driver_available(self, capability: ComputeCapability, driver: DriverVersion) -> bool:
+        """False when `driver` is above the last branch NVIDIA ships for this GPU's architecture."""
+        last = self.last_driver_branch(capability)
+        return last is None or driver.key.release[0] <= last
 
 
 def tensorflow_specifier(spec: str) -> SpecifierSet:
-    """Read a --tensorflow value: '2.15' means any 2.15.x, '2.15.1' exactly, else PEP 440."""
+    """Read a --tensorflow value: '2.15' means any 2.15.x, '2.15.1' exactly, else PEP 440.
+
+    A version with pre, post, dev or local parts ('2.15.0.post1', '2.16.0rc0') picks its base
+    release (2.15.0): the matrix records each release's build, which those spellings share.
+    """
     text = spec.strip()
-    parts = text.split(".")
-    if text and all(part.isdigit() for part in parts):
-        text = f"=={text}.*" if len(parts) <= 2 else f"=={text}"
+    try:
+        bare: Version | None = Version(text)
+    except InvalidVersion:
+        bare = None  # a specifier such as '>=2.12,<2.16', or nothing usable
+    if bare is not None:
+        epoch = f"{bare.epoch}!" if bare.epoch else ""
+        release = epoch + ".".join(str(part) for part in bare.release)
+        text = f"=={release}.*" if len(bare.release) <= 2 else f"=={release}"
     try:
         return SpecifierSet(text)
     except InvalidSpecifier as exc:

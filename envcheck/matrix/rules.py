@@ -228,6 +228,23 @@ def driver_knows_gpu(
     return Outcome("gpu-driver", Status.OK, f"driver {driver} supports CC {capability}")
 
 
+def driver_branch_supports_gpu(
+    matrix: Matrix, capability: ComputeCapability, driver: DriverVersion
+) -> Outcome:
+    """A driver branch newer than the last one NVIDIA ships for a GPU's architecture does not run
+    that GPU at all (R470 is Kepler's last: a K80 under R535 is no GPU to CUDA)."""
+    if matrix.driver_available(capability, driver):
+        return Outcome("gpu-driver", Status.OK, f"driver {driver} supports CC {capability}")
+    architecture = matrix.architecture_of(capability) or f"CC {capability}"
+    last = matrix.last_driver_branch(capability)
+    return Outcome(
+        "gpu-driver",
+        Status.INCOMPATIBLE,
+        f"driver {driver} does not support {architecture} GPUs (R{last} is their last driver "
+        f"branch); this GPU needs an R{last} driver and a TensorFlow whose CUDA that driver runs",
+    )
+
+
 def python_supported(release: TensorflowRelease, python: PythonVersion) -> Outcome:
     if python in release.python:
         return Outcome("python", Status.OK, f"Python {python} is supported")
