@@ -87,6 +87,13 @@ def to_text(
     else:
         lines.append("No TensorFlow release installs on this machine.")
     shown = candidates if show_all else candidates[:TEXT_CANDIDATES]
+    # A note every listed choice carries (no driver found, say) is said once, not per choice.
+    common = (
+        [n for n in shown[0].notes if all(n in c.notes for c in shown[1:])]
+        if len(shown) > 1
+        else []
+    )
+    lines.extend(f"  (all of them) {note}" for note in common)
     for index, candidate in enumerate(shown, start=1):
         stack = (
             f"CUDA {candidate.cuda}, cuDNN {candidate.cudnn}"
@@ -95,7 +102,7 @@ def to_text(
         )
         lines.append(f"  {index}. TensorFlow {candidate.tensorflow}  ({stack}; {candidate.status})")
         lines.extend(f"       $ {command}" for command in candidate.commands)
-        lines.extend(f"       - {note}" for note in candidate.notes)
+        lines.extend(f"       - {note}" for note in candidate.notes if note not in common)
     hidden = len(candidates) - len(shown)
     if hidden > 0:
         lines.append(f"  ... and {hidden} more (--all or --json shows them)")

@@ -1,0 +1,25 @@
+"""The recommendation as text: what every listed choice shares is said once."""
+
+from __future__ import annotations
+
+from envcheck.machine import MachineDescription
+from envcheck.matrix.load import bundled_matrix_dir
+from envcheck.matrix.model import load_matrix
+from envcheck.recommend import recommend
+from envcheck.report.recommendation import to_text
+from envcheck.versions import PythonVersion
+
+
+def test_a_note_every_choice_shares_is_printed_once() -> None:
+    matrix = load_matrix(bundled_matrix_dir())
+    machine = MachineDescription(
+        os="linux", arch="x86_64", python=PythonVersion.parse("3.11"), driver=None, gpus=(),
+        searched=("nvml", "libcuda"),
+    )  # fmt: skip
+    result = recommend(matrix, machine, None)
+    shared = "no GPU: no NVIDIA driver found (looked at: nvml, libcuda)"
+    assert all(shared in c.notes for c in result.candidates)  # the data keeps it per choice
+    text = to_text(result, show_all=True)
+    listed = text.split("Rejected:")[0]
+    assert listed.count(shared) == 1
+    assert f"  (all of them) {shared}" in listed
