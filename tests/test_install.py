@@ -382,6 +382,15 @@ def test_no_driver_on_linux_plans_the_cpu_build(matrix: Matrix) -> None:
     assert "CPU only" in plan.notes[0]
 
 
+def test_the_recommended_cpu_build_already_installed_is_nothing_to_do(matrix: Matrix) -> None:
+    plan = make_plan(matrix, described(driver=None), "2.15", target({"tensorflow-cpu": "2.15.1"}))
+    assert plan.already_installed == "tensorflow-cpu 2.15.1"
+    assert plan.conflicts == ()
+    older = make_plan(matrix, described(driver=None), "2.15", target({"tensorflow-cpu": "2.15.0"}))
+    assert older.already_installed is None
+    assert older.conflicts == ("tensorflow-cpu",)
+
+
 def test_python_without_a_release_is_a_negative_answer(matrix: Matrix) -> None:
     with pytest.raises(NoPlanError, match=r"TensorFlow 2\.15\.1: .*Python"):
         make_plan(matrix, described(python="3.13"), "2.15", target(python="3.13.1"))
@@ -652,6 +661,44 @@ def test_the_plan_is_shown_before_the_question(index: str, venv: Path) -> None:
     output = result.stdout
     assert result.returncode == 1, output
     assert output.index("Requirements: ") < output.index("Install tensorflow[and-cuda]==2.15.1")
+
+
+def _fake_distribution(venv: Path, name: str, version: str) -> None:
+    """A distribution as importlib.metadata sees it: its dist-info directory and METADATA."""
+    dist_info = site_packages(venv) / f"{name.replace('-', '_')}-{version}.dist-info"
+    dist_info.mkdir()
+    (dist_info / "METADATA").write_text(
+        f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
+    )
+    (dist_info / "RECORD").write_text("")
+
+
+def test_another_tensorflow_distribution_is_not_installed_over(index: str, venv: Path) -> None:
+    # tensorflow-cpu and tensorflow both own site-packages/tensorflow/: pip would install one
+    # over the other and uninstalling either later breaks both. envcheck refuses, unchanged.
+    _fake_distribution(venv, "tensorflow-cpu", "2.15.0")
+    before = freeze(venv)
+    result = envcheck_install(
+        "--python", str(venv_python(venv)), "--tensorflow", "2.15", "--yes", "--index-url", index
+    )
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert (
+        "Uninstall it first" in result.stderr and "pip uninstall -y tensorflow-cpu" in result.stderr
+    )
+    assert result.stderr.count("\n") == 1
+    assert freeze(venv) == before
+
+
+def test_the_recommended_cpu_build_already_there_installs_nothing(venv: Path) -> None:
+    _fake_distribution(venv, "tensorflow-cpu", "2.15.1")
+    env = clean_env()
+    env["ENVCHECK_DRIVER_VERSION"] = ""  # no driver: the CPU build is the recommendation
+    result = envcheck_install(
+        "--python", str(venv_python(venv)), "--tensorflow", "2.15", "--yes", env=env
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Nothing to install: tensorflow-cpu 2.15.1 already is the recommended" in result.stdout
+    assert "Checking the plan" not in result.stderr  # no installer ran
 
 
 def test_a_system_interpreter_is_refused(index: str) -> None:

@@ -17,7 +17,13 @@ from envcheck.commands.flags import load
 from envcheck.errors import InputError
 from envcheck.install import InstallError
 from envcheck.install.constraints import check_constraints_path, constraints_text, write_constraints
-from envcheck.install.plan import make_plan, plan_text, read_target, target_machine
+from envcheck.install.plan import (
+    InstallPlan,
+    make_plan,
+    plan_text,
+    read_target,
+    target_machine,
+)
 from envcheck.install.run import (
     changes_text,
     doctor_status,
@@ -51,23 +57,48 @@ def confirm(question: str) -> bool:
     return answer.strip().lower() in {"y", "yes"}
 
 
+def _checked_inputs(args: argparse.Namespace) -> Path | None:
+    """Input errors before any work; the --constraints-out path when given."""
+    out_path = check_constraints_path(Path(args.constraints_out)) if args.constraints_out else None
+    if args.tensorflow is not None:
+        tensorflow_specifier(args.tensorflow)  # a bad SPEC is an input error before any work
+    if not args.dry_run_only and not args.yes and not sys.stdin.isatty():
+        raise InputError(
+            "envcheck install changes an environment and asks first, but there is no terminal "
+            "to ask on: pass --yes to install without asking, or --dry-run to only see the plan"
+        )
+    return out_path
+
+
+def _nothing_to_install(plan: InstallPlan, target_python: str, dry_run_only: bool) -> bool:
+    """True (said on stdout) when the recommended CPU-only release is already installed;
+    InstallError when another TensorFlow distribution would be installed over."""
+    if plan.already_installed is not None:
+        print(
+            f"Nothing to install: {plan.already_installed} already is the recommended "
+            f"TensorFlow {plan.candidate.tensorflow} for this machine (CPU only)."
+        )
+        return True
+    if plan.conflicts and not dry_run_only:
+        names = " ".join(plan.conflicts)
+        raise InstallError(
+            f"{names} is installed in {plan.target.prefix} and owns the same tensorflow/ "
+            f"directory as the plan's {plan.packages[0].name}: installing over it leaves both "
+            f"broken. Uninstall it first ({target_python} -m pip uninstall -y {names}), then run "
+            "envcheck install again; nothing was installed"
+        )
+    return False
+
+
 @_handles_errors
 def run(args: argparse.Namespace) -> int:
     """Install the recommended TensorFlow (and its CUDA wheels) into one environment, safely."""
     tensorflow: str | None = args.tensorflow
     dry_run_only: bool = args.dry_run_only
     yes: bool = args.yes
-    constraints_out: str | None = args.constraints_out
     python: str | None = args.python
     chosen_installer = parse_installer(args.installer)
-    out_path = check_constraints_path(Path(constraints_out)) if constraints_out else None
-    if tensorflow is not None:
-        tensorflow_specifier(tensorflow)  # a bad SPEC is an input error before any work
-    if not dry_run_only and not yes and not sys.stdin.isatty():
-        raise InputError(
-            "envcheck install changes an environment and asks first, but there is no terminal "
-            "to ask on: pass --yes to install without asking, or --dry-run to only see the plan"
-        )
+    out_path = _checked_inputs(args)
     target_python = python or sys.executable
     command = installer_command(chosen_installer, target_python, args.index_url)
     matrix = load(args.matrix_option)
@@ -76,6 +107,8 @@ def run(args: argparse.Namespace) -> int:
     sys.stdout.write(plan_text(plan))
     if command.index_url is not None:
         print(f"Index: {redact_url(command.index_url)}")
+    if _nothing_to_install(plan, target_python, dry_run_only):
+        return EXIT_OK
     if not dry_run_only and not target.is_environment:
         raise InputError(
             f"--python {target_python!r} is not a virtual or conda environment (its prefix "

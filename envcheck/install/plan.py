@@ -215,6 +215,12 @@ class InstallPlan:
     packages: tuple[PlannedPackage, ...]  # TensorFlow, its CUDA wheels and the install pins
     manual_steps: tuple[str, ...]  # what pip cannot install (native Windows CUDA/cuDNN)
     notes: tuple[str, ...]
+    # Another TensorFlow distribution installed in the target (tensorflow-cpu when the plan is
+    # tensorflow): both own the tensorflow/ directory, so installing over it breaks both.
+    conflicts: tuple[str, ...] = ()
+    # The installed distribution that already is the planned CPU-only release ("tensorflow-cpu
+    # 2.21.0"): nothing to install.
+    already_installed: str | None = None
 
     @property
     def replaced(self) -> tuple[PlannedPackage, ...]:
@@ -326,10 +332,19 @@ def make_plan(
             f"the installed distributions of {target.path} could not be listed (Python "
             f"{target.python} has no importlib.metadata); the installer's check shows what changes"
         )
-    else:
+    conflicts: list[str] = []
+    already: str | None = None
+    if dists is not None:
         own = packages[0].name
+        if best.kind == "cpu":
+            already = next(
+                (f"{name} {dists[name]}" for name in TENSORFLOW_VARIANTS
+                 if name != "tensorflow-gpu" and dists.get(name) == str(best.tensorflow)),
+                None,
+            )  # fmt: skip
         for name in TENSORFLOW_VARIANTS:
-            if name != own and name in dists:
+            if already is None and name != own and name in dists:
+                conflicts.append(name)
                 notes.append(
                     f"{name} {dists[name]} is installed too and shares the tensorflow/ directory "
                     f"with {own}; the installer will not remove it: uninstall it first "
@@ -343,6 +358,8 @@ def make_plan(
         packages=tuple(packages),
         manual_steps=manual,
         notes=tuple(dict.fromkeys(notes)),
+        conflicts=tuple(conflicts),
+        already_installed=already,
     )
 
 
