@@ -247,8 +247,9 @@ def _driver_advice(
     Tries every driver number the matrix knows for this OS, oldest first, re-running the GPU
     rules, and never suggests a driver NVIDIA does not ship for this GPU's architecture.
     """
-    if machine.driver is None:
-        return None
+    current = machine.driver
+    if current is None and not machine.gpus:
+        return None  # no driver and no GPU described: nothing says a GPU is there to drive
     blocked = [
         e
         for e in evaluations
@@ -264,16 +265,21 @@ def _driver_advice(
     capabilities = [g.compute_capability for g in machine.gpus if g.compute_capability]
     for evaluation in sorted(blocked, key=lambda e: e.version, reverse=True):
         for driver in drivers:
-            if driver <= machine.driver:
+            if current is not None and driver <= current:
                 continue
             if capabilities and not any(matrix.driver_available(c, driver) for c in capabilities):
                 break
             trial = replace(machine, driver=driver)
             rules = _gpu_rules(matrix, evaluation.release, trial)
             if all(o.status is not Status.INCOMPATIBLE for o in rules):
+                change = (
+                    f"Installing the NVIDIA driver {driver} or newer"
+                    if current is None
+                    else f"Updating the NVIDIA driver to {driver} or newer (now {current})"
+                )
                 return (
-                    f"Updating the NVIDIA driver to {driver} or newer (now {machine.driver}) would "
-                    f"allow TensorFlow {evaluation.version} with CUDA {evaluation.release.cuda}."
+                    f"{change} would allow TensorFlow {evaluation.version} with CUDA "
+                    f"{evaluation.release.cuda}."
                 )
     return None
 
