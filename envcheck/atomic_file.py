@@ -1,41 +1,92 @@
 """Write a file so that it is either wholly new or untouched: never half-written.
 
 The text goes to a temporary file beside the target, is flushed to disk and read back, and only
-then renamed over the target (atomic on one file system).
+then renamed over the target (atomic on one file system). The file gets the mode a plain open()
+would give it (0666 less the umask), or keeps the mode of the file it replaces.
 """
 
 from __future__ import annotations
 
 import os
-import tempfile
+import stat
 from pathlib import Path
 
 from envcheck.errors import InputError
 
+_ATTEMPTS = 100  # temporary names tried before giving up (tempfile tries as many)
+
+
+def check_writable(target: str, option: str = "-o") -> Path:
+    """The path `target` names, checked before the work whose result it will hold (the doctor
+    can run for minutes): InputError when it is empty, a directory, or in a directory that is
+    missing or cannot take a new file."""
+    if not target:
+        raise InputError(f"{option} '': no file name given; name the file to write")
+    path = Path(target)
+    if target.endswith(("/", os.sep)) or path.is_dir():
+        raise InputError(f"{option} {target!r} cannot be written: it is a directory")
+    directory = _directory(path, option)
+    handle, temporary = _create_temporary(path, directory, option)
+    os.close(handle)
+    temporary.unlink(missing_ok=True)
+    return path
+
 
 def write_atomically(path: Path, text: str, option: str = "-o") -> None:
     """Write `text` to `path`; InputError naming `option` when the place cannot take it."""
-    directory = path.parent if str(path.parent) else Path()
-    if not directory.is_dir():
-        raise InputError(f"{option} {str(path)!r}: the directory {str(directory)!r} does not exist")
+    if path.is_dir():
+        raise InputError(f"{option} {str(path)!r} cannot be written: it is a directory")
+    directory = _directory(path, option)
     data = text.encode("utf-8")
-    try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    except OSError as exc:
-        raise InputError(
-            f"{option} {str(path)!r}: cannot write in {str(directory)!r}: {exc.strerror or exc}"
-        ) from exc
+    handle, temporary = _create_temporary(path, directory, option)
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
             stream.flush()
             os.fsync(stream.fileno())
-        if Path(temporary).read_bytes() != data:
+        if temporary.read_bytes() != data:
             raise InputError(f"{option} {str(path)!r}: the written file did not read back intact")
-        Path(temporary).replace(path)
+        _keep_mode(path, temporary)
+        temporary.replace(path)
     except OSError as exc:
         raise InputError(
             f"{option} {str(path)!r} cannot be written: {exc.strerror or exc}"
         ) from exc
     finally:
-        Path(temporary).unlink(missing_ok=True)
+        temporary.unlink(missing_ok=True)
+
+
+def _directory(path: Path, option: str) -> Path:
+    directory = path.parent if str(path.parent) else Path()
+    if not directory.is_dir():
+        raise InputError(f"{option} {str(path)!r}: the directory {str(directory)!r} does not exist")
+    return directory
+
+
+def _create_temporary(path: Path, directory: Path, option: str) -> tuple[int, Path]:
+    """A new, empty, private-named file beside `path`, opened for writing.
+
+    Created with mode 0666 like open() does, so the umask decides the final mode: mkstemp's
+    0600 would survive the rename and hide a report that the user's umask shares.
+    """
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    for _ in range(_ATTEMPTS):
+        temporary = directory / f".{path.name}.{os.urandom(6).hex()}.tmp"
+        try:
+            return os.open(temporary, flags, 0o666), temporary
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            raise InputError(
+                f"{option} {str(path)!r}: cannot write in {str(directory)!r}: {exc.strerror or exc}"
+            ) from exc
+    raise InputError(f"{option} {str(path)!r}: no free temporary name in {str(directory)!r}")
+
+
+def _keep_mode(path: Path, temporary: Path) -> None:
+    """Give the new file the permission bits of the file it replaces, if there is one."""
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        return  # a new file: the umask has decided
+    temporary.chmod(mode)

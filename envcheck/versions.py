@@ -71,7 +71,15 @@ class DriverVersion:
 
     @classmethod
     def parse(cls, text: str, what: str = "driver version") -> DriverVersion:
-        parse_numeric_version(text, what)
+        """A release as nvidia-smi prints it. A bare branch ('570') is refused, not read as
+        570.0: no release of a branch is its .0 (R570 starts at 570.86), and the matrix does
+        not list each branch's first release, so any number put in its place would be made up."""
+        version = parse_numeric_version(text, what)
+        if len(version.release) < 2:
+            raise InputError(
+                f"{what} {text!r} is a driver branch, not a release: give the full release as "
+                "nvidia-smi prints it, e.g. 570.133.07"
+            )
         return cls(text.strip())
 
 

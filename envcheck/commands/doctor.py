@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from envcheck.atomic_file import check_writable
 from envcheck.cli_errors import handles_errors
 from envcheck.errors import EnvcheckError
 from envcheck.probe.background import StartedProbe, probe_timeout, start_probe
@@ -20,6 +21,8 @@ def run(args: argparse.Namespace) -> int:
     chosen = choose_format(args.output_format, args.as_json)
     if args.python is not None and not Path(args.python).exists():
         raise EnvcheckError(f"--python {args.python!r} does not exist")
+    if args.output is not None:
+        check_writable(args.output)  # now, not after a smoke test of minutes
     if args.facts_file is not None:
         return _report(args, chosen, None)
     started = start_probe(python=args.python, timeout=probe_timeout(args.timeout))

@@ -30,12 +30,13 @@ def rows(args: argparse.Namespace) -> int:
         releases = tuple(
             r for r in releases if r.cuda is not None and _cuda_matches(r.cuda, wanted)
         )
+    if args.as_json:
+        # A JSON reader gets its document even when no release matches: an empty list.
+        print(json.dumps(matrix_rows.to_json(matrix, releases), indent=2))
+    elif releases:
+        sys.stdout.write(matrix_rows.to_text(matrix, releases))
     if not releases:
         raise fail("no TensorFlow release matches the given filters", EXIT_NEGATIVE)
-    if args.as_json:
-        print(json.dumps(matrix_rows.to_json(matrix, releases), indent=2))
-    else:
-        sys.stdout.write(matrix_rows.to_text(matrix, releases))
     return EXIT_OK
 
 

@@ -6,11 +6,12 @@ import argparse
 import json
 import sys
 
-from envcheck.cli_errors import EXIT_NEGATIVE, EXIT_OK, handles_errors
+from envcheck.cli_errors import EXIT_NEGATIVE, EXIT_OK, fail, handles_errors
 from envcheck.commands.flags import capability_lookup, gpus_from_flags, load
 from envcheck.machine import describe_machine, with_capabilities
 from envcheck.recommend import recommend
 from envcheck.report import recommendation
+from envcheck.report.matrix_rows import series_range
 
 
 @handles_errors()
@@ -22,8 +23,18 @@ def run(args: argparse.Namespace) -> int:
         capability_lookup(matrix),
     )
     result = recommend(matrix, machine, args.tensorflow)
+    # A --tensorflow outside the matrix is no fact about this machine: say so, not "nothing
+    # installs here". A negative answer (exit 1) like `envcheck matrix`'s, as the matrix may
+    # just be older than the release.
+    unknown = args.tensorflow is not None and not matrix.releases_matching(args.tensorflow)
     if args.as_json:
         print(json.dumps(recommendation.to_json(result), indent=2))
-    else:
+    elif not unknown:
         sys.stdout.write(recommendation.to_text(result, show_all=args.show_all))
+    if unknown:
+        raise fail(
+            f"no TensorFlow release in the matrix matches --tensorflow {args.tensorflow!r}: it "
+            f"knows TensorFlow {series_range(matrix.releases)}",
+            EXIT_NEGATIVE,
+        )
     return EXIT_OK if result.has_gpu_candidate else EXIT_NEGATIVE

@@ -30,17 +30,27 @@ _LEGACY_GLIBC = {name: glibc for glibc, name in LEGACY_MANYLINUX.items()}
 # packaging's _manylinux.py: glibc 2.5 is the oldest for x86, 2.17 for the other architectures.
 _OLDEST_GLIBC_MINOR = {"x86_64": 5, "i686": 5}
 _DEFAULT_OLDEST_GLIBC_MINOR = 17
-_PLATFORM_TAG = re.compile(r"[a-z][a-z0-9_]*")
+# The platform tags a target machine can have (PEP 425/600/656, packaging.tags): anything else
+# is a typo that would otherwise match no wheel and read as "TensorFlow has none for it".
+_LINUX_ARCH = r"(?:x86_64|i686|aarch64|armv7l|ppc64le|ppc64|s390x|riscv64|loongarch64)"
+_MACOS_ARCH = r"(?:x86_64|arm64|universal2|universal|intel|fat3|fat32|fat64|fat|i386|ppc64|ppc)"
+_PLATFORM_TAG = re.compile(
+    rf"manylinux_\d+_\d+_{_LINUX_ARCH}|manylinux(?:2014|2010|1)_{_LINUX_ARCH}"
+    rf"|musllinux_\d+_\d+_{_LINUX_ARCH}|linux_{_LINUX_ARCH}"
+    rf"|win32|win_amd64|win_arm64|macosx_\d+_\d+_{_MACOS_ARCH}"
+)
 _SHOWN_TAGS = 6
 
 
 def normalize_platform_tag(text: str) -> str:
-    """'macosx-12.0-arm64' -> 'macosx_12_0_arm64' (as sysconfig platforms become tags)."""
+    """'macosx-12.0-arm64' -> 'macosx_12_0_arm64' (as sysconfig platforms become tags);
+    InputError for anything that is not the platform tag of a machine."""
     tag = text.strip().lower().replace("-", "_").replace(".", "_")
     if not _PLATFORM_TAG.fullmatch(tag):
         raise InputError(
-            f"--platform {text!r} is not a wheel platform tag such as manylinux_2_17_x86_64, "
-            "win_amd64 or macosx_12_0_arm64"
+            f"--platform {text!r} is not a wheel platform tag: use manylinux_X_Y_ARCH (e.g. "
+            "manylinux_2_17_x86_64), manylinux2014_ARCH, musllinux_X_Y_ARCH, linux_ARCH, "
+            "win_amd64, win_arm64, win32 or macosx_X_Y_ARCH (e.g. macosx_12_0_arm64)"
         )
     return tag
 

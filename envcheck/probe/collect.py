@@ -7,16 +7,19 @@ only combines their results.
 
 from __future__ import annotations
 
+import re
+import subprocess
 import sys
 import time
 from collections.abc import Mapping
 from dataclasses import replace
 
+from envcheck.errors import InputError
 from envcheck.matrix.model import Matrix
 from envcheck.probe.background import StartedProbe, start_probe
 from envcheck.probe.binary_files import python_machine
 from envcheck.probe.facts import Facts, FrameworkFacts, PlatformFacts, WheelFacts
-from envcheck.probe.isolation import run_child
+from envcheck.probe.isolation import ChildResult, run_child
 from envcheck.probe.libraries import (
     conda_owners,
     probe_libraries,
@@ -33,6 +36,10 @@ from envcheck.probe.search import (
     host_search,
     nvidia_wheel_dirs,
 )
+
+_ERRNO = re.compile(r"^\[Errno \d+\] ")  # str(OSError) -> its words
+_VERSION = re.compile(r"\d+\.\d+\.\d+")
+_INTERPRETER_TIMEOUT_S = 30.0
 
 
 def _site_dirs(frameworks: tuple[FrameworkFacts, ...], wheels: tuple[WheelFacts, ...]) -> list[str]:
@@ -52,17 +59,20 @@ def collect_facts(
     """Probe this machine (and the environment of `python`, when given).
 
     `started` is the probe's child processes already running (start_probe, called with the same
-    python, timeout and environment); without it they start here.
+    python, timeout and environment); without it they start here. InputError when `python`
+    is no runnable Python 3: its facts are never replaced by this interpreter's.
     """
     if started is None:
         started = start_probe(python, timeout, import_frameworks, environ)
     python, timeout, env = started.python, started.timeout, dict(started.environ)
     platform = read_platform(env)
+    if python is not None:
+        # Asked while the framework scan runs in the same interpreter; a file that is no Python 3
+        # ends the probe here, before anything is reported about envcheck's own interpreter.
+        platform = _target_interpreter(platform, python, timeout)
     # The libraries depend on the frameworks (RUNPATH, wheel directories), not on the driver:
     # they are searched while the driver cascade may still be running.
     frameworks, wheels, framework_errors = started.frameworks.result()
-    if python is not None:
-        platform = _target_interpreter(platform, python, timeout, framework_errors)
     windows = platform.os == "windows"
     runpath, rpath = requester_paths(None if windows else tensorflow_requester(frameworks))
     extra = (
@@ -97,30 +107,63 @@ def collect_facts(
         libraries=libraries,
         frameworks=frameworks,
         wheels=wheels,
-        errors=tuple(framework_errors) + _interpreter_errors(platform, python),
+        errors=tuple(framework_errors),
         seconds=round(time.monotonic() - started.started, 3),
     )
 
 
-def _target_interpreter(
-    platform: PlatformFacts, python: str, timeout: float, errors: tuple[str, ...]
-) -> PlatformFacts:
-    """The platform facts with the probed interpreter's own Python version and bitness."""
-    del errors  # the frameworks probe reports its own failures
-    # With the site module: in a virtual environment it is site that sets sys.prefix.
+def _target_interpreter(platform: PlatformFacts, python: str, timeout: float) -> PlatformFacts:
+    """The platform facts with the probed interpreter's own Python version and bitness;
+    InputError when `python` is not a Python 3 that runs."""
+    # The framework scan's floor (background.py): a cold interpreter start must not read as
+    # "no Python", however short the step limit. With the site module: in a virtual
+    # environment it is site that sets sys.prefix.
+    timeout = max(timeout, _INTERPRETER_TIMEOUT_S)
     result = run_child("interpreter", None, python=python, timeout=timeout)
     data = result.data if result.ok else None
-    if data is None:
-        return replace(platform, python_executable=python, python="unknown")
+    version = str(data.get("python", "")) if data is not None else ""
+    if data is None or not version.startswith("3."):
+        why = f"it is Python {version}" if version else _why_not_python(result, python, timeout)
+        raise InputError(f"--python {python!r} is not a runnable Python 3 interpreter: {why}")
     return replace(
         platform,
-        python=str(data.get("python", "unknown")),
+        python=version,
         python_bits=int(data.get("bits", platform.python_bits)),
         python_executable=str(data.get("executable", python)),
     )
 
 
-def _interpreter_errors(platform: PlatformFacts, python: str | None) -> tuple[str, ...]:
-    if python is not None and platform.python == "unknown":
-        return (f"could not run {python} to read its Python version",)
-    return ()
+def _why_not_python(result: ChildResult, python: str, timeout: float) -> str:
+    """Why the interpreter child gave no answer, in words (only on that failure path)."""
+    if result.status == "not-run":
+        return f"it cannot be started ({_ERRNO.sub('', result.stderr_tail.strip())})"
+    if result.status == "timeout":
+        return f"it did not answer within {timeout:g} s"
+    if result.status == "crashed":
+        return f"it {result.describe()}"
+    # Python 2 stops at -I ("Unknown option: -I"): ask it the portable way what it is.
+    version = _python_version_plainly(python, timeout)
+    if version is not None:
+        return f"it is Python {version}"
+    last = result.stderr_tail.strip().splitlines()[-1:]
+    detail = f": {last[0].strip()}" if last else ", printing nothing a Python would"
+    return f"it exited with code {result.returncode}{detail}"
+
+
+def _python_version_plainly(python: str, timeout: float) -> str | None:
+    """X.Y.Z from `python -c ...` without the options Python 2 lacks; None if it says none."""
+    source = "import sys; sys.stdout.write('%d.%d.%d' % tuple(sys.version_info[:3]))"
+    try:
+        completed = subprocess.run(
+            [python, "-E", "-s", "-c", source],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=timeout,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    text = completed.stdout.strip()
+    return text if completed.returncode == 0 and _VERSION.fullmatch(text) else None

@@ -6,7 +6,7 @@ hold no verdicts: whether a fact is a problem for a framework is the diagnosis's
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import MISSING, asdict, dataclass, field, fields
 from typing import Any
 
 SCHEMA = "envcheck.facts/1"
@@ -118,6 +118,10 @@ class FactsFileError(ValueError):
     """A facts file is not envcheck.facts/1 JSON."""
 
 
+# PlatformFacts.os: the names read_platform gives (probe/platform_facts.py). The rules and the
+# recommendation know exactly these four; any other name in a facts file was written by hand.
+OS_NAMES = ("linux", "windows", "wsl", "macos")
+
 # Field types of each record in the JSON form: a facts file is user input and is checked
 # before any rule reads it ("s?" = a string or null, "i?" = an integer or null, "[s]" = strings).
 _TYPES: dict[str, dict[str, str]] = {
@@ -135,6 +139,24 @@ _TYPES: dict[str, dict[str, str]] = {
                    "build": "d", "build_found_via": "s?", "requires": "[s]", "problems": "[s]"},
     "wheels": {"name": "s", "version": "s", "location": "s?"},
 }  # fmt: skip
+_RECORDS: dict[str, type[Any]] = {
+    "platform": PlatformFacts,
+    "driver": DriverFacts,
+    "step": ProbeStep,
+    "gpus": GpuFacts,
+    "libraries": LibraryFacts,
+    "frameworks": FrameworkFacts,
+    "wheels": WheelFacts,
+}
+_SHOWN_CHARS = 60  # a wrong value is quoted in the one-line error, cut to this length
+_TYPE_NAMES = {
+    "s": "a string",
+    "i": "an integer",
+    "b": "true or false",
+    "d": "an object",
+    "[s]": "a list of strings",
+    "[d]": "a list of objects",
+}
 
 
 def _type_ok(value: Any, kind: str) -> bool:
@@ -153,60 +175,84 @@ def _type_ok(value: Any, kind: str) -> bool:
     return checks[base](value)
 
 
-def _check(record: Any, kind: str, where: str) -> None:
+def _type_name(kind: str) -> str:
+    name = _TYPE_NAMES[kind.rstrip("?")]
+    return f"{name} or null" if kind.endswith("?") else name
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= _SHOWN_CHARS else text[: _SHOWN_CHARS - 3] + "..."
+
+
+def _fields(record: Any, kind: str, where: str) -> dict[str, Any]:
+    """The checked keyword arguments of one record, lists as tuples, unknown keys left out."""
     if record is None:
         raise FactsFileError(f"not a complete {SCHEMA} document: {where} is missing")
     if not isinstance(record, dict):
         raise FactsFileError(f"{where} must be an object")
-    for key, expected in _TYPES[kind].items():
-        if key in record and not _type_ok(record[key], expected):
-            raise FactsFileError(f"{where}.{key} has the wrong type ({record[key]!r})")
+    values: dict[str, Any] = {}
+    for spec in fields(_RECORDS[kind]):
+        expected = _TYPES[kind][spec.name]
+        if spec.name not in record:
+            if expected.startswith("["):
+                values[spec.name] = ()  # an empty list may be left out
+            elif spec.default is MISSING and spec.default_factory is MISSING:
+                raise FactsFileError(
+                    f"not a complete {SCHEMA} document: {where}.{spec.name} is missing"
+                )
+            continue
+        value = record[spec.name]
+        if not _type_ok(value, expected):
+            raise FactsFileError(
+                f"{where}.{spec.name} must be {_type_name(expected)}, not {_shown(value)}"
+            )
+        values[spec.name] = tuple(value) if expected.startswith("[") else value
+    return values
+
+
+def _items(data: dict[str, Any], kind: str) -> list[dict[str, Any]]:
+    items = data.get(kind, [])
+    if not isinstance(items, list):
+        raise FactsFileError(f"{kind} must be a list")
+    return [_fields(item, kind, f"{kind}[{index}]") for index, item in enumerate(items)]
 
 
 def facts_from_json(data: Any) -> Facts:
-    """Rebuild Facts from `envcheck probe --json` output (e.g. a user's bug report)."""
+    """Rebuild Facts from `envcheck probe --json` output (e.g. a user's bug report).
+
+    A facts file is user input, so every field is checked before any rule reads it, and a
+    FactsFileError names the field by its path (`gpus[0].name`). Unknown fields are ignored: an
+    envcheck that adds a field to envcheck.facts/1 keeps the schema name, so a file written by a
+    newer envcheck must still be read here (a new meaning gets a new schema name). A misspelt
+    field is still caught, as the field it should have been is then missing: every field is
+    required except lists (an empty list may be left out) and fields with a default.
+    `platform.os` must be one of OS_NAMES, as the rules know no other.
+    """
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:
         found = data.get("schema") if isinstance(data, dict) else type(data).__name__
         raise FactsFileError(f"expected schema {SCHEMA}, found {found!r}")
-    _check(data.get("platform"), "platform", "platform")
-    _check(data.get("driver"), "driver", "driver")
-    for index, step in enumerate(data["driver"].get("steps", [])):
-        _check(step, "step", f"driver.steps[{index}]")
-    for kind in ("gpus", "libraries", "frameworks", "wheels"):
-        items = data.get(kind, [])
-        if not isinstance(items, list):
-            raise FactsFileError(f"{kind} must be a list")
-        for index, item in enumerate(items):
-            _check(item, kind, f"{kind}[{index}]")
-    if not _type_ok(data.get("errors", []), "[s]"):
+    platform = _fields(data.get("platform"), "platform", "platform")
+    if platform["os"] not in OS_NAMES:
+        raise FactsFileError(f"platform.os {platform['os']!r} is not one of {', '.join(OS_NAMES)}")
+    driver = _fields(data.get("driver"), "driver", "driver")
+    driver["steps"] = tuple(
+        ProbeStep(**_fields(step, "step", f"driver.steps[{index}]"))
+        for index, step in enumerate(driver["steps"])
+    )
+    errors = data.get("errors", [])
+    if not _type_ok(errors, "[s]"):
         raise FactsFileError("errors must be a list of strings")
-    try:
-        driver = dict(data["driver"])
-        driver["steps"] = tuple(ProbeStep(**step) for step in driver.get("steps", []))
-        driver["errors"] = tuple(driver.get("errors", []))
-        platform = dict(data["platform"])
-        platform["device_nodes"] = tuple(platform.get("device_nodes", []))
-        return Facts(
-            platform=PlatformFacts(**platform),
-            driver=DriverFacts(**driver),
-            gpus=tuple(GpuFacts(**gpu) for gpu in data.get("gpus", [])),
-            libraries=tuple(
-                LibraryFacts(**{**lib, "problems": tuple(lib.get("problems", []))})
-                for lib in data.get("libraries", [])
-            ),
-            frameworks=tuple(
-                FrameworkFacts(
-                    **{
-                        **f,
-                        "requires": tuple(f.get("requires", [])),
-                        "problems": tuple(f.get("problems", [])),
-                    }
-                )
-                for f in data.get("frameworks", [])
-            ),
-            wheels=tuple(WheelFacts(**w) for w in data.get("wheels", [])),
-            errors=tuple(data.get("errors", [])),
-            seconds=float(data.get("seconds", 0.0)),
-        )
-    except (KeyError, TypeError, ValueError) as exc:
-        raise FactsFileError(f"not a complete {SCHEMA} document: {exc}") from exc
+    seconds = data.get("seconds", 0.0)
+    if not _type_ok(seconds, "i") and not isinstance(seconds, float):
+        raise FactsFileError(f"seconds must be a number, not {_shown(seconds)}")
+    return Facts(
+        platform=PlatformFacts(**platform),
+        driver=DriverFacts(**driver),
+        gpus=tuple(GpuFacts(**gpu) for gpu in _items(data, "gpus")),
+        libraries=tuple(LibraryFacts(**lib) for lib in _items(data, "libraries")),
+        frameworks=tuple(FrameworkFacts(**f) for f in _items(data, "frameworks")),
+        wheels=tuple(WheelFacts(**w) for w in _items(data, "wheels")),
+        errors=tuple(errors),
+        seconds=float(seconds),
+    )

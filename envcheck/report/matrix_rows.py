@@ -40,6 +40,14 @@ def release_dict(matrix: Matrix, release: TensorflowRelease) -> dict[str, Any]:
     }
 
 
+def series_range(releases: tuple[TensorflowRelease, ...]) -> str:
+    """'1.13-2.21': the oldest and the newest TensorFlow series of `releases`."""
+    ordered = sorted(releases, key=lambda r: r.latest)
+    if not ordered:
+        return "none"
+    return f"{ordered[0].series}-{ordered[-1].series}"
+
+
 def to_json(matrix: Matrix, releases: tuple[TensorflowRelease, ...]) -> dict[str, Any]:
     return {"schema": SCHEMA, "releases": [release_dict(matrix, r) for r in releases]}
 
