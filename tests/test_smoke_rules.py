@@ -362,7 +362,12 @@ def test_gpu_machine_where_tensorflow_skipped_the_gpu_is_an_error() -> None:
 # --- every finding code is produced somewhere --------------------------------------------------
 
 TESTS = Path(__file__).parent
-SCENARIO_FILES = ("test_doctor_rules.py", "test_smoke_rules.py", "test_doctor_cli.py")
+SCENARIO_FILES = (
+    "test_doctor_rules.py",
+    "test_smoke_rules.py",
+    "test_doctor_cli.py",
+    "test_driver_branches.py",
+)
 NOT_REQUIRED = {"known-bug", "usage-pitfall", "probe-incomplete"}
 
 

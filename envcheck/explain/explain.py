@@ -11,14 +11,17 @@ import heapq
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
 from envcheck.diagnose.findings import Finding, Severity, ordered
+from envcheck.errors import InputError
 from envcheck.explain.log_facts import LogFactCollector, LogFacts
 from envcheck.explain.log_findings import findings_from_log
-from envcheck.explain.signatures import LogHit, Screen, Signature, clean_line
+from envcheck.explain.signatures import Followers, LogHit, Screen, Signature, clean_line
 from envcheck.matrix.advisories import KnownBug, bugs_with_symptoms
 from envcheck.matrix.model import Matrix
+from envcheck.matrix.records import TensorflowRelease
 
 RELEVANT_LINES = 8
 HITS_KEPT_PER_SIGNATURE = 50
@@ -28,6 +31,10 @@ _TELLING_WORDS = (
     "cuda", "cudnn", "nvidia", "gpu",
 )  # fmt: skip
 _LIBRARY_CODES = {"cuda-library-missing", "cuda-version-mismatch", "cudnn-missing"}
+
+
+class EmptyLogError(InputError):
+    """The log has no line with text (an empty file, /dev/null): nothing to explain (exit 2)."""
 
 
 @dataclass(frozen=True)
@@ -59,8 +66,70 @@ def _major_minor(version: Version) -> str:
     return f"{version.release[0]}.{version.release[1] if len(version.release) > 1 else 0}"
 
 
+def _series(releases: Sequence[TensorflowRelease]) -> str:
+    ordered_series = sorted(releases, key=lambda r: r.latest)
+    first, last = ordered_series[0].series, ordered_series[-1].series
+    return f"TensorFlow {first}" if first == last else f"TensorFlow {first}-{last}"
+
+
+def _cudnn_install(facts: LogFacts, matrix: Matrix) -> str:
+    """How to get the cuDNN a TF build was compiled with, from the TF rows built with it: their
+    and-cuda extra (Linux, 2.14+) or their cuda_setup commands, as the doctor words it."""
+    compiled = facts.versions.get("cudnn-runtime-compiled-mismatch.compiled")
+    if compiled is None:
+        return ""
+    wanted = _major_minor(Version(compiled))
+    built = [r for r in matrix.releases if r.cudnn is not None and _major_minor(r.cudnn) == wanted]
+    if facts.tensorflow:
+        stated = matrix.release_for(Version(facts.tensorflow))
+        built = [stated] if stated in built else built
+    if not built:
+        return ""
+    parts = []
+    extra = [r for r in built if r.and_cuda]
+    if extra:
+        version = facts.tensorflow or "<your version>"
+        parts.append(
+            f"on Linux, {_series(extra)}: python -m pip install "
+            f'"tensorflow[and-cuda]=={version}" (its nvidia-* wheels bring that cuDNN)'
+        )
+    by_setup: dict[tuple[str, ...], list[TensorflowRelease]] = {}
+    for release in built:
+        if not release.and_cuda and release.cuda_setup:
+            by_setup.setdefault(release.cuda_setup, []).append(release)
+    for setup, releases in by_setup.items():
+        cuda = releases[-1].cuda
+        parts.append(f"{_series(releases)} (CUDA {cuda}): " + "; ".join(setup))
+    return f" Set-up of the releases built with cuDNN {wanted}: " + "; or ".join(parts) + "."
+
+
+def _driver_floor(facts: LogFacts, matrix: Matrix) -> str:
+    """The own driver of the CUDA the log's TensorFlow was built with, when the log tells one."""
+    cudas = {
+        r.cuda
+        for v in _implied_tensorflow(facts, matrix)
+        if (r := matrix.release_for(v)) is not None and r.cuda is not None
+    }
+    if len(cudas) != 1:
+        return ""
+    cuda = cudas.pop()
+    toolkit = matrix.toolkit(cuda)
+    if toolkit is None or toolkit.linux_driver is None:
+        return ""
+    windows = f", Windows {toolkit.windows_driver}" if toolkit.windows_driver else ""
+    return (
+        f" The log's TensorFlow is built with CUDA {cuda}, whose own driver is "
+        f"{toolkit.linux_driver} (Linux{windows}); PTX from it needs at least that."
+    )
+
+
 def _with_matrix(finding: Finding, facts: LogFacts, matrix: Matrix) -> Finding:
-    """Add what the matrix says about the CUDA version the log's TensorFlow asked for."""
+    """Add what the matrix says: the set-up of the cuDNN the log's TensorFlow was built with,
+    the driver of its CUDA, the CUDA version the libraries it asked for belong to."""
+    if finding.code == "cudnn-version-mismatch":
+        return replace(finding, fix=finding.fix + _cudnn_install(facts, matrix))
+    if finding.code == "driver-too-old":
+        return replace(finding, fix=finding.fix + _driver_floor(facts, matrix))
     if finding.code not in _LIBRARY_CODES or not facts.libraries:
         return finding
     wanted = sorted(set(facts.libraries.values()))
@@ -85,13 +154,20 @@ def _with_matrix(finding: Finding, facts: LogFacts, matrix: Matrix) -> Finding:
 
 def _implied_tensorflow(facts: LogFacts, matrix: Matrix) -> list[Version]:
     """The TF versions the log's TensorFlow can be: the one it printed, else those built for the
-    CUDA its library names imply, else none known."""
+    CUDA its library names imply, narrowed to the releases its source paths allow (a
+    tensorflow/stream_executor/ path is TF <= 2.10); empty when the log tells nothing."""
     if facts.tensorflow:
         return [Version(facts.tensorflow)]
     lines = {part for cuda in facts.libraries.values() for part in cuda.split("/")}
-    return [
+    by_library = [
         v for r in matrix.releases if r.cuda and _major_minor(r.cuda) in lines for v in r.versions
     ]
+    if facts.tensorflow_range is None:
+        return by_library
+    allowed = SpecifierSet(facts.tensorflow_range)
+    every = by_library or [v for r in matrix.releases for v in r.versions]
+    # Paths that contradict the libraries (two logs pasted together) narrow nothing.
+    return [v for v in every if v in allowed] or by_library
 
 
 def _known_bugs(
@@ -133,18 +209,23 @@ def explain_lines(
 ) -> Explanation:
     collector = LogFactCollector(matrix)
     screen = Screen.of(signatures)
+    followers = Followers(screen)
     hits: list[LogHit] = []
     per_signature: dict[str, int] = {}
     relevant: list[tuple[int, int, str]] = []  # a min-heap of (score, -line, text)
-    count = 0
+    count = texts = 0
     for number, raw in enumerate(lines, start=1):
         count = number
         text = clean_line(raw)
         if not text:
             continue
+        texts += 1
         collector.line(text)
         line_hits = list(screen.match(text, number))
+        if followers.waiting:
+            line_hits.extend(followers.match(text, number))
         if line_hits:
+            followers.opened_by(line_hits, number)
             for hit in line_hits:
                 # A log repeating one message a million times keeps its first few as evidence.
                 seen = per_signature.get(hit.signature.id, 0)
@@ -161,7 +242,15 @@ def explain_lines(
                 heapq.heappush(relevant, entry)
             elif entry > relevant[0]:
                 heapq.heapreplace(relevant, entry)
-    findings = [_with_matrix(f, collector.facts, matrix) for f in findings_from_log(hits)]
+    if not texts:
+        raise EmptyLogError(
+            f"the log is empty{f' ({count} blank lines)' if count else ''}: paste the output "
+            "of the failing command, e.g. python train.py 2>&1 | envcheck explain -"
+        )
+    findings = [
+        _with_matrix(f, collector.facts, matrix)
+        for f in findings_from_log(hits, harmless_by_signature=True)
+    ]
     findings.extend(_known_bugs(hits, collector.facts, known_bugs, matrix))
     best = sorted(((-neg, text) for _, neg, text in relevant))
     return Explanation(tuple(ordered(findings)), collector.facts, tuple(best), count)

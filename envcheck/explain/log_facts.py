@@ -1,6 +1,8 @@
 """Facts a log reveals beyond its error messages: which CUDA and cuDNN the TensorFlow that wrote
-it expected (from the library names it asked for, via the matrix), versions it printed, GPUs, and
-the platform (Windows paths, WSL, Colab, a container). Pure: takes lines and hits."""
+it expected (from the library names it asked for, via the matrix), versions it printed (cuDNN's
+encoded "Loaded cuDNN version 8400" decoded by the matrix), the TensorFlow releases its source
+paths imply, GPUs, and the platform (Windows paths, WSL, Colab, a container). Pure: takes lines
+and hits."""
 
 from __future__ import annotations
 
@@ -8,6 +10,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
+
+from packaging.specifiers import SpecifierSet
 
 from envcheck.explain.signatures import LogHit
 from envcheck.matrix.model import Matrix
@@ -49,6 +53,20 @@ _LIBRARY = re.compile(r"[\w.+-]+\.(?:so(?:\.\d+)+|dll)")
 _LIBRARY_GATES = (".so.", ".dll")
 
 
+# TensorFlow's source paths in its log prefixes moved with its refactors, so a path bounds the
+# release that wrote the line (shared/reference/matrix-facts.md sections 5.1 and 7: stream_executor
+# under tensorflow/ until 2.10, under tensorflow/compiler/xla/ in 2.11-2.15, tensorflow/tsl/ in
+# 2.13-2.15, external/local_tsl/ in the 2.16/2.17 wheels, external/local_xla/ from 2.16).
+# Looked for on the lines a signature matched only, so it costs nothing on the other lines.
+_TF_PATH_RANGES = (
+    ("tensorflow/stream_executor/", "<2.11"),
+    ("tensorflow/compiler/xla/stream_executor/", ">=2.11,<2.16"),
+    ("tensorflow/tsl/", ">=2.13,<2.16"),
+    ("external/local_tsl/", ">=2.16,<2.18"),
+    ("external/local_xla/", ">=2.16"),
+)
+
+
 def _gate(lowered: str, gates: tuple[str, ...]) -> bool:
     return any(gate in lowered for gate in gates)
 
@@ -62,6 +80,8 @@ class LogFacts:
     gpus: dict[str, str] = field(default_factory=dict)  # name -> compute capability
     platforms: set[str] = field(default_factory=set)
     tensorflow: str | None = None
+    tensorflow_range: str | None = None  # PEP 440 specifier the log's source paths imply
+    cudnn: str | None = None  # the cuDNN TensorFlow loaded, decoded (8400 -> 8.4.0)
     driver: str | None = None
 
     def to_json(self) -> dict[str, Any]:
@@ -72,8 +92,21 @@ class LogFacts:
             "gpus": [{"name": n, "compute_capability": c} for n, c in self.gpus.items()],
             "platforms": sorted(self.platforms),
             "tensorflow": self.tensorflow,
+            "tensorflow_range": self.tensorflow_range,
+            "cudnn": self.cudnn,
             "driver": self.driver,
         }
+
+
+def decode_cudnn(number: str, matrix: Matrix) -> str | None:
+    """cudnnGetVersion()'s number as X.Y.Z, by the encoding of the major it decodes to
+    (matrix/cudnn.toml version_multiplier: 8400 is 8.4.0, 90300 is 9.3.0); None if none fits."""
+    value = int(number)
+    for row in matrix.cudnn_majors:
+        if value // row.version_multiplier == row.major:
+            rest = value % row.version_multiplier
+            return f"{row.major}.{rest // 100}.{rest % 100}"
+    return None
 
 
 def library_index(matrix: Matrix) -> dict[str, str]:
@@ -91,7 +124,9 @@ def library_index(matrix: Matrix) -> dict[str, str]:
 class LogFactCollector:
     def __init__(self, matrix: Matrix) -> None:
         self.facts = LogFacts()
+        self._matrix = matrix
         self._libraries = library_index(matrix)
+        self._range: SpecifierSet | None = None
 
     def line(self, text: str) -> None:
         lowered = text.lower()
@@ -119,7 +154,18 @@ class LogFactCollector:
 
     def hits(self, hits: Iterable[LogHit]) -> None:
         for hit in hits:
+            encoded = hit.groups.get("cudnn")
+            if encoded and encoded.isdigit() and self.facts.cudnn is None:
+                self.facts.cudnn = decode_cudnn(encoded, self._matrix)
+            self._tensorflow_path(hit.text)
             for key in ("runtime", "compiled", "capability", "minimum", "driver", "kernel", "dso"):
                 value = hit.groups.get(key)
                 if value:
                     self.facts.versions[f"{hit.signature.id}.{key}"] = value
+
+    def _tensorflow_path(self, text: str) -> None:
+        for path, specifier in _TF_PATH_RANGES:
+            if path in text:
+                implied = SpecifierSet(specifier)
+                self._range = implied if self._range is None else self._range & implied
+                self.facts.tensorflow_range = str(self._range)

@@ -3,6 +3,7 @@
 Consequences (lines a signature marks as not a root cause, such as "Cannot dlopen some GPU
 libraries" after a failed dlopen) join the first root-cause finding when the log has one, so a
 person sees the cause first with everything it explains; alone, they are findings of their own.
+explain asks for one harmless finding per signature, so each keeps its own label.
 """
 
 from __future__ import annotations
@@ -15,13 +16,18 @@ from envcheck.explain.signatures import LogHit
 MAX_EVIDENCE = 12
 
 
-def findings_from_log(hits: Sequence[LogHit]) -> list[Finding]:
+def findings_from_log(hits: Sequence[LogHit], harmless_by_signature: bool = False) -> list[Finding]:
+    """One finding per cause; with `harmless_by_signature` (explain) one harmless finding per
+    signature, each with its own label, else one for all harmless lines (the doctor)."""
     roots = [h for h in hits if h.root_cause]
     groups: dict[str, list[LogHit]] = {}
     for hit in sorted(hits, key=lambda h: (not h.root_cause, h.line)):
         # Mistakes in user code are each their own finding: two pitfalls in one log are two
-        # fixes, not one (a Keras load error and an XLA crash in seed 003).
-        key = f"{hit.code}:{hit.signature.id}" if hit.code == "usage-pitfall" else hit.code
+        # fixes, not one (a Keras load error and an XLA crash in seed 003). explain lists
+        # harmless lines by kind: a group is labelled by its first line's message, and an Abseil
+        # notice must not speak for oneDNN, CPU-instruction or cuDNN-version lines.
+        by_signature = hit.code == "usage-pitfall" or (harmless_by_signature and hit.benign)
+        key = f"{hit.code}:{hit.signature.id}" if by_signature else hit.code
         if not hit.root_cause and not hit.benign and roots and key not in groups:
             key = roots[0].code  # a consequence: evidence for the cause the log names first
         groups.setdefault(key, []).append(hit)

@@ -4,7 +4,9 @@
 checked, unknown fields are refused, every regex is compiled once here and every message
 template may name only groups of its own pattern, so a bad row is a MatrixDataError naming the
 signature, never a crash in the middle of a user's log. `match_lines` streams: it looks at one
-line at a time and never holds the log.
+line at a time and never holds the log. A row with `follows` names another row (its leader): it
+is tried only on the FOLLOW_WINDOW lines after the leader's hit (what a call printed: the `[]`
+after `list_physical_devices('GPU')`), never on every line.
 
 This module does not read logs from disk, print, or decide which hits matter most; callers
 (`envcheck explain`, the doctor's smoke test) turn hits into findings.
@@ -47,6 +49,9 @@ _ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@
 _QUOTE = re.compile(r"^[ \t]*(?:>(?:[ \t]+|$))+")
 _FENCE_START = re.compile(r"^[ \t]*(?:```|~~~)[ \t]*")
 _FENCE_END = re.compile(r"[ \t]*(?:```|~~~)$")
+# How many lines after its leader's hit a `follows` row is tried: TensorFlow logs its device
+# set-up (a few dozen lines, more with several GPUs) between a call and what the call printed.
+FOLLOW_WINDOW = 200
 
 
 @dataclass(frozen=True)
@@ -64,6 +69,7 @@ class Signature:
     benign: bool = False
     sources: tuple[str, ...] = ()
     note: str = ""
+    follows: str = ""  # the id of the leader row; "" for a row tried on every line
 
     def code_for(self, groups: Mapping[str, str]) -> str:
         """The code of a hit: the first `code_when` entry whose regex finds its group's value."""
@@ -147,10 +153,17 @@ def match_lines(
     `first_line` is the number of the first line (for a log read in parts).
     """
     screen = Screen.of(signatures)
+    followers = Followers(screen)
     for number, raw in enumerate(lines, start=first_line):
         text = clean_line(raw)
-        if text:
-            yield from screen.match(text, number)
+        if not text:
+            continue
+        hits = list(screen.match(text, number))
+        if followers.waiting:
+            hits.extend(followers.match(text, number))
+        if hits:
+            followers.opened_by(hits, number)
+            yield from hits
 
 
 _WORD = re.compile(r"[a-z_]{4,}")
@@ -202,6 +215,7 @@ class Screen:
     always: tuple[int, ...]
     by_word: dict[str, tuple[int, ...]]
     signatures: tuple[Signature, ...]
+    followers: dict[str, tuple[int, ...]] = field(default_factory=dict)  # leader id -> rows
 
     @classmethod
     def of(cls, signatures: Sequence[Signature]) -> Screen:
@@ -211,24 +225,31 @@ class Screen:
             return cached
         always: list[int] = []
         by_word: dict[str, list[int]] = {}
+        followers: dict[str, list[int]] = {}
         for index, signature in enumerate(signatures):
+            if signature.follows:
+                followers.setdefault(signature.follows, []).append(index)
+                continue
             words = _key_words(signature.pattern)
             if words is None:
                 always.append(index)
             for word in words or ():
                 by_word.setdefault(word, []).append(index)
-        screen = cls(tuple(always), {w: tuple(i) for w, i in by_word.items()}, tuple(signatures))
+        screen = cls(
+            tuple(always),
+            {w: tuple(i) for w, i in by_word.items()},
+            tuple(signatures),
+            {leader: tuple(i) for leader, i in followers.items()},
+        )
         _SCREENS[key] = screen
         return screen
 
     def match(self, text: str, number: int) -> Iterator[LogHit]:
-        """The hits on one cleaned line (line `number` of its log)."""
+        """The hits on one cleaned line (line `number` of its log), `follows` rows aside."""
         for signature in self.candidates(text):
             found = signature.pattern.search(text)
-            if found is None:
-                continue
-            groups = {k: v for k, v in found.groupdict().items() if v is not None}
-            yield LogHit(signature, signature.code_for(groups), number, text, groups)
+            if found is not None:
+                yield _hit(signature, found, number, text)
 
     def candidates(self, text: str) -> list[Signature]:
         words = set(_WORD.findall(text.lower()))
@@ -239,6 +260,38 @@ class Screen:
 
 
 _SCREENS: dict[tuple[int, ...], Screen] = {}
+
+
+def _hit(signature: Signature, found: re.Match[str], number: int, text: str) -> LogHit:
+    groups = {k: v for k, v in found.groupdict().items() if v is not None}
+    return LogHit(signature, signature.code_for(groups), number, text, groups)
+
+
+class Followers:
+    """The `follows` rows waiting for a line: each is tried on the FOLLOW_WINDOW lines after a
+    hit of its leader, until it matches once. `waiting` is empty on almost every line, so a
+    caller checks it before calling `match`."""
+
+    def __init__(self, screen: Screen) -> None:
+        self._screen = screen
+        self.waiting: dict[int, int] = {}  # row index -> the last line number it may match
+
+    def match(self, text: str, number: int) -> list[LogHit]:
+        hits = []
+        for index, last in list(self.waiting.items()):
+            signature = self._screen.signatures[index]
+            found = signature.pattern.search(text) if number <= last else None
+            if found is not None:
+                hits.append(_hit(signature, found, number, text))
+            if found is not None or number >= last:
+                del self.waiting[index]
+        return hits
+
+    def opened_by(self, hits: Iterable[LogHit], number: int) -> None:
+        """Open the window of every row that follows one of these hits (on line `number`)."""
+        for hit in hits:
+            for index in self._screen.followers.get(hit.signature.id, ()):
+                self.waiting[index] = number + FOLLOW_WINDOW
 
 
 def _sre_parse(pattern: str, flags: int) -> Any:
@@ -412,6 +465,7 @@ def _signature(row: _Table, sources: Mapping[str, str]) -> Signature:
         benign=benign,
         sources=row.sources(sources),
         note=row.optional_string("note"),
+        follows=row.optional_string("follows"),
     )
     row.done()
     return signature
@@ -460,4 +514,11 @@ def load_signatures(directory: Path) -> tuple[Signature, ...]:
             raise MatrixDataError(f"{FILE}: [[signature]] #{index}: duplicate id {signature.id!r}")
         seen.add(signature.id)
         signatures.append(signature)
+    for index, signature in enumerate(signatures, start=1):
+        leader = next((s for s in signatures if s.id == signature.follows), None)
+        if signature.follows and (leader is None or leader.follows):
+            raise MatrixDataError(
+                f"{FILE}: [[signature]] #{index} ({signature.id}): field 'follows': "
+                f"{signature.follows!r} is not the id of a row without 'follows' of its own"
+            )
     return tuple(signatures)

@@ -56,6 +56,10 @@ def to_text(explanation: Explanation) -> str:
     known = []
     if facts.tensorflow:
         known.append(f"TensorFlow {facts.tensorflow}")
+    elif facts.tensorflow_range:
+        known.append(f"TensorFlow {facts.tensorflow_range} (from its source paths)")
+    if facts.cudnn:
+        known.append(f"loaded cuDNN {facts.cudnn}")
     if facts.libraries:
         known.append("expects CUDA " + " or ".join(sorted(set(facts.libraries.values()))))
     if facts.gpus:
