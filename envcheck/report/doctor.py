@@ -96,6 +96,9 @@ def to_markdown(report: Report, home: str | None = None, user: str | None = None
     lines += ["| component | found | required | status |", "|---|---|---|---|"]
     lines += [f"| {c.name} | {c.found} | {c.required} | {c.status} |" for c in report.components]
     lines.append("")
+    if report.smoke is not None:
+        smoke = report.smoke.get("describe", report.smoke.get("status"))
+        lines += [f"Smoke test: {smoke}", ""]
     for finding in report.findings:
         if finding.code == "benign-warning":
             continue
@@ -118,6 +121,19 @@ def to_markdown(report: Report, home: str | None = None, user: str | None = None
         "",
         "</details>",
     ]
+    if report.recommendation is not None:
+        # The same text as the terminal report, as a block: its layout is columns and commands.
+        text = recommendation_report.to_text(report.recommendation, show_rejected=False)
+        lines += [
+            "",
+            "<details><summary>recommendation for this machine</summary>",
+            "",
+            "```",
+            *text.rstrip("\n").splitlines(),
+            "```",
+            "",
+            "</details>",
+        ]
     return redact("\n".join(lines) + "\n", home, user)
 
 
