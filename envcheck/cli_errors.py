@@ -6,6 +6,7 @@ Only command modules use this; library code raises EnvcheckError subclasses and 
 from __future__ import annotations
 
 import functools
+import re
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -34,6 +35,17 @@ def fail(message: str, code: int) -> CommandExit:
     return CommandExit(code)
 
 
+def _name_variables(message: str, args: tuple[Any, ...]) -> str:
+    """The message with an option that took its value from an ENVCHECK_* variable named as that
+    variable: `ENVCHECK_DRIVER_VERSION=banana` must not be blamed on a --driver nobody typed."""
+    from_env = getattr(args[0], "_from_env", None) if args else None
+    for flag, variable in (from_env or {}).items():
+        named = re.compile(rf"(?<![\w-]){re.escape(flag)}(?![\w-])")
+        if named.search(message):
+            return named.sub(f"{variable} (for {flag})", message, count=1)
+    return message
+
+
 def handles_errors(
     negative: tuple[type[Exception], ...] = (),
 ) -> Callable[[F], F]:
@@ -46,9 +58,9 @@ def handles_errors(
             try:
                 return function(*args, **kwargs)
             except negative as exc:
-                raise fail(str(exc), EXIT_NEGATIVE) from None
+                raise fail(_name_variables(str(exc), args), EXIT_NEGATIVE) from None
             except EnvcheckError as exc:
-                raise fail(str(exc), EXIT_USAGE) from None
+                raise fail(_name_variables(str(exc), args), EXIT_USAGE) from None
 
         return wrapper  # type: ignore[return-value]
 

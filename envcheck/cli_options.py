@@ -264,6 +264,8 @@ def parse(
         from_env = environment_defaults(missing, env)
     except UsageError as exc:
         raise UsageError(str(exc), _prog(values, parser)) from None
+    # Which options took their value from a variable: an error about the value names it.
+    values._from_env = {o.name: o.envvar for o in missing if o.dest in from_env and o.envvar}
     for option in missing:
         if option.dest in from_env:
             setattr(values, option.dest, from_env[option.dest])

@@ -273,6 +273,17 @@ def test_usage_errors_are_one_line_and_exit_2() -> None:
     assert "did you mean doctor?" in _envcheck("doctr").stderr
 
 
+def test_a_bad_value_from_a_variable_is_blamed_on_the_variable() -> None:
+    # The value check lives in the command (DriverVersion.parse), not in the parser.
+    from_variable = _envcheck("recommend", ENVCHECK_DRIVER_VERSION="banana")
+    assert from_variable.returncode == 2
+    assert from_variable.stderr.startswith(
+        "envcheck: error: ENVCHECK_DRIVER_VERSION (for --driver) 'banana' is not a version"
+    )
+    typed = _envcheck("recommend", "--driver", "banana", ENVCHECK_DRIVER_VERSION="535.104.05")
+    assert typed.stderr.startswith("envcheck: error: --driver 'banana' is not a version")
+
+
 def test_envcheck_timeouts_are_bounded() -> None:
     # Above a day the platform's timers overflow (an internal error before this bound).
     for command in ("probe", "doctor", "fetch"):
