@@ -43,6 +43,7 @@ from envcheck.install.run import (
     DryRun,
     ResolvedPackage,
     freeze_changes,
+    installer_error_lines,
     parse_freeze,
     parse_pip_report,
     parse_uv_dry_run,
@@ -413,6 +414,23 @@ def test_range_pins_resolve_from_the_report_or_stay_ranges(matrix: Matrix) -> No
 
 
 # --- parsers, on recorded output ------------------------------------------------------------
+
+
+def test_an_unreachable_index_is_named_in_the_error_lines(tmp_path: Path) -> None:
+    # pip's own output for an index nobody listens on: its ERROR lines only say "no matching
+    # distribution"; the retry warning before them is what says why, and it is kept.
+    closed = f"http://127.0.0.1:{_free_port()}/simple/"
+    env = {**clean_env(), "PIP_RETRIES": "1", "PIP_DEFAULT_TIMEOUT": "5"}
+    env.pop("PIP_FIND_LINKS", None)
+    completed = subprocess.run(
+        [sys.executable, "-m", "pip", "download", "--no-deps", "--index-url", closed,
+         "tensorflow==2.21.0", "-d", str(tmp_path)],
+        capture_output=True, text=True, env=env, timeout=120, check=False,
+    )  # fmt: skip
+    assert completed.returncode != 0
+    lines = installer_error_lines(completed.stdout + completed.stderr, lambda text: text)
+    assert "No matching distribution found for tensorflow==2.21.0" in lines[-1]
+    assert any("Retrying" in line and "NewConnectionError" in line for line in lines), lines
 
 
 def test_parse_pip_report() -> None:

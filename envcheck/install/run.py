@@ -277,10 +277,22 @@ def parse_uv_dry_run(text: str) -> tuple[ResolvedPackage, ...]:
     return tuple(sorted(packages, key=lambda p: p.name))
 
 
-def _error_lines(output: str, mask: Callable[[str], str]) -> tuple[str, ...]:
+# pip's words for an index it could not reach; its ERROR lines then only say "no matching
+# distribution", which reads as if the release did not exist.
+_UNREACHABLE = re.compile(
+    r"Retrying \(Retry\(|NewConnectionError|Max retries exceeded|Could not fetch URL|"
+    r"Temporary failure in name resolution|ConnectTimeout|Connection refused"
+)
+
+
+def installer_error_lines(output: str, mask: Callable[[str], str]) -> tuple[str, ...]:
     lines = [mask(line.rstrip()) for line in output.splitlines() if line.strip()]
     errors = [line for line in lines if re.match(r"\s*(ERROR|error)\b", line)]
-    return tuple((errors or lines)[-_SHOWN_ERROR_LINES:])
+    shown = (errors or lines)[-_SHOWN_ERROR_LINES:]
+    unreachable = [line for line in lines if _UNREACHABLE.search(line)]
+    if unreachable and unreachable[-1] not in shown:
+        shown = [unreachable[-1], *shown[1 - _SHOWN_ERROR_LINES :]]
+    return tuple(shown)
 
 
 def dry_run(command: InstallerCommand, requirements: Sequence[str]) -> DryRun:
@@ -303,7 +315,7 @@ def dry_run(command: InstallerCommand, requirements: Sequence[str]) -> DryRun:
             completed = _run(command, command.install_args(requirements, True, report), None)
             if completed.returncode != 0:
                 output = completed.stderr + "\n" + completed.stdout
-                return DryRun(True, False, (), _error_lines(output, mask))
+                return DryRun(True, False, (), installer_error_lines(output, mask))
             try:
                 data = json.loads(report.read_text(encoding="utf-8"))
             except (OSError, ValueError) as exc:
@@ -312,7 +324,7 @@ def dry_run(command: InstallerCommand, requirements: Sequence[str]) -> DryRun:
     completed = _run(command, command.install_args(requirements, True), None)
     output = completed.stderr + "\n" + completed.stdout
     if completed.returncode != 0:
-        return DryRun(True, False, (), _error_lines(output, mask))
+        return DryRun(True, False, (), installer_error_lines(output, mask))
     return DryRun(True, True, parse_uv_dry_run(output), ())
 
 
@@ -507,7 +519,7 @@ def run_install(
     after = snapshot(command)
     changes = freeze_changes(before, after) if before is not None and after is not None else None
     ok = returncode == 0 and not interrupted
-    errors = () if ok else _error_lines("\n".join(tail), lambda text: text)
+    errors = () if ok else installer_error_lines("\n".join(tail), lambda text: text)
     return InstallResult(ok, returncode, errors, changes, interrupted)
 
 
