@@ -18,6 +18,7 @@ import pytest
 from envcheck.diagnose.findings import Finding, Severity
 from envcheck.explain.explain import EmptyLogError, Explanation, explain_lines
 from envcheck.explain.log_facts import decode_cudnn
+from envcheck.explain.reader import MAX_LINE, read_log
 from envcheck.explain.signatures import FOLLOW_WINDOW, load_signatures
 from envcheck.matrix.advisories import load_known_bugs
 from envcheck.matrix.load import bundled_matrix_dir
@@ -253,3 +254,19 @@ def test_cudnn_9_3_fix_is_the_and_cuda_extra() -> None:
         explain(log_lines("tf218_cudnn9_mismatch_dnn_init.log")), "cudnn-version-mismatch"
     )
     assert 'TensorFlow 2.18-2.21: python -m pip install "tensorflow[and-cuda]==' in finding.fix
+
+
+def test_the_end_of_a_huge_line_is_still_read(tmp_path: Path) -> None:
+    # A 5 MB line (a JSON dump, a progress bar without line ends) whose end holds the message:
+    # its first and last halves of MAX_LINE are read, with a marker for what was skipped.
+    message = (
+        " E tensorflow/stream_executor/cuda/cuda_dnn.cc:362] Loaded runtime CuDNN library: 8.0.5 "
+        "but source was compiled with: 8.1.0.  CuDNN library needs to have matching major "
+        "version and equal or higher minor version."
+    )
+    log = tmp_path / "huge.log"
+    log.write_bytes(b"x" * 5_000_000 + message.encode() + b"\nnext\n")
+    first, second = list(read_log(str(log)))
+    assert first.endswith(message)
+    assert f"[... {5_000_000 + len(message) - MAX_LINE} bytes not read ...]" in first
+    assert second == "next"

@@ -19,7 +19,9 @@ from typing import BinaryIO
 
 from envcheck.errors import InputError
 
-MAX_LINE = 64 * 1024  # longer lines are cut: a log line of megabytes is data, not a message
+# A longer line keeps its first and last halves of this: a line of megabytes is data (a JSON
+# dump, a progress bar without line ends), and the message that matters is at one of its ends.
+MAX_LINE = 64 * 1024
 SNIFF = 8192  # bytes looked at for a NUL (git's buffer_is_binary looks at the first 8000)
 
 
@@ -27,10 +29,25 @@ class NotTextError(InputError):
     """The input is binary, not a text log (exit 2)."""
 
 
+def _ends(part: str) -> str:
+    if len(part) <= MAX_LINE:
+        return part
+    half = MAX_LINE // 2
+    return f"{part[:half]} [... {len(part) - 2 * half} characters not read ...] {part[-half:]}"
+
+
+def _decoded(part: bytes) -> str:
+    if len(part) <= MAX_LINE:
+        return part.decode("utf-8", errors="replace")
+    half = MAX_LINE // 2
+    head, tail = (piece.decode("utf-8", errors="replace") for piece in (part[:half], part[-half:]))
+    return f"{head} [... {len(part) - 2 * half} bytes not read ...] {tail}"
+
+
 def _split(body: bytes) -> Iterator[str]:
     # A lone CR (old Mac line ends, progress bars) also ends a line.
     for part in body.split(b"\r"):
-        yield part[:MAX_LINE].decode("utf-8", errors="replace")
+        yield _decoded(part)
 
 
 def _utf16_lines(head: bytes, stream: BinaryIO) -> Iterator[str]:
@@ -41,11 +58,11 @@ def _utf16_lines(head: bytes, stream: BinaryIO) -> Iterator[str]:
         *complete, pending = pending.split("\n")
         for line in complete:
             for part in line.removesuffix("\r").split("\r"):
-                yield part[:MAX_LINE]
+                yield _ends(part)
     pending += decoder.decode(b"", final=True)
     if pending:
         for part in pending.removesuffix("\r").split("\r"):
-            yield part[:MAX_LINE]
+            yield _ends(part)
 
 
 def _lines(stream: BinaryIO, name: str) -> Iterator[str]:
