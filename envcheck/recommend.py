@@ -8,11 +8,14 @@ Pure: takes a matrix and a machine description, returns data; printing is in env
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from packaging.version import Version
 
 from envcheck.machine import GpuDescription, MachineDescription
+from envcheck.matrix.advisories import KnownBug, load_known_bugs
 from envcheck.matrix.model import Matrix, tensorflow_specifier
 from envcheck.matrix.records import TensorflowRelease
 from envcheck.matrix.rules import (
@@ -202,7 +205,16 @@ def _evaluate(matrix: Matrix, machine: MachineDescription, spec: str | None) -> 
     ]
 
 
-def _candidate(evaluation: _Evaluation, machine: MachineDescription) -> Candidate | None:
+@functools.lru_cache(maxsize=4)
+def _gpu_bugs(directory: Path) -> tuple[KnownBug, ...]:
+    """The known bugs tied to GPU hardware (min_compute_capability): they decide whether a
+    release really runs on the machine's GPU, so recommend weighs them as the doctor does."""
+    return tuple(b for b in load_known_bugs(directory) if b.min_compute_capability is not None)
+
+
+def _candidate(
+    evaluation: _Evaluation, machine: MachineDescription, bugs: tuple[KnownBug, ...] = ()
+) -> Candidate | None:
     """A GPU or CPU-only candidate, or None when the release does not even install here."""
     if evaluation.failed(evaluation.install):
         return None
@@ -213,6 +225,9 @@ def _candidate(evaluation: _Evaluation, machine: MachineDescription) -> Candidat
         unknown = [o.message for o in gpu_rules if o.status is Status.UNKNOWN]
         gpu_outcome = next(o for o in gpu_rules if o.rule == "gpu")  # the per-GPU summary
         notes = [n for o in gpu_rules for n in o.notes]
+        capabilities = [g.compute_capability for g in machine.gpus if g.compute_capability]
+        hit = [b for b in bugs if b.affects(version, machine.os, None, capabilities)]
+        unknown += [f"known bug: {b.title} ({b.url}). {b.workaround}" for b in hit]
         return Candidate(
             tensorflow=version,
             release=release,
@@ -333,11 +348,12 @@ def recommend(
     with_advice: bool = True,
 ) -> Recommendation:
     evaluations = _evaluate(matrix, machine, tensorflow_spec)
+    bugs = _gpu_bugs(matrix.directory) if machine.gpus else ()
     gpu_candidates: list[Candidate] = []
     cpu_candidates: list[Candidate] = []
     rejected: list[Rejection] = []
     for evaluation in evaluations:
-        candidate = _candidate(evaluation, machine)
+        candidate = _candidate(evaluation, machine, bugs)
         if candidate is None:
             reasons = [o.message for o in evaluation.failed((*evaluation.install, *evaluation.gpu))]
             rejected.append(Rejection(evaluation.version, evaluation.release, tuple(reasons)))

@@ -302,7 +302,7 @@ def test_known_bug_by_version(matrix: Matrix) -> None:
 
 
 def test_known_bug_needs_every_condition(matrix: Matrix) -> None:
-    # The Blackwell INVALID_PTX bug needs TF 2.18-2.21 and a GPU of CC >= 10.0.
+    # The Blackwell INVALID_PTX bug needs TF 2.16-2.21 and a GPU of CC >= 10.0.
     blackwell = machine(
         driver=driver("570.86.10", "12.8"), gpus=(gpu("NVIDIA GeForce RTX 5090", "12.0"),)
     )

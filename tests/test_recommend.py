@@ -347,15 +347,22 @@ def test_h100_on_r535_needs_a_driver_for_the_mlir_kernels(matrix: Matrix) -> Non
 # --- (h) Blackwell ------------------------------------------------------------------------------
 
 
-def test_rtx_5090_runs_by_jit(matrix: Matrix) -> None:
+def test_rtx_5090_runs_by_jit_but_is_never_called_compatible(matrix: Matrix) -> None:
     result = recommend(matrix, describe(matrix, python="3.12", driver="570.86.10", gpu="RTX 5090"))
     # No TensorFlow wheel has Blackwell SASS (facts 3.2): every GPU candidate needs PTX JIT, and
-    # 570.86.10 is newer than CUDA 12.5.1's 555.42.06, so JIT of the newest builds' PTX works.
+    # 570.86.10 is newer than CUDA 12.5.1's 555.42.06, so the driver can JIT the newest builds'
+    # PTX. But the MLIR kernels' JIT fails on Blackwell with 2.16-2.21 (known_bugs.toml,
+    # tensorflow/tensorflow#90291, #101746): those candidates are unverified, with the bug named.
     candidates = gpu_candidates(result)
     assert candidates
-    assert all(c.status == "compatible" and c.needs_ptx_jit for c in candidates)
+    assert all(c.needs_ptx_jit for c in candidates)
     assert all(any("JIT" in n for n in c.notes) for c in candidates)
     assert candidates[0].tensorflow == Version("2.21.0")
+    for candidate in candidates:
+        affected = Version("2.16") <= candidate.tensorflow < Version("2.22")
+        assert (candidate.status == "unverified") is affected, candidate.tensorflow
+        assert any("CUDA_ERROR_INVALID_PTX" in n for n in candidate.notes) is affected
+    assert not result.has_gpu_candidate
 
 
 def test_rtx_5090_on_older_driver_cannot_jit_cuda_12_5(matrix: Matrix) -> None:
