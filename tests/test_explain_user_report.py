@@ -8,8 +8,6 @@ matrix/log_signatures.toml cite the same reports).
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -25,6 +23,7 @@ from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import load_matrix
 from envcheck.report.explanation import render
 from envcheck.report.formats import Format
+from tests.test_explain import run_cli
 
 LOGS = Path(__file__).resolve().parent / "logs"
 MATRIX = load_matrix(bundled_matrix_dir())
@@ -84,18 +83,6 @@ def only(explanation: Explanation, code: str) -> Finding:
     found = [f for f in explanation.findings if f.code == code]
     assert len(found) == 1, [f.code for f in explanation.findings]
     return found[0]
-
-
-def run_cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ENVCHECK_")}
-    return subprocess.run(
-        [sys.executable, "-m", "envcheck", "explain", *args],
-        input=stdin,
-        env=env,
-        capture_output=True,
-        timeout=120,
-        check=False,
-    )
 
 
 # --- 1. newer XLA / PTX wordings ----------------------------------------------------------------
