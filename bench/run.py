@@ -116,15 +116,26 @@ def _time_with_memory(
     return statistics.median(samples), max(peaks) if peaks else None
 
 
-def _time(command: list[str], env: dict[str, str], runs: int) -> float | None:
-    samples = []
+def _time_interleaved(
+    rows: list[tuple[str, list[str], dict[str, str]]], runs: int
+) -> list[tuple[str, float | None]]:
+    """Median seconds of each row, the rows taking turns run by run: a machine that slows down
+    for a while (another tenant, a thermal limit) then slows every command alike, and the
+    ratios between them stay fair."""
+    samples: dict[str, list[float]] = {name: [] for name, _, _ in rows}
+    failed: set[str] = set()
     for _ in range(runs):
-        started = time.perf_counter()
-        completed = subprocess.run(command, env=env, capture_output=True, check=False)
-        samples.append(time.perf_counter() - started)
-        if completed.returncode not in (0, 1):
-            return None
-    return statistics.median(samples)
+        for name, command, env in rows:
+            if name in failed:
+                continue
+            started = time.perf_counter()
+            completed = subprocess.run(command, env=env, capture_output=True, check=False)
+            samples[name].append(time.perf_counter() - started)
+            if completed.returncode not in (0, 1):
+                failed.add(name)
+    return [
+        (name, None if name in failed else statistics.median(samples[name])) for name, _, _ in rows
+    ]
 
 
 CONV_SCRIPT = (
@@ -246,7 +257,7 @@ def main() -> None:
             torch = [sys.executable, "-m", "torch.utils.collect_env"]
             rows.append(("python -m torch.utils.collect_env", torch, env))
         results: list[tuple[str, float | None, float | None]] = [
-            (name, _time(command, run_env, args.runs), None) for name, command, run_env in rows
+            (name, seconds, None) for name, seconds in _time_interleaved(rows, args.runs)
         ]
         big = Path(tmp, "big.log")
         started = time.perf_counter()

@@ -9,10 +9,10 @@ Cross-file consistency (floors that must not decrease, references between files)
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
 from collections.abc import Iterator, Mapping
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -489,9 +489,17 @@ def load_driver_branches(
 
 
 def bundled_matrix_dir() -> Path:
-    """The matrix that ships inside the installed package (envcheck._matrix_data)."""
-    root = resources.files("envcheck._matrix_data")
-    path = Path(str(root))
+    """The matrix that ships inside the installed package (envcheck._matrix_data).
+
+    Located through the import system's spec (its directory, which an editable install maps to
+    the checkout's matrix/), not importlib.resources: that loads zipfile and its readers for a
+    package that is always a directory.
+    """
+    spec = importlib.util.find_spec("envcheck._matrix_data")
+    locations = list(spec.submodule_search_locations or []) if spec is not None else []
+    if not locations:
+        raise MatrixDataError("the bundled matrix package is missing; reinstall envcheck")
+    path = Path(locations[0])
     if not (path / FILES[0]).is_file():
         raise MatrixDataError(f"the bundled matrix is missing from {path}; reinstall envcheck")
     return path

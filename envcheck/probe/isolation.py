@@ -17,7 +17,7 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 DEFAULT_TIMEOUT_S = 10.0
@@ -52,9 +52,17 @@ class ChildResult:
         return f"failed (exit code {self.returncode}){detail}"
 
 
+_CHILDREN = Path(__file__).resolve().parent / "children"
+
+
 def child_source(name: str) -> str:
-    """The source of a child script shipped in envcheck/probe/children/."""
-    return resources.files("envcheck.probe.children").joinpath(f"{name}.py").read_text("utf-8")
+    """The source of a child script shipped in envcheck/probe/children/.
+
+    Read as a file beside this module, not through importlib.resources: that loads zipfile and
+    its readers (~15 ms) for packages installed as directories, which envcheck always is (pip
+    installs wheels unpacked).
+    """
+    return (_CHILDREN / f"{name}.py").read_text(encoding="utf-8")
 
 
 def _signal_name(returncode: int) -> str | None:
