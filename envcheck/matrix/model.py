@@ -7,7 +7,9 @@ from those rows, so there is never a second hand-kept table.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
@@ -52,9 +54,26 @@ class Matrix:
     cudnn_releases: tuple[CudnnRelease, ...]
     cudnn_majors: tuple[CudnnMajor, ...]
     library_sets: tuple[CudaLibrarySet, ...]
-    gpus: tuple[Gpu, ...]
     driver_branches: tuple[DriverBranchLimit, ...]
-    sources: dict[str, dict[str, Source]]  # file name -> source id -> source
+    loaded_sources: dict[str, dict[str, Source]]  # file name -> source id -> source
+    # The GPU table is read when first asked for: it is the largest file (half of the matrix's
+    # load time), and a machine without a GPU (a Docker build, CI) never needs it.
+    gpu_table: Callable[[], tuple[tuple[Gpu, ...], dict[str, Source]]] = field(
+        repr=False, compare=False
+    )
+
+    @functools.cached_property
+    def _gpu_rows(self) -> tuple[tuple[Gpu, ...], dict[str, Source]]:
+        return self.gpu_table()
+
+    @property
+    def gpus(self) -> tuple[Gpu, ...]:
+        return self._gpu_rows[0]
+
+    @property
+    def sources(self) -> dict[str, dict[str, Source]]:
+        """Every file's sources (reads the GPU table)."""
+        return {**self.loaded_sources, "gpus.toml": self._gpu_rows[1]}
 
     # --- TensorFlow -------------------------------------------------------------------------
 
@@ -224,7 +243,6 @@ def load_matrix(directory: Path) -> Matrix:
     architectures, arch_sources = load.load_architectures(directory)
     cudnn_releases, cudnn_majors, cudnn_sources = load.load_cudnn(directory)
     library_sets, library_sources = load.load_libraries(directory)
-    gpus, gpu_sources = load.load_gpus(directory)
     driver_branches, branch_sources = load.load_driver_branches(directory)
     return Matrix(
         directory=directory,
@@ -235,15 +253,14 @@ def load_matrix(directory: Path) -> Matrix:
         cudnn_releases=cudnn_releases,
         cudnn_majors=cudnn_majors,
         library_sets=library_sets,
-        gpus=gpus,
         driver_branches=driver_branches,
-        sources={
+        gpu_table=functools.partial(load.load_gpus, directory),
+        loaded_sources={
             "tensorflow.toml": tf_sources,
             "cuda_drivers.toml": driver_sources,
             "cuda_architectures.toml": arch_sources,
             "cudnn.toml": cudnn_sources,
             "libraries.toml": library_sources,
-            "gpus.toml": gpu_sources,
             "driver_branches.toml": branch_sources,
         },
     )
