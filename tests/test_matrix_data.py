@@ -12,6 +12,7 @@ import functools
 import re
 import sys
 from collections import defaultdict
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ from packaging.requirements import Requirement
 from packaging.version import Version
 
 from envcheck.errors import InputError
+from envcheck.matrix import load as load_module
 from envcheck.matrix.gpu_names import GpuIndex, name_key
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import Matrix, load_matrix
@@ -528,3 +530,21 @@ def test_reference_driver_floor_per_release(matrix: Matrix, release: TensorflowR
     assert windows_req is not None
     assert str(linux_req.minimum) == linux, f"TensorFlow {release.series} (CUDA {release.cuda})"
     assert str(windows_req.minimum) in windows, f"TensorFlow {release.series} (CUDA {release.cuda})"
+
+
+def test_the_bundled_gpu_table_is_read_only_when_needed(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Half of the matrix's load time, and a machine without a GPU never needs it.
+    calls: list[Path] = []
+    real = load_module.load_gpus
+
+    def counted(directory: Path) -> Any:
+        calls.append(directory)
+        return real(directory)
+
+    monkeypatch.setattr(load_module, "load_gpus", counted)
+    lazy = load_matrix(bundled_matrix_dir(), gpus_when_needed=True)
+    assert calls == []
+    assert lazy.gpus and calls == [bundled_matrix_dir()]
+    assert lazy.gpus and len(calls) == 1  # read once
+    eager = load_matrix(bundled_matrix_dir())
+    assert len(calls) == 2 and eager.gpus == lazy.gpus
