@@ -118,6 +118,14 @@ def to_text(
     elif recommendation.rejected:
         lines.append("")
         lines.append("Rejected:")
-        for rejection in recommendation.rejected:
-            lines.append(f"  TensorFlow {rejection.tensorflow}: {'; '.join(rejection.reasons)}")
+        rejected = recommendation.rejected
+        shared = (
+            [r for r in rejected[0].reasons if all(r in other.reasons for other in rejected[1:])]
+            if len(rejected) > 1
+            else []
+        )
+        lines.extend(f"  (all of them) {reason}" for reason in shared)
+        for rejection in rejected:
+            own = [r for r in rejection.reasons if r not in shared]
+            lines.append(f"  TensorFlow {rejection.tensorflow}: {'; '.join(own) or 'as above'}")
     return "\n".join(lines) + "\n"
