@@ -124,6 +124,13 @@ def driver_supports_cuda(
     return Outcome("driver", Status.OK, f"driver {driver} supports CUDA {cuda}")
 
 
+def _native_for(
+    capability: ComputeCapability, targets: Sequence[ComputeCapability]
+) -> list[ComputeCapability]:
+    """The SASS targets that run natively on `capability`: same major, minor at most its own."""
+    return [t for t in targets if t.major == capability.major and t.minor <= capability.minor]
+
+
 def gpu_runs_build(
     capability: ComputeCapability | None,
     sass: Sequence[ComputeCapability],
@@ -139,16 +146,12 @@ def gpu_runs_build(
     """
     if capability is None:
         return Outcome("gpu", Status.UNKNOWN, "the GPU's compute capability is unknown")
-
-    def native_for(targets: Sequence[ComputeCapability]) -> list[ComputeCapability]:
-        return [t for t in targets if t.major == capability.major and t.minor <= capability.minor]
-
-    native = native_for(sass)
+    native = _native_for(capability, sass)
     jit = [target for target in ptx if target <= capability]
     if native:
         best = max(native)
         notes: tuple[str, ...] = ()
-        if mlir_sass is not None and not native_for(mlir_sass) and jit:
+        if mlir_sass is not None and not _native_for(capability, mlir_sass) and jit:
             notes = (
                 f"TensorFlow's MLIR-generated kernels have no native code for CC {capability}: "
                 "they are JIT-compiled from PTX on first use (a one-time delay, and the driver "
@@ -196,13 +199,9 @@ def ptx_jit_needed(
     """
     if capability is None or not any(target <= capability for target in ptx):
         return False
-
-    def native(targets: Sequence[ComputeCapability]) -> bool:
-        return any(t.major == capability.major and t.minor <= capability.minor for t in targets)
-
-    if not native(sass):
+    if not _native_for(capability, sass):
         return True
-    return mlir_sass is not None and not native(mlir_sass)
+    return mlir_sass is not None and not _native_for(capability, mlir_sass)
 
 
 def driver_knows_gpu(

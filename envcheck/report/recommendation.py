@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from envcheck.recommend import Candidate, Recommendation
@@ -66,6 +67,14 @@ def _describe_machine(recommendation: Recommendation) -> str:
     return f"{machine.os} {machine.arch}, Python {machine.python}, {driver}, {gpus}"
 
 
+def _shared_by_all(groups: Sequence[Sequence[str]]) -> list[str]:
+    """The lines every one of several groups holds, in the first group's order; none for one
+    group (a line said once already)."""
+    if len(groups) < 2:
+        return []
+    return [line for line in groups[0] if all(line in other for other in groups[1:])]
+
+
 def to_text(
     recommendation: Recommendation, show_all: bool = False, show_rejected: bool = True
 ) -> str:
@@ -88,11 +97,7 @@ def to_text(
         lines.append("No TensorFlow release installs on this machine.")
     shown = candidates if show_all else candidates[:TEXT_CANDIDATES]
     # A note every listed choice carries (no driver found, say) is said once, not per choice.
-    common = (
-        [n for n in shown[0].notes if all(n in c.notes for c in shown[1:])]
-        if len(shown) > 1
-        else []
-    )
+    common = _shared_by_all([c.notes for c in shown])
     lines.extend(f"  (all of them) {note}" for note in common)
     for index, candidate in enumerate(shown, start=1):
         stack = (
@@ -119,11 +124,7 @@ def to_text(
         lines.append("")
         lines.append("Rejected:")
         rejected = recommendation.rejected
-        shared = (
-            [r for r in rejected[0].reasons if all(r in other.reasons for other in rejected[1:])]
-            if len(rejected) > 1
-            else []
-        )
+        shared = _shared_by_all([r.reasons for r in rejected])
         lines.extend(f"  (all of them) {reason}" for reason in shared)
         for rejection in rejected:
             own = [r for r in rejection.reasons if r not in shared]
