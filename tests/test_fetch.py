@@ -114,6 +114,14 @@ def run_cli(*args: str) -> Result:
     return Result(code, out.getvalue(), err.getvalue())
 
 
+def fetch_win_cp310(dest: Path, index_url: str, *extra: str) -> Result:
+    """`envcheck fetch` of TensorFlow TF for win_amd64 and Python 3.10, the tests' usual target."""
+    return run_cli(
+        "--dest", str(dest), "--tensorflow", TF, "--platform", "win_amd64", "--python", "3.10",
+        "--index-url", index_url, *extra,
+    )  # fmt: skip
+
+
 def _json(result: Result) -> dict[str, Any]:
     assert result.exit_code == EXIT_OK, result.stderr
     data: dict[str, Any] = json.loads(result.stdout)
@@ -259,19 +267,7 @@ def test_linux_target_gets_the_and_cuda_pins_windows_only_tensorflow(matrix: Mat
 
 def test_fetch_for_windows_from_linux_through_pypiserver(pypi: PypiServer, tmp_path: Path) -> None:
     dest = tmp_path / "wheelhouse"
-    result = run_cli(
-        "--dest",
-        str(dest),
-        "--tensorflow",
-        TF,
-        "--platform",
-        "win_amd64",
-        "--python",
-        "3.10",
-        "--index-url",
-        pypi.url,
-        "--json",
-    )
+    result = fetch_win_cp310(dest, pypi.url, "--json")
     report = _json(result)
     assert [f["file"] for f in report["files"]] == [WIN_CP310]
     assert result.stderr == ""  # quiet when not on a terminal
@@ -333,22 +329,7 @@ def test_linux_wheelhouse_holds_tensorflow_and_every_and_cuda_wheel(
 
 
 def test_with_deps_delegates_the_closure_to_pip_download(pypi: PypiServer, tmp_path: Path) -> None:
-    report = _json(
-        run_cli(
-            "--dest",
-            str(tmp_path),
-            "--tensorflow",
-            TF,
-            "--platform",
-            "win_amd64",
-            "--python",
-            "3.10",
-            "--index-url",
-            pypi.url,
-            "--with-deps",
-            "--json",
-        )
-    )
+    report = _json(fetch_win_cp310(tmp_path, pypi.url, "--with-deps", "--json"))
     files = {f["file"]: f for f in report["files"]}
     assert set(files) == {WIN_CP310, "envcheck_testdep-1.0-py3-none-any.whl"}
     assert all(
@@ -402,18 +383,7 @@ def test_html_when_the_server_has_no_json(
 def test_hash_mismatch_is_rejected_and_leaves_nothing(faulty: FaultyIndex, tmp_path: Path) -> None:
     _windows_files(faulty, listed_sha256="0" * 64)
     dest = tmp_path / "wheelhouse"
-    result = run_cli(
-        "--dest",
-        str(dest),
-        "--tensorflow",
-        TF,
-        "--platform",
-        "win_amd64",
-        "--python",
-        "3.10",
-        "--index-url",
-        faulty.url,
-    )
+    result = fetch_win_cp310(dest, faulty.url)
     assert result.exit_code == EXIT_FAILED
     assert "does not match the index's 0000" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
@@ -459,18 +429,7 @@ def test_http_500_then_success_after_backoff(
 
 
 def test_404_for_the_project_is_a_clear_error(faulty: FaultyIndex, tmp_path: Path) -> None:
-    result = run_cli(
-        "--dest",
-        str(tmp_path),
-        "--tensorflow",
-        TF,
-        "--platform",
-        "win_amd64",
-        "--python",
-        "3.10",
-        "--index-url",
-        faulty.url,
-    )
+    result = fetch_win_cp310(tmp_path, faulty.url)
     assert result.exit_code == EXIT_FAILED
     assert "the index has no project 'tensorflow': HTTP 404" in result.stderr
     assert "Traceback" not in result.stderr + result.stdout
@@ -504,18 +463,7 @@ def test_malicious_file_name_is_refused(
     _windows_files(faulty)
     faulty.add(ServedFile("../../evil.whl", b"evil", project="tensorflow"))
     dest = tmp_path / "a" / "b" / "wheelhouse"
-    result = run_cli(
-        "--dest",
-        str(dest),
-        "--tensorflow",
-        TF,
-        "--platform",
-        "win_amd64",
-        "--python",
-        "3.10",
-        "--index-url",
-        faulty.url,
-    )
+    result = fetch_win_cp310(dest, faulty.url)
     assert result.exit_code == EXIT_FAILED
     assert "'../../evil.whl'" in result.stderr and "not a plain file name" in result.stderr
     assert not list(tmp_path.rglob("evil.whl"))
@@ -576,34 +524,12 @@ def test_credentials_in_the_index_url_are_used_but_never_printed(
 ) -> None:
     _windows_files(faulty)
     url = faulty.url.replace("http://", f"http://alice:{SECRET}@")
-    ok = run_cli(
-        "--dest",
-        str(tmp_path),
-        "--platform",
-        "win_amd64",
-        "--python",
-        "3.10",
-        "--tensorflow",
-        TF,
-        "--index-url",
-        url,
-    )
+    ok = fetch_win_cp310(tmp_path, url)
     assert ok.exit_code == EXIT_OK, ok.stderr
     assert "alice:****@127.0.0.1" in ok.stdout
     sent = base64.b64encode(f"alice:{SECRET}".encode()).decode()
     assert all(r.headers.get("Authorization") == f"Basic {sent}" for r in faulty.requests)
-    failed = run_cli(
-        "--dest",
-        str(tmp_path),
-        "--platform",
-        "win_amd64",
-        "--python",
-        "3.10",
-        "--tensorflow",
-        TF,
-        "--index-url",
-        url.replace("/simple/", "/nothing/"),
-    )
+    failed = fetch_win_cp310(tmp_path, url.replace("/simple/", "/nothing/"))
     assert failed.exit_code == EXIT_FAILED
     for result in (ok, failed):
         assert SECRET not in result.stdout + result.stderr
