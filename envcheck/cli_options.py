@@ -238,7 +238,6 @@ class Parsed:
 
     command: Command
     values: argparse.Namespace
-    parser: argparse.ArgumentParser
 
 
 def parse(
@@ -273,7 +272,7 @@ def parse(
             raise UsageError(f"the option {option.name} is required", _prog(values, parser))
         else:
             setattr(values, option.dest, False if option.kind == FLAG else option.default)
-    return Parsed(command, values, parser)
+    return Parsed(command, values)
 
 
 def _prog(values: argparse.Namespace, parser: argparse.ArgumentParser) -> str:
