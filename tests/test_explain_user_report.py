@@ -67,7 +67,7 @@ CUDNN_8400 = (
     "2022-05-11 16:57:36.287518: I tensorflow/stream_executor/cuda/cuda_dnn.cc:379] "
     "Loaded cuDNN version 8400"
 )
-# shared/seeds/003 line 255 (TF 2.8, cuDNN 8.4, Windows 11)
+# tests/seeds/003_ffdd21011fc4f8ff.txt line 255 (TF 2.8, cuDNN 8.4, Windows 11)
 ERROR_193 = "Could not load library cudnn_cnn_infer64_8.dll. Error code 193"
 
 

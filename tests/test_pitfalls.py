@@ -1,6 +1,6 @@
 """Mistakes in user code (`usage-pitfall`) and the seed's Windows cuDNN log, through `envcheck explain`.
 
-The signatures come from the project's seed notes (shared/seeds/000, 001 and 003: Chinese prose
+The signatures come from the project's seed notes (tests/seeds/000, 001 and 003: Chinese prose
 whose error lines are English) and from public reports. Every signature's single-line samples are
 in tests/test_signatures.py SAMPLES (that file checks each signature matches its lines); the
 whole-log excerpts are in tests/logs/pitfalls/ (sources in tests/logs/SOURCES.md). Here: what each
@@ -39,7 +39,7 @@ from tests.test_signatures import SAMPLES
 ROOT = Path(__file__).resolve().parents[1]
 LOGS = Path(__file__).resolve().parent / "logs"
 PITFALL_LOGS = LOGS / "pitfalls"
-SEEDS = ROOT.parent / "shared" / "seeds"
+SEEDS = Path(__file__).resolve().parent / "seeds"
 SEED_FILES = {
     "000": SEEDS / "000_5466ce01e32d439b.txt",
     "001": SEEDS / "001_91d465a9cf916ffd.txt",
@@ -78,7 +78,7 @@ NO_PUBLIC_LINE = {
     "seed 003 is itself a public blog post",
 }
 
-# The seed's Windows machine (shared/seeds/003): Windows 11, Python 3.9.7, RTX 3060, CUDA 11.6
+# The seed's Windows machine (tests/seeds/003_ffdd21011fc4f8ff.txt): Windows 11, Python 3.9.7, RTX 3060, CUDA 11.6
 # installed (so a driver of at least 511.xx; 511.79 is that era's GeForce release), TF 2.8.0.
 SEED_PYTHON, SEED_DRIVER, SEED_GPU = "3.9", "511.79", "RTX 3060"
 

@@ -3,7 +3,7 @@
 Every signature must be exercised by at least one line in SAMPLES. The lines are verbatim from
 shared/reference/matrix-facts.md section 7 / 6.2 / 6.3 ("§7 row N"), from
 shared/reference/testing-without-gpu.md section 1 ("TF 2.21 no-GPU log"), from the Windows seed
-shared/seeds/003_ffdd21011fc4f8ff.txt, or from public logs (named). Where a reference gives a
+tests/seeds/003_ffdd21011fc4f8ff.txt, or from public logs (named). Where a reference gives a
 template with a placeholder ("<v>"), the comment says which value was filled in.
 """
 
@@ -31,7 +31,7 @@ from envcheck.matrix.load import MatrixDataError
 
 ROOT = Path(__file__).resolve().parents[1]
 MATRIX = ROOT / "matrix"
-SEED = ROOT.parent / "shared" / "seeds" / "003_ffdd21011fc4f8ff.txt"
+SEED = Path(__file__).resolve().parent / "seeds" / "003_ffdd21011fc4f8ff.txt"
 
 SIGNATURES = load_signatures(MATRIX)
 BY_ID = {s.id: s for s in SIGNATURES}
@@ -100,7 +100,7 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "TensorFlow requires a 64-bit Python interpreter, but this interpreter is 32-bit",
     ),
     "cudnn-library-load-failed-windows": (
-        # the Windows seed, shared/seeds/003_ffdd21011fc4f8ff.txt line 255 (TF 2.8, cuDNN 8.4.0)
+        # the Windows seed, tests/seeds/003_ffdd21011fc4f8ff.txt line 255 (TF 2.8, cuDNN 8.4.0)
         "Could not load library cudnn_cnn_infer64_8.dll. Error code 193",
         # §6.2 (AlexeyAB/darknet#8239, cuDNN 8.3.0)
         "Could not load library cudnn_cnn_infer64_8.dll. Error code 126",
@@ -341,7 +341,7 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "2022-01-25  11:29:38.610777: E  tensorflow/core/grappler/optimizers/meta_optimizer.cc:812]  function_optimizer failed: INVALID_ARGUMENT: Input 0 of node  while/enter/_25 was passed bool from model_1/lstm_1/PartitionedCall:5  incompatible with expected int32.",
     ),
     "keras-weights-of-unknown-shape": (
-        # the seed, shared/seeds/003_ffdd21011fc4f8ff.txt line 20 (a public blog post)
+        # the seed, tests/seeds/003_ffdd21011fc4f8ff.txt line 20 (a public blog post)
         "return int(fan_in), int(fan_out)",
     ),
     "savedmodel-checkpoint-warnings": (
@@ -367,13 +367,13 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "ValueError: generator already executing",
     ),
     "xla-ret-check-device-ordinal": (
-        # the seed, shared/seeds/003_ffdd21011fc4f8ff.txt line 311 (the RET_CHECK's condition line)
+        # the seed, tests/seeds/003_ffdd21011fc4f8ff.txt line 311 (the RET_CHECK's condition line)
         " 0 <= local_device_ordinal && local_device_ordinal < gpu_global_device_ids->size()",
         # jax-ml/jax#12119 (the same XLA check on one line)
         "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: RET_CHECK failure (external/org_tensorflow/tensorflow/compiler/xla/service/gpu/gpu_executable_run_options.cc:75) 0 <= local_device_ordinal && local_device_ordinal < gpu_global_device_ids->size()",
     ),
     "heap-corruption-abort": (
-        # the seed, shared/seeds/003_ffdd21011fc4f8ff.txt line 297 (Keras jit_compile=True)
+        # the seed, tests/seeds/003_ffdd21011fc4f8ff.txt line 297 (Keras jit_compile=True)
         "corrupted double-linked list",
         # rbgirshick/py-faster-rcnn#443 (glibc's full form)
         "*** Error in `python': corrupted double-linked list: 0x00000000269f9640 ***",
