@@ -80,7 +80,7 @@ def test_tensorflow_filter_json_has_only_that_row(tmp_path: Path, matrix: Matrix
     [row] = _json(tmp_path, "--tensorflow", "2.15")["releases"]
     assert row["tensorflow"] == "2.15"
     assert row["versions"] == [str(v) for v in release.versions]
-    # matrix-facts.md 1.1: TF 2.15 is CUDA 12.2 / cuDNN 8.9; 2.3: Linux floor 525.60.13.
+    # docs/facts.md 1.1: TF 2.15 is CUDA 12.2 / cuDNN 8.9; 2.3: Linux floor 525.60.13.
     assert (row["cuda"], row["cudnn"]) == ("12.2", "8.9")
     assert row["driver_min"]["linux"] == "525.60.13"
 
@@ -88,7 +88,7 @@ def test_tensorflow_filter_json_has_only_that_row(tmp_path: Path, matrix: Matrix
 @pytest.mark.parametrize(
     ("cuda", "first", "last"),
     [
-        # matrix-facts.md 1.1: CUDA 11.2 for tensorflow-2.5.0 ... 2.11.0; CUDA 12.x (12.2, 12.3,
+        # docs/facts.md 1.1: CUDA 11.2 for tensorflow-2.5.0 ... 2.11.0; CUDA 12.x (12.2, 12.3,
         # 12.5) for 2.15.0 ... 2.21.0.
         ("11.2", "2.5", "2.11"),
         ("12", "2.15", "2.21"),
@@ -144,7 +144,7 @@ def test_json_shape(tmp_path: Path, matrix: Matrix) -> None:
 @pytest.mark.parametrize(
     "args",
     [
-        # matrix-facts.md 1.1: "There is no 2.16.0 row (only 2.16.1)".
+        # docs/facts.md 1.1: no 2.16.0 row (only 2.16.1).
         ("--tensorflow", "2.16.0"),
         # No release in the matrix is built with CUDA 9 (the rows start at 1.13 / CUDA 10.0).
         ("--cuda", "9"),

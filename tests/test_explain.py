@@ -380,7 +380,7 @@ def test_an_error_is_not_hidden_under_a_warning_of_the_same_code() -> None:
 
 
 def test_tf221_cpu_only_import_is_no_error() -> None:
-    # testing-without-gpu.md section 1, verbatim: `import tensorflow` on a host without a GPU
+    # TF 2.21's stderr at `import tensorflow` on a host without a GPU (docs/facts.md section 8)
     lines = log_lines("tf221_cpu_only_import.log")
     explanation = explain(lines)
     assert not has_error(explanation)

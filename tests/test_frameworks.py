@@ -42,7 +42,7 @@ LICENSE_HEADER = (
     '# Licensed under the Apache License, Version 2.0 (the "License");\n'
     "# ==============================================================================\n"
 )
-# TF 2.21.0 Linux x86_64 (testing-without-gpu.md section 1): the OrderedDict form of 2.4+.
+# TF 2.21.0 Linux x86_64 (docs/facts.md sections 1.2 and 8): the OrderedDict form of 2.4+.
 BUILD_INFO_2_21 = (
     LICENSE_HEADER + '"""Auto-generated module providing information about the build."""\n'
     "import collections\n\n"
@@ -51,13 +51,13 @@ BUILD_INFO_2_21 = (
     "('cuda_version', '12.5.1'), ('cudnn_version', '9'), ('is_cuda_build', True), "
     "('is_rocm_build', False), ('is_tensorrt_build', False)])\n"
 )
-# tensorflow-cpu 2.21.0 (testing-without-gpu.md section 1).
+# tensorflow-cpu 2.21.0 (docs/facts.md section 8).
 BUILD_INFO_CPU_2_21 = (
     LICENSE_HEADER + "import collections\n\n"
     "build_info = collections.OrderedDict([('is_cuda_build', False), "
     "('is_rocm_build', False), ('is_tensorrt_build', False)])\n"
 )
-# TF 2.19.0 Linux (matrix-facts.md 1.2 row 2.19.0).
+# TF 2.19.0 Linux (docs/facts.md 1.2 row 2.19.0).
 BUILD_INFO_2_19 = BUILD_INFO_2_21.replace("'clang'", "'/usr/lib/llvm-18/bin/clang'")
 # TF 2.3.0 Linux: the plain dict form, with the __future__ imports of that era.
 BUILD_INFO_2_3 = (
@@ -69,7 +69,7 @@ BUILD_INFO_2_3 = (
     "'cuda_compute_capabilities': ['sm_35', 'sm_37', 'sm_52', 'sm_60', 'sm_61', 'compute_70'], "
     "'cpu_compiler': '/usr/bin/gcc-5', 'is_rocm_build': False, 'is_cuda_build': True}\n"
 )
-# TF 2.10 Windows: DLL suffixes instead of versions (matrix-facts.md 1.2 "build_info quirks").
+# TF 2.10 Windows: DLL suffixes instead of versions (docs/facts.md 1.2 "build_info quirks").
 BUILD_INFO_WINDOWS_2_10 = (
     LICENSE_HEADER + "import collections\n\n"
     "build_info = collections.OrderedDict([('cpu_compiler', 'C:/Program Files (x86)/Microsoft "

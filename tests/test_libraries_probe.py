@@ -198,7 +198,7 @@ def test_pip_wheel_found_through_tensorflows_runpath(tmp_path: Path) -> None:
 
 
 def test_tf_2_16_runpath_misses_the_cudnn_wheel(tmp_path: Path) -> None:
-    # matrix-facts 5.3: the 2.16 libtensorflow_framework.so.2 RUNPATH lists only cuda_runtime, so
+    # docs/facts.md 5.3: the 2.16 libtensorflow_framework.so.2 RUNPATH lists only cuda_runtime, so
     # pip's cuDNN is on disk but the loader never reaches it (tensorflow/tensorflow#63362).
     site = tmp_path / "site-packages"
     cudnn_dir = site / "nvidia" / "cudnn" / "lib"

@@ -2,7 +2,7 @@
 
 Every parametrized test names the row it is about, so a failure points at the line of the data
 file to fix. Expected numbers come either from other rows of the matrix itself or from the
-reference shared/reference/matrix-facts.md (section numbers are given next to each constant).
+fact sheet docs/facts.md (section numbers are given next to each constant).
 """
 
 from __future__ import annotations
@@ -156,7 +156,7 @@ def test_gpu_release_cuda_has_toolkit_drivers_and_libraries(
 
 @pytest.mark.parametrize("release", RELEASES, ids=_release_id)
 def test_native_windows_gpu_only_up_to_2_10(release: TensorflowRelease) -> None:
-    # matrix-facts.md 1.3: "GPU support on native-Windows is only available for 2.10 or earlier
+    # docs/facts.md 1.3: "GPU support on native-Windows is only available for 2.10 or earlier
     # versions, starting in TF 2.11, CUDA build is not supported for Windows"; the Windows GPU
     # table lists every release from 2.1.0 to 2.10.0.
     name = f"TensorFlow {release.series}"
@@ -169,7 +169,7 @@ def test_native_windows_gpu_only_up_to_2_10(release: TensorflowRelease) -> None:
 
 
 def test_the_model_has_no_macos_gpu_flag() -> None:
-    # matrix-facts.md 1.4: "There is *no* GPU support for macOS"; the record therefore has GPU
+    # docs/facts.md 1.4: "There is *no* GPU support for macOS"; the record therefore has GPU
     # flags only for Linux and Windows.
     gpu_fields = sorted(f.name for f in dataclasses.fields(TensorflowRelease) if "gpu" in f.name)
     assert gpu_fields == ["gpu_package", "linux_gpu", "windows_gpu"]
@@ -189,7 +189,7 @@ def test_macos_never_gets_a_gpu_build(release: TensorflowRelease, arch: str) -> 
 
 @pytest.mark.parametrize("release", RELEASES, ids=_release_id)
 def test_and_cuda_extra_exactly_from_2_14(release: TensorflowRelease) -> None:
-    # matrix-facts.md 1.2: "The `and-cuda` extra first appears in 2.14.0".
+    # docs/facts.md 1.2: the `and-cuda` extra first appears in 2.14.0.
     name = f"TensorFlow {release.series}"
     assert bool(release.and_cuda) == (_series(release) >= (2, 14)), (
         f"{name}: and_cuda is {'set' if release.and_cuda else 'empty'}"
@@ -257,7 +257,7 @@ def test_toolkit_versions_are_unique() -> None:
 @pytest.mark.parametrize(
     ("major", "linux", "windows"),
     [
-        # matrix-facts.md 2.2: NVIDIA's minor-version-compatibility floors.
+        # docs/facts.md 2.2: NVIDIA's minor-version-compatibility floors.
         (11, "450.80.02", "452.39"),
         (12, "525.60.13", "527.41"),
         (13, "580.65.06", None),  # Linux only: the Windows 13.x toolkits bundle no driver
@@ -304,7 +304,7 @@ def test_driver_spelling_and_numeric_order() -> None:
     assert str(DriverVersion.parse("450.80.02")) == "450.80.02"
     assert str(Version("450.80.02")) == "450.80.2"
     # Compared as numbers, not text: 535.104.05 (CUDA 12.2 Update 2) is newer than 535.86.09
-    # (12.2 Update 1), although "104" < "86" as strings (matrix-facts.md 2.1).
+    # (12.2 Update 1), although "104" < "86" as strings (docs/facts.md 2.1).
     assert DriverVersion.parse("535.104.05") > DriverVersion.parse("535.86.09")
     assert DriverVersion.parse("450.80.02") == DriverVersion.parse("450.80.2")
 
@@ -326,7 +326,7 @@ def test_cudnn_release_cuda_versions_have_toolkit_rows(
 
 @pytest.mark.parametrize("row", CUDNN_MAJORS, ids=lambda m: f"cudnn-major-{m.major}")
 def test_cudnn_library_names_carry_the_major(row: CudnnMajor) -> None:
-    # Sonames end in .so.<major>, DLLs in 64_<major>.dll (matrix-facts.md 4.2/4.3, 5.2).
+    # Sonames end in .so.<major>, DLLs in 64_<major>.dll (docs/facts.md 4.2/4.3, 5.2).
     assert row.libraries, f"cuDNN {row.major}: no libraries"
     assert row.libraries[0].role == "cudnn", f"cuDNN {row.major}: the shim must come first"
     for lib in row.libraries:
@@ -366,7 +366,7 @@ def test_no_two_gpu_rows_share_a_name_key() -> None:
 @pytest.mark.parametrize(
     ("query", "capability"),
     [
-        # matrix-facts.md 3.3 (NVIDIA's CUDA GPUs pages): 8.6 RTX 30, 9.0 H100, 7.0 V100,
+        # docs/facts.md 3.3 (NVIDIA's CUDA GPUs pages): 8.6 RTX 30, 9.0 H100, 7.0 V100,
         # 6.1 GTX 10, 8.9 RTX 40, 12.0 RTX 50, 8.0 A100, 7.5 T4, 3.7 K80.
         ("RTX 3060", "8.6"),
         ("NVIDIA GeForce RTX 3060 Laptop GPU", "8.6"),
@@ -401,7 +401,7 @@ def test_unknown_gpu_name_lists_close_names(matrix: Matrix) -> None:
 
 
 def test_ambiguous_gpu_name_is_refused(matrix: Matrix) -> None:
-    # "RTX 5000" is the Turing Quadro RTX 5000 (7.5) or the RTX 5000 Ada (8.9), matrix-facts 3.3.
+    # "RTX 5000" is the Turing Quadro RTX 5000 (7.5) or the RTX 5000 Ada (8.9), docs/facts.md 3.3.
     names = {g.name for g in matrix.gpus}
     candidates = {"Quadro RTX 5000", "RTX 5000 Ada Generation"}
     assert candidates <= names, "the data no longer has both RTX 5000 models"
@@ -417,8 +417,8 @@ def test_ambiguous_gpu_name_is_refused(matrix: Matrix) -> None:
 @pytest.mark.parametrize(
     ("series", "cuda", "cudnn", "python", "windows_gpu"),
     [
-        # matrix-facts.md 1.1 (Linux GPU table), 1.2 (wheel build_info: the exact CUDA from 2.18 on;
-        # 2.21's 12.5.1 from testing-without-gpu.md section 1) and 1.3 (Windows GPU table).
+        # docs/facts.md 1.1 (Linux GPU table), 1.2 (wheel build_info: the exact CUDA from 2.18 on;
+        # 2.21's 12.5.1 from docs/facts.md section 8) and 1.3 (Windows GPU table).
         # python is (first, last) of the docs row; None where the row's newest patch dropped an
         # interpreter the .0 release had (the data lists the newest patch's wheels).
         ("2.21", "12.5.1", "9.3", ("3.10", "3.13"), False),
@@ -456,14 +456,14 @@ def test_reference_release_rows(
 @pytest.mark.parametrize(
     ("series", "targets"),
     [
-        # matrix-facts.md 1.2 / 3.2 (build_info cuda_compute_capabilities of the wheels).
+        # docs/facts.md 1.2 / 3.2 (build_info cuda_compute_capabilities of the wheels).
         ("2.3", "sm_35,sm_37,sm_52,sm_60,sm_61,compute_70"),
         ("2.4", "sm_35,sm_50,sm_60,sm_70,sm_75,compute_80"),
         ("2.14", "sm_35,sm_50,sm_60,sm_70,sm_75,compute_80"),
         ("2.15", "sm_50,sm_60,sm_70,sm_75,compute_80"),
         ("2.16", "sm_50,sm_60,sm_70,sm_80,compute_90"),
         ("2.20", "sm_60,sm_70,sm_80,sm_89,compute_90"),
-        # testing-without-gpu.md section 1 (build_info of the 2.21.0 wheel).
+        # docs/facts.md section 8 (build_info of the 2.21.0 wheel).
         ("2.21", "sm_60,sm_70,sm_80,sm_89,compute_90"),
     ],
 )
@@ -475,7 +475,7 @@ def test_reference_cuda_targets(matrix: Matrix, series: str, targets: str) -> No
 @pytest.mark.parametrize(
     ("cuda", "linux", "windows"),
     [
-        # matrix-facts.md 2.1 (NVIDIA Table 3, toolkit driver versions).
+        # docs/facts.md 2.1 (NVIDIA Table 3, toolkit driver versions).
         ("12.2.2", "535.104.05", "537.13"),
         ("12.2", "535.54.03", "536.25"),  # X.Y means the GA release
         ("12.0.0", "525.60.13", "527.41"),
@@ -499,13 +499,13 @@ def test_reference_toolkit_drivers(
 
 
 def test_cuda_12_7_does_not_exist(matrix: Matrix) -> None:
-    # matrix-facts.md 2.1: "CUDA 12.7 does not exist (12.6 -> 12.8)".
+    # docs/facts.md 2.1: CUDA 12.7 does not exist (12.6 -> 12.8).
     assert matrix.toolkit(Version("12.7")) is None
     assert matrix.toolkit(Version("12.6")) is not None
     assert matrix.toolkit(Version("12.8")) is not None
 
 
-# matrix-facts.md 2.3 (driver floor per CUDA a TensorFlow build uses): CUDA 10.x needs its own
+# docs/facts.md 2.3 (driver floor per CUDA a TensorFlow build uses): CUDA 10.x needs its own
 # toolkit driver, 11.x and 12.x the minor-version-compatibility floors of 2.2. For 12.x on
 # Windows the reference gives 527.41 (12.0-12.3-era notes) or 528.33 (12.4+-era notes).
 _FLOORS: dict[tuple[int, int] | int, tuple[str, set[str]]] = {

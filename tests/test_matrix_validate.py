@@ -182,7 +182,7 @@ def test_missing_required_field(tmp_path: Path, bundled: Matrix) -> None:
 
 
 def test_release_naming_a_cuda_without_toolkit_row(tmp_path: Path) -> None:
-    # CUDA 12.7 does not exist (matrix-facts.md 2.1: 12.6 -> 12.8), so no [[toolkit]] row has it.
+    # CUDA 12.7 does not exist (docs/facts.md 2.1: 12.6 -> 12.8), so no [[toolkit]] row has it.
     directory = _copy(tmp_path)
     _edit(
         directory / "tensorflow.toml",

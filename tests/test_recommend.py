@@ -1,7 +1,7 @@
 """Real-machine scenarios: recommend() through the library, and `envcheck recommend` as a process.
 
 Expected versions are derived from the bundled matrix where possible (and checked against the
-numbers in /work/shared/reference/matrix-facts.md, "facts" below); each test says where a number
+numbers in docs/facts.md, "facts" below); each test says where a number
 comes from.
 """
 
@@ -331,7 +331,7 @@ def test_driver_advice_names_a_newer_driver(matrix: Matrix) -> None:
 
 def test_h100_on_r535_needs_a_driver_for_the_mlir_kernels(matrix: Matrix) -> None:
     # H100 (CC 9.0) has native regular kernels in 2.16+ (compute_90 = SASS + PTX), but the
-    # MLIR-generated kernels carry compute_90 as PTX only (matrix-facts 3.2): they are JIT-compiled,
+    # MLIR-generated kernels carry compute_90 as PTX only (facts 3.2): they are JIT-compiled,
     # which needs a driver at least as new as the build's CUDA (12.3 -> 545, 12.5.1 -> 555).
     # R535 (CUDA 12.2) cannot, so with Python 3.12 no release uses the GPU; the advice names both
     # ways out: Python 3.11 for 2.15.1 (CUDA 12.2, all kernels JIT) or a newer driver.

@@ -1,7 +1,7 @@
 """The pure compatibility rules (envcheck.matrix.rules) and the version parsers (envcheck.versions).
 
-Expected numbers are quoted from /work/shared/reference/matrix-facts.md ("facts" below, with the
-section) or derived from the bundled matrix; each test says which.
+Expected numbers are quoted from docs/facts.md ("facts" below, with the section) or derived
+from the bundled matrix; each test says which.
 """
 
 from __future__ import annotations

@@ -171,7 +171,7 @@ def test_wheel_dir_no_runpath_names_is_listed_not_selected(tmp_path: Path) -> No
     system = touch(tmp_path / "usr/lib")
     wheels = nvidia_wheel_dirs([str(site)], windows=False)
     assert [w.found_via for w in wheels] == ["pip wheel nvidia/cublas", "pip wheel nvidia/cudnn"]
-    # TF 2.16.1: the framework's RUNPATH names only cuda_runtime (matrix-facts 5.3).
+    # TF 2.16.1: the framework's RUNPATH names only cuda_runtime (docs/facts.md 5.3).
     search = linux(
         runpath=((FRAMEWORK, (str(site / "nvidia/cuda_runtime/lib"),)),),
         default_dirs=(str(tmp_path / "usr/lib"),),

@@ -1,8 +1,8 @@
 """Log signatures (matrix/log_signatures.toml), tested row by row on real log lines.
 
 Every signature must be exercised by at least one line in SAMPLES. The lines are verbatim from
-shared/reference/matrix-facts.md section 7 / 6.2 / 6.3 ("§7 row N"), from
-shared/reference/testing-without-gpu.md section 1 ("TF 2.21 no-GPU log"), from the Windows seed
+docs/facts.md section 7 / 6.2 / 6.3 ("§7 row N"), from TF 2.21's output on a host without a GPU
+("TF 2.21 no-GPU log", reproduced in docs/facts.md section 8), from the Windows seed
 tests/seeds/003_ffdd21011fc4f8ff.txt, or from public logs (named). Where a reference gives a
 template with a placeholder ("<v>"), the comment says which value was filled in.
 """
@@ -917,7 +917,7 @@ def test_tensorrt_dlopen_is_routed_to_benign() -> None:
 
 
 def test_tf221_cpu_import_log() -> None:
-    # testing-without-gpu.md section 1, verbatim: import + first device use, no GPU
+    # TF 2.21 no-GPU log (docs/facts.md section 8): import + first device use
     log = """\
 WARNING: All log messages before absl::InitializeLog() is called are written to STDERR
 I0000 00:00:1796003927.553652    7803 cudart_stub.cc:31] Could not find cuda drivers on your machine, GPU will not be used.

@@ -2,8 +2,8 @@
 
 Pure: each SmokeResult is built from recorded step lines (smoke.result_from_output) or directly,
 and its stderr holds real TensorFlow log lines, quoted verbatim with where each comes from:
-"§7 row N" is shared/reference/matrix-facts.md section 7, "TF 2.21 no-GPU log" is
-shared/reference/testing-without-gpu.md section 1. The real child processes are exercised in
+"§7 row N" is docs/facts.md section 7, "TF 2.21 no-GPU log" is TF 2.21's output on a host
+without a GPU (docs/facts.md section 8). The real child processes are exercised in
 test_smoke.py and, through the CLI, in test_doctor_cli.py.
 """
 

@@ -66,7 +66,7 @@ def _smoke(
     from envcheck.diagnose.smoke_rules import smoke_findings  # noqa: PLC0415
     from envcheck.explain.signatures import load_signatures  # noqa: PLC0415
 
-    # TF >= 2.13 logs failed dlopen()s only at VLOG(1) (matrix-facts section 7, row 1):
+    # TF >= 2.13 logs failed dlopen()s only at VLOG(1) (docs/facts.md section 7, row 1):
     # ask the DSO loader for them so the log names the missing library.
     env = {**os.environ, "TF_CPP_VMODULE": "dso_loader=1"}
     result = run_smoke_test(python=python, timeout=timeout, env=env)

@@ -24,7 +24,7 @@ _TAIL_LINES = 5
 
 # What TensorFlow says about CUDA on a machine without a driver is a consequence of that, and the
 # probe's driver-missing finding already names the cause ("Could not find cuda drivers", cuInit
-# 303 in TF 2.21's normal CPU-only output, testing-without-gpu.md section 1).
+# 303 in TF 2.21's normal CPU-only output, docs/facts.md section 8).
 _CONSEQUENCES_OF_NO_DRIVER = frozenset({"driver-missing", "no-gpu", "cuda-library-missing"})
 
 

@@ -54,7 +54,7 @@ _LIBRARY_GATES = (".so.", ".dll")
 
 
 # TensorFlow's source paths in its log prefixes moved with its refactors, so a path bounds the
-# release that wrote the line (shared/reference/matrix-facts.md sections 5.1 and 7: stream_executor
+# release that wrote the line (docs/facts.md sections 5.1 and 7: stream_executor
 # under tensorflow/ until 2.10, under tensorflow/compiler/xla/ in 2.11-2.15, tensorflow/tsl/ in
 # 2.13-2.15, external/local_tsl/ in the 2.16/2.17 wheels, external/local_xla/ from 2.16).
 # Looked for on the lines a signature matched only, so it costs nothing on the other lines.

@@ -29,7 +29,7 @@ VIA_DISTRIBUTION_VERSION = "distribution version"  # jaxlib 0.1-0.4: 0.4.7+cuda1
 VIA_DISTRIBUTION_NAME = "distribution name"  # jax-cuda12-plugin: built for CUDA 12
 
 # Windows TF wheels record the DLL suffix: cudart64_112.dll -> '64_112' (CUDA 11.2),
-# cudnn64_8.dll -> '64_8' (matrix-facts.md 1.2, "build_info quirks").
+# cudnn64_8.dll -> '64_8' (docs/facts.md 1.2, "build_info quirks").
 _DLL_SUFFIX = re.compile(r"^64_(\d+)$")
 _JAXLIB_LOCAL = re.compile(r"\+cuda(\d+)(?:\.cudnn(\d+))?")
 _JAX_PLUGIN = re.compile(r"^jax-cuda(\d+)-(?:plugin|pjrt)$")

@@ -2,7 +2,7 @@
 
 TensorFlow never links its CUDA libraries: its `dso_loader` asks the loader for a bare name
 (`dlopen("libcudnn.so.8", RTLD_NOW | RTLD_LOCAL)` on Linux, `LoadLibraryExW(L"cudnn64_8.dll",
-NULL, LOAD_WITH_ALTERED_SEARCH_PATH)` on Windows; matrix-facts 5.1). This module is the one
+NULL, LOAD_WITH_ALTERED_SEARCH_PATH)` on Windows; docs/facts.md 5.1). This module is the one
 OS seam for that question: `LinuxSearch` emulates ld.so(8), `WindowsSearch` the Windows DLL
 search order. Both are frozen records of their inputs (environment lists, directories, the
 ld.so.cache) with the file-system access behind injectable callables, so every rule runs on
@@ -324,7 +324,7 @@ class WindowsSearch:
     (assuming nothing in the process called SetDefaultDllDirectories; CPython does not).
 
     Unlike ld.so, Windows does not skip a DLL of the wrong bitness: the first file of that
-    name wins and fails with error 193 (matrix-facts 6.1/6.2). File names compare
+    name wins and fails with error 193 (docs/facts.md 6.1/6.2). File names compare
     case-insensitively; `files` lists a directory (default: its plain files via os.scandir).
     """
 
@@ -588,7 +588,7 @@ def nvidia_wheel_dirs(
     `site-packages/nvidia/<component>/lib` on Linux (CUDA 12 and older: one directory per
     component; CUDA 13: the shared `nvidia/cu13/lib`), `nvidia/<component>/bin` on Windows
     (default: this host). Only directories that exist are returned. The loader reaches them
-    only through a RUNPATH (TF >= 2.14 on Linux, matrix-facts 5.3) or LD_LIBRARY_PATH/PATH;
+    only through a RUNPATH (TF >= 2.14 on Linux, docs/facts.md 5.3) or LD_LIBRARY_PATH/PATH;
     a search built with them as `extra` drops those it really searches.
     """
     on_windows = os.name == "nt" if windows is None else windows

@@ -1,0 +1,149 @@
+"""The repository is whole on its own: no tracked line points at a file a fresh clone lacks.
+
+A fresh clone has nothing beside it, so a citation of a file outside the repository cannot be
+followed by a reader and a test that reads one fails for every user. Two rules over every tracked
+text file:
+
+- nothing names the workplace's `shared/` folder (seed notes, reference sheets) or `/work/`;
+- a path that starts at one of this repository's top-level folders (`tests/seeds/...`,
+  `docs/facts.md`, `matrix/...`) names a tracked file or folder, and a bare `*.md` / `*.toml`
+  name is one of ours, unless it is an upstream document named as such (UPSTREAM_NAMES).
+
+Paths inside URLs are the public world's and are not checked here. `.ci/run` runs the suite in a
+fresh clone in an empty directory, so a read outside the repository also fails there.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Places outside the repository that earlier revisions pointed at.
+OUTSIDE = re.compile(
+    r"\.\./shared\b|\bshared/(?:seeds|reference|hooks)\b|/work/|matrix-facts|testing-without-gpu"
+)
+# A file name with an extension that a citation or a test would name.
+PATH_TOKEN = re.compile(
+    r"(?<![\w/.:@-])((?:[\w.-]+/)*[\w-][\w.-]*\.(?:md|toml|py|txt|log|sh|c|h|json|cfg))\b"
+)
+URL_BEFORE = re.compile(r"\S*://\S*$")
+# Bare document names that are upstream files, each named next to its repository where cited.
+UPSTREAM_NAMES = {"pip.md": "tensorflow/docs site/en/install/pip.md"}
+# Whole files that are data quoted from elsewhere, not our own citations.
+QUOTED = ("tests/seeds/",)
+
+
+@dataclass(frozen=True)
+class Dangling:
+    path: str
+    line: int
+    target: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.target}"
+
+
+def tracked_files(root: Path) -> list[str]:
+    done = subprocess.run(
+        ["git", "-C", str(root), "ls-files", "-z"],
+        capture_output=True,
+        check=False,
+        timeout=60,
+    )
+    if done.returncode != 0:
+        pytest.skip("not a git checkout (an unpacked sdist): nothing to compare citations with")
+    return [name for name in done.stdout.decode().split("\0") if name]
+
+
+def dangling_references(path: str, text: str, tracked: Iterable[str]) -> Iterator[Dangling]:
+    """Each reference in `text` (the file `path`) that leaves the repository."""
+    files = set(tracked)
+    folders = {str(Path(name).parent) for name in files} | {
+        "/".join(name.split("/")[: i + 1]) for name in files for i in range(name.count("/"))
+    }
+    tops = {name.split("/", 1)[0] for name in files if "/" in name} | {"docs"}
+    basenames = {Path(name).name for name in files}
+    for number, line in enumerate(text.splitlines(), 1):
+        outside = OUTSIDE.search(line)
+        if outside:
+            yield Dangling(path, number, outside.group(0))
+        for match in PATH_TOKEN.finditer(line):
+            target = match.group(1)
+            if URL_BEFORE.search(line[: match.start(1)]):
+                continue
+            if "/" in target:
+                if target.split("/", 1)[0] in tops and target not in files | folders:
+                    yield Dangling(path, number, target)
+            elif (
+                target.endswith((".md", ".toml"))
+                and target not in basenames
+                and target not in UPSTREAM_NAMES
+                and not _quoted_alone(line, match.start(1), match.end(1))
+            ):
+                yield Dangling(path, number, target)
+
+
+def _quoted_alone(line: str, start: int, end: int) -> bool:
+    """A bare name that is a whole string literal ("report.md") names a file a test or the
+    code writes, not a document it cites."""
+    return 0 < start and end < len(line) and line[start - 1] == line[end] and line[end] in "'\""
+
+
+def test_no_tracked_line_points_outside_the_repository() -> None:
+    tracked = tracked_files(ROOT)
+    found: list[Dangling] = []
+    for name in tracked:
+        if name.startswith(QUOTED):
+            continue
+        try:
+            text = (ROOT / name).read_text(encoding="utf-8")
+        except (UnicodeDecodeError, FileNotFoundError):
+            continue  # binary, or deleted in the work tree and not yet committed
+        found.extend(dangling_references(name, text, tracked))
+    assert not found, "\n".join(map(str, found))
+
+
+TRACKED = ["README.md", "docs/facts.md", "tests/seeds/003_x.txt", "matrix/tensorflow.toml"]
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # Split literals: this file must not itself hold what it forbids.
+        ("see ../shared/seeds/003_x.txt line 2", ["../shared"]),
+        ("(shared/reference/matrix-facts.md section 5.3)", ["shared/reference"]),
+        ("per matrix-facts 5.3", ["matrix-facts"]),
+        ("numbers in /work/main/README.md", ["/work/"]),
+        ("the seed tests/seeds/004_y.txt", ["tests/seeds/004_y.txt"]),
+        ("written up in docs/loader.md", ["docs/loader.md"]),
+        ("cited by STYLE.md", ["STYLE.md"]),
+        ('see "STYLE.md section 2"', ["STYLE.md"]),
+        ("matrix/gpus.toml rows", ["matrix/gpus.toml"]),
+    ],
+)
+def test_a_reference_outside_the_repository_is_found(line: str, expected: list[str]) -> None:
+    found = [d.target for d in dangling_references("x.md", line, TRACKED)]
+    for target in expected:
+        assert any(target in f for f in found), (line, found)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "the seed tests/seeds/003_x.txt line 255 and docs/facts.md section 7 row 3",
+        "rows in matrix/tensorflow.toml and the README.md table; tests/seeds/ holds them",
+        "https://github.com/tensorflow/docs/blob/master/site/en/install/pip.md",
+        "tensorflow/docs site/en/install/pip.md and tensorflow/python/platform/build_info.py",
+        "upstream tsl/platform/default/dso_loader.cc at v2.15.0",
+        'out = tmp_path / "report.md"',
+    ],
+)
+def test_references_inside_the_repository_or_upstream_pass(line: str) -> None:
+    assert list(dangling_references("x.md", line, TRACKED)) == []
