@@ -24,14 +24,15 @@ def build_shared_object(
     soname: str,
     real_name: str | None = None,
     flags: tuple[str, ...] = (),
+    extra_sources: tuple[Path, ...] = (),
 ) -> Path:
-    """Compile tests/fakes/<source> into directory/<real_name> with a SONAME symlink."""
+    """Compile tests/fakes/<source> (and `extra_sources`) into directory/<real_name> with a
+    SONAME symlink."""
     directory.mkdir(parents=True, exist_ok=True)
     target = directory / (real_name or soname)
     command = ["gcc", "-shared", "-fPIC", "-O1", f"-Wl,-soname,{soname}", *flags]
-    subprocess.run(
-        [*command, "-o", str(target), str(FAKES / source)], check=True, capture_output=True
-    )
+    sources = [str(FAKES / source), *map(str, extra_sources)]
+    subprocess.run([*command, "-o", str(target), *sources], check=True, capture_output=True)
     if real_name and real_name != soname:
         (directory / soname).symlink_to(real_name)
     return directory / soname
@@ -57,13 +58,28 @@ def fake_cudnn(
     )
 
 
-def fake_tf_framework(site: Path, runpath: str) -> Path:
-    """site/tensorflow/libtensorflow_framework.so.2 with the given DT_RUNPATH."""
+def fake_tf_framework(site: Path, runpath: str, loader_functions: tuple[str, ...] = ()) -> Path:
+    """site/tensorflow/libtensorflow_framework.so.2 with the given DT_RUNPATH, and with
+    TensorFlow's DSO loader functions for `loader_functions` ("Cublas" defines
+    tsl::internal::DsoLoader::GetCublasDsoHandle(), under its real mangled name)."""
+    extra: tuple[Path, ...] = ()
+    if loader_functions:
+        functions = [f"Get{name}DsoHandle" for name in loader_functions]
+        source = site / "dso_loader_functions.c"
+        source.parent.mkdir(parents=True, exist_ok=True)
+        source.write_text(
+            "".join(
+                f"void *_ZN3tsl8internal9DsoLoader{len(f)}{f}Ev(void) {{ return 0; }}\n"
+                for f in functions
+            )
+        )
+        extra = (source,)
     return build_shared_object(
         "fake_tf_framework.c",
         site / "tensorflow",
         "libtensorflow_framework.so.2",
         flags=("-Wl,--enable-new-dtags", f"-Wl,-rpath,{runpath}"),
+        extra_sources=extra,
     )
 
 

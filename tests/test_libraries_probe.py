@@ -194,7 +194,7 @@ def test_pip_wheel_found_through_tensorflows_runpath(tmp_path: Path) -> None:
     assert copy.selected
     assert copy.found_via == f"RUNPATH of {requester}"
     assert copy.owner == "nvidia-cudnn-cu12 9.3.0.75 (pip)"
-    assert copy.version == "9.3.0"
+    assert copy.version == "9.3.0.75"  # the owning wheel's, exact
 
 
 def test_tf_2_16_runpath_misses_the_cudnn_wheel(tmp_path: Path) -> None:

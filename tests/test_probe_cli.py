@@ -110,7 +110,7 @@ def test_probe_json_on_a_fake_machine(machine: dict[str, Any]) -> None:
     assert cudnn[0]["path"] == str(machine["cudnn"])
     assert cudnn[0]["found_via"] == f"RUNPATH of {machine['framework']}"
     assert cudnn[0]["owner"] == "nvidia-cudnn-cu12 9.1.0.70 (pip)"
-    assert cudnn[0]["version"] == "9.1.0"
+    assert cudnn[0]["version"] == "9.1.0.70"
     assert cudnn[0]["arch"] == "x86_64 64-bit"
     # The build's other libraries (libraries.toml, CUDA 12.x set) are reported as missing.
     missing = {lib["file"] for lib in facts["libraries"] if not lib["path"]}
@@ -128,7 +128,9 @@ def test_probe_text_report(machine: dict[str, Any]) -> None:
     assert "NVIDIA GeForce RTX 4090" in out
     assert "tensorflow 2.18.1 [tensorflow]: CUDA 12.5.1, cuDNN 9" in out
     # The selected copy is starred; column widths depend on the host's other libraries.
-    assert re.search(r"^  \*\s+libcudnn\.so\.9\s+9\.1\.0\s+x86_64 64-bit\s", out, re.MULTILINE), out
+    assert re.search(
+        r"^  \*\s+libcudnn\.so\.9\s+9\.1\.0\.70\s+x86_64 64-bit\s", out, re.MULTILINE
+    ), out
     assert "\x1b[" not in out  # no colour codes when piped
 
 

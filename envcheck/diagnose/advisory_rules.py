@@ -19,7 +19,13 @@ def known_bugs(context: Context) -> list[Finding]:
     capabilities = [c for _, c in context.capabilities if c is not None]
     findings = []
     for bug in context.known_bugs:
-        if bug.affects(context.tensorflow_version, context.os, cudnn_version, capabilities):
+        if bug.affects(
+            context.tensorflow_version,
+            context.os,
+            cudnn_version,
+            capabilities,
+            context.is_cuda_build,
+        ):
             findings.append(
                 Finding(
                     "known-bug",

@@ -42,6 +42,19 @@ class Context:
         return self.facts.platform.os
 
     @property
+    def no_nvidia_gpu(self) -> bool:
+        """This machine has no NVIDIA GPU (told without a driver) and no driver: TensorFlow can
+        only use the CPU, and no driver or CUDA library is missing. Never in a Docker build,
+        whose target machines are described by flags."""
+        facts = self.facts
+        return (
+            self.target is None
+            and facts.platform.nvidia_gpu == "absent"
+            and facts.driver.state == "missing"
+            and not facts.gpus
+        )
+
+    @property
     def tensorflow(self) -> FrameworkFacts | None:
         return next((f for f in self.facts.frameworks if f.name == "tensorflow"), None)
 

@@ -37,11 +37,30 @@ RULES: tuple[Rule, ...] = (
     library_rules.cudnn_version,
     library_rules.library_files,
     library_rules.shadowed_copies,
+    library_rules.below_tensorflow_floor,
     advisory_rules.known_bugs,
 )
 
 
+# The rules that only matter where an NVIDIA GPU could be used: on a machine without one,
+# a missing driver or CUDA library, or a CPU-only build, is no problem.
+GPU_RULES: frozenset[Rule] = frozenset(
+    {
+        driver_rules.driver_presence,
+        driver_rules.driver_version,
+        driver_rules.gpu_architecture,
+        framework_rules.cpu_only_build,
+        framework_rules.windows_native,
+        library_rules.missing_libraries,
+        library_rules.cudnn_version,
+        library_rules.library_files,
+        library_rules.shadowed_copies,
+        library_rules.below_tensorflow_floor,
+    }
+)
+
 DRIVER_CODES = {"driver-missing", "driver-too-old", "driver-too-new", "driver-library-mismatch"}
+NO_NVIDIA_GPU = "this machine has no NVIDIA GPU"
 
 
 @dataclass(frozen=True)
@@ -61,6 +80,7 @@ class Report:
     recommendation: Recommendation | None
     smoke: dict[str, Any] | None  # the smoke test's result as data, when it ran
     target: Target | None
+    no_nvidia_gpu: bool = False  # Context.no_nvidia_gpu: only the CPU can be used here
 
     def verdict(self) -> str:
         errors = [f for f in self.findings if f.severity is Severity.ERROR]
@@ -69,6 +89,10 @@ class Report:
         warnings = [f for f in self.findings if f.severity is Severity.WARNING]
         if warnings:
             return f"It should work, with {len(warnings)} warning(s): {warnings[0].message}"
+        if self.no_nvidia_gpu:
+            if self.smoke and self.smoke.get("status") == "ok":
+                return f"TensorFlow works on the CPU; {NO_NVIDIA_GPU}."
+            return f"No problem found; {NO_NVIDIA_GPU}, so TensorFlow will run on the CPU."
         if self.smoke and self.smoke.get("status") == "ok" and self.smoke.get("gpus"):
             return "TensorFlow uses the GPU: the smoke test ran on it."
         unchecked = [c.name for c in self.components if c.status == "unknown"]
@@ -110,6 +134,8 @@ def components(context: Context, findings: Sequence[Finding]) -> tuple[Component
     cudnn = context.selected("cudnn")
     cudart = context.selected("cudart")
     release = context.release
+    if context.no_nvidia_gpu:
+        return _components_without_gpu(context, findings)
     return (
         Component(
             "NVIDIA driver", driver_found,
@@ -147,6 +173,27 @@ def components(context: Context, findings: Sequence[Finding]) -> tuple[Component
     )  # fmt: skip
 
 
+def _components_without_gpu(context: Context, findings: Sequence[Finding]) -> tuple[Component, ...]:
+    """The table for a machine without an NVIDIA GPU: only TensorFlow itself can matter."""
+    tf = context.tensorflow
+    release = context.release
+    not_needed = f"not needed ({NO_NVIDIA_GPU})"
+    return (
+        Component("NVIDIA driver", "none", not_needed, "ok"),
+        Component("GPU", "none (no NVIDIA GPU)", "-", "ok"),
+        Component(
+            "TensorFlow",
+            f"{tf.distribution} {tf.version}" if tf else "not installed",
+            f"Python {', '.join(str(p) for p in release.python)}" if release else "-",
+            _component_status(
+                findings, {"python-unsupported", "tensorflow-missing"}, tf is not None
+            ),
+        ),
+        Component("CUDA runtime", "-", not_needed, "ok"),
+        Component("cuDNN", "-", not_needed, "ok"),
+    )
+
+
 def machine_from_facts(context: Context) -> MachineDescription:
     """The recommendation's machine: this one as probed, or the Docker build's target."""
     facts = context.facts
@@ -177,7 +224,21 @@ def diagnose(
     context = Context(facts, matrix, target, load_known_bugs(matrix.directory))
     findings: list[Finding] = []
     for rule in RULES:
+        if context.no_nvidia_gpu and rule in GPU_RULES:
+            continue
         findings.extend(rule(context))
+    if context.no_nvidia_gpu:
+        findings.append(
+            Finding(
+                "no-gpu",
+                Severity.INFO,
+                f"TensorFlow can only use the CPU: {NO_NVIDIA_GPU}, so no NVIDIA driver or "
+                "CUDA library is needed.",
+                facts.platform.nvidia_gpu_evidence,
+                "Nothing to do for the CPU. To use a GPU, run on a machine with an NVIDIA GPU "
+                "(envcheck recommend --gpu NAME shows what to install there).",
+            )
+        )
     findings.extend(extra_findings)
     for error in facts.errors:
         findings.append(
@@ -196,4 +257,5 @@ def diagnose(
         recommendation=recommendation,
         smoke=smoke,
         target=target,
+        no_nvidia_gpu=context.no_nvidia_gpu,
     )

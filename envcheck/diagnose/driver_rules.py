@@ -39,6 +39,19 @@ def driver_presence(context: Context) -> list[Finding]:
                     "this is WSL2 (wsl --set-version <distro> 2), then run wsl --shutdown.",
                 )
             ]
+        if platform.container and platform.nvidia_gpu == "present" and not platform.device_nodes:
+            return [
+                Finding(
+                    "driver-missing",
+                    Severity.ERROR,
+                    f"The machine has an NVIDIA GPU, but this {platform.container} container "
+                    "was not given it: no /dev/nvidia* device nodes and no driver libraries.",
+                    (*platform.nvidia_gpu_evidence, *evidence),
+                    "Start the container with GPU access: docker run --gpus all ... (install "
+                    "the NVIDIA Container Toolkit on the host first), or the runtime's "
+                    "equivalent (podman --device nvidia.com/gpu=all, a Kubernetes GPU request).",
+                )
+            ]
         return [
             Finding(
                 "driver-missing",

@@ -5,11 +5,16 @@ copies that shadow the right one."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import PurePosixPath
 
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.specifiers import SpecifierSet
+from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from envcheck.diagnose.context import Context
 from envcheck.diagnose.findings import Finding, Severity
+from envcheck.matrix.records import LibraryFile
 from envcheck.matrix.rules import cudnn_runtime_compatible
 from envcheck.probe.facts import ANOTHER_VERSION, DANGLING_SYMLINK, LibraryFacts
 from envcheck.versions import major_minor
@@ -47,6 +52,10 @@ def missing_libraries(context: Context) -> list[Finding]:
     findings = []
     missing_cuda: list[str] = []
     other_majors: list[str] = []
+    # Where a missing library sits in a pip wheel the loader does not search (TensorFlow's
+    # RUNPATH lacks that directory): reinstalling changes nothing, the path does.
+    unreached_wheel_dirs: dict[str, None] = {}
+    unreached_all = True
     for role in sorted(_wanted_roles(context)):
         copies = context.libraries(role)
         if any(c.selected for c in copies):
@@ -80,13 +89,17 @@ def missing_libraries(context: Context) -> list[Finding]:
                         "Install the complete cuDNN package (all sub-libraries) next to the shim.",
                     )
                 )
-        elif role in ("cupti", "nvrtc", "nvjitlink"):
+        elif role in ("cupti", "nvrtc", "nvjitlink", "nccl"):
             continue  # optional for most programs; the smoke test shows when they matter
         elif others:
             other_majors.extend(c.problems[0] for c in others if c.problems)
         else:
             missing_cuda.append(wanted)
             missing_cuda.extend(f"  seen at {w}" for w in where)
+            wheel_copies = [c for c in unsearched if c.found_via.startswith("pip wheel")]
+            unreached_all = unreached_all and bool(wheel_copies)
+            for copy in wheel_copies[:1]:
+                unreached_wheel_dirs[str(PurePosixPath(copy.path).parent)] = None
     if other_majors:
         findings.append(
             Finding(
@@ -99,6 +112,7 @@ def missing_libraries(context: Context) -> list[Finding]:
             )
         )
     if missing_cuda:
+        unreached = context.os in ("linux", "wsl") and unreached_all and unreached_wheel_dirs
         findings.append(
             Finding(
                 "cuda-library-missing",
@@ -106,10 +120,25 @@ def missing_libraries(context: Context) -> list[Finding]:
                 f"CUDA libraries TensorFlow {context.tensorflow_version} loads are not found, so "
                 "it will skip the GPU ('Cannot dlopen some GPU libraries').",
                 tuple(missing_cuda),
-                _install_fix(context),
+                _library_path_fix(tuple(unreached_wheel_dirs), context)
+                if unreached
+                else _install_fix(context),
             )
         )
     return findings
+
+
+def _library_path_fix(directories: Sequence[str], context: Context) -> str:
+    """The fix for installed wheels the loader never searches: put their directories on
+    LD_LIBRARY_PATH, in the environment's activate script so that it lasts."""
+    joined = ":".join(directories)
+    return (
+        f"The pip wheels are installed, but TensorFlow {context.tensorflow_version}'s RUNPATH "
+        "does not name their directories. Add them to the loader's path: "
+        f'export LD_LIBRARY_PATH="{joined}${{LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}" '
+        "(append that line to the virtual environment's bin/activate, or to a conda "
+        "environment's etc/conda/activate.d/, so that every shell gets it)."
+    )
 
 
 def cudnn_version(context: Context) -> list[Finding]:
@@ -156,6 +185,27 @@ def _problem_findings(context: Context, copies: Sequence[LibraryFacts]) -> list[
                         "build of the same version.",
                     )
                 )
+            elif problem.startswith("is ") and "another version" in problem:
+                unreached = [
+                    c
+                    for c in context.libraries(lib.name)
+                    if c.file != lib.file and c.path and c.found_via.startswith("pip wheel")
+                ]
+                fix = (
+                    _library_path_fix([str(PurePosixPath(unreached[0].path).parent)], context)
+                    if unreached and context.os in ("linux", "wsl")
+                    else _install_fix(context)
+                )
+                findings.append(
+                    Finding(
+                        "cuda-version-mismatch",
+                        Severity.WARNING,
+                        f"TensorFlow falls back to {lib.path}, which {problem}; the "
+                        f"{lib.name} features that need it (the profiler, for CUPTI) will fail.",
+                        (f"{lib.path} ({lib.found_via})", *(c.path for c in unreached)),
+                        fix,
+                    )
+                )
             elif problem.startswith("needs "):
                 dependency = problem.split()[1].rstrip(",")
                 fix = (
@@ -193,7 +243,14 @@ def shadowed_copies(context: Context) -> list[Finding]:
     for role in sorted(_wanted_roles(context)):
         copies = [c for c in context.libraries(role) if c.path and c.found_via != ANOTHER_VERSION]
         selected = next((c for c in copies if c.selected), None)
-        others = [c for c in copies if not c.selected and c.found_via != DANGLING_SYMLINK]
+        # Shadowing is between copies of one name; a fallback name (libcupti.so) is not.
+        others = [
+            c
+            for c in copies
+            if not c.selected
+            and c.found_via != DANGLING_SYMLINK
+            and (selected is None or c.file == selected.file)
+        ]
         if selected is None or not others:
             continue
         bad = bool(selected.problems) or _too_old(role, selected, build)
@@ -221,3 +278,94 @@ def _too_old(role: str, copy: LibraryFacts, build: Version | None) -> bool:
     except InvalidVersion:
         return False
     return len(runtime.release) >= 2 and not cudnn_runtime_compatible(build, runtime).ok
+
+
+def below_tensorflow_floor(context: Context) -> list[Finding]:
+    """library-shadowed / cuda-version-mismatch: the copy that loads is older than what the
+    installed TensorFlow itself requires of that library's wheel (its and-cuda Requires-Dist),
+    e.g. TF 2.15's cuBLAS 12.2 first on LD_LIBRARY_PATH under TF 2.21 (cuBLAS >= 12.5.3.2)."""
+    tf = context.tensorflow
+    if not _gpu_build(context) or tf is None:
+        return []
+    floors = _wheel_specifiers(tf.requires)
+    findings = []
+    for library in _library_files(context):
+        spec = floors.get(library.wheel or "")
+        copies = [
+            c
+            for c in context.libraries(library.role)
+            if c.path and c.found_via not in (ANOTHER_VERSION, DANGLING_SYMLINK)
+        ]
+        selected = next((c for c in copies if c.selected), None)
+        if spec is None or selected is None or _meets(selected, spec) is not False:
+            continue
+        good = [c for c in copies if not c.selected and _meets(c, spec) and not c.problems]
+        severity = Severity.ERROR if library.required else Severity.WARNING
+        evidence = tuple(
+            f"{c.path} ({c.found_via}, {c.version}{', loads' if c.selected else ''})"
+            for c in copies
+        )
+        wanted = f"TensorFlow {context.tensorflow_version} requires {library.wheel}{spec}"
+        where = PurePosixPath(selected.path).parent
+        if good:
+            findings.append(
+                Finding(
+                    "library-shadowed",
+                    severity,
+                    f"The {selected.file} that loads is {selected.version} ({selected.path}), "
+                    f"older than {wanted}; the copy at {good[0].path} would do, but it is "
+                    "shadowed.",
+                    evidence,
+                    f"Remove {where} from LD_LIBRARY_PATH, or put "
+                    f"{PurePosixPath(good[0].path).parent} before it."
+                    if selected.found_via.startswith("LD_LIBRARY_PATH")
+                    else f"Remove the copy at {selected.path}.",
+                )
+            )
+        else:
+            findings.append(
+                Finding(
+                    "cuda-version-mismatch",
+                    severity,
+                    f"The {selected.file} that loads is {selected.version}, older than {wanted}.",
+                    evidence,
+                    f'python -m pip install "{library.wheel}{spec}"',
+                )
+            )
+    return findings
+
+
+def _library_files(context: Context) -> list[LibraryFile]:
+    """The CUDA libraries of the installed build (cuDNN has its own rules), with their wheels."""
+    cuda = context.build_cuda
+    library_set = context.matrix.cuda_libraries(cuda) if cuda is not None else None
+    return [lib for lib in (library_set.libraries if library_set else ()) if lib.wheel]
+
+
+def _wheel_specifiers(requires: Sequence[str]) -> dict[str, SpecifierSet]:
+    specifiers: dict[str, SpecifierSet] = {}
+    for text in requires:
+        try:
+            requirement = Requirement(text)
+        except InvalidRequirement:
+            continue
+        # Only the floor counts: TF 2.15 pins ==12.2.5.6, yet a newer cuBLAS 12 serves it
+        # (CUDA minor-version compatibility); no copy of the same soname is past the ceiling.
+        floor = ",".join(
+            f">={s.version}" if s.operator in ("==", "===", "~=") else str(s)
+            for s in requirement.specifier
+            if s.operator in ("==", "===", "~=", ">=", ">")
+        )
+        if floor:
+            specifiers[canonicalize_name(requirement.name)] = SpecifierSet(floor)
+    return specifiers
+
+
+def _meets(copy: LibraryFacts, spec: SpecifierSet) -> bool | None:
+    """Whether the copy's version meets `spec`; None when only a major (or nothing) is known."""
+    if not copy.version or copy.version.count(".") < 2:
+        return None
+    try:
+        return spec.contains(Version(copy.version), prereleases=True)
+    except InvalidVersion:
+        return None

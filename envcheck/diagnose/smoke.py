@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from envcheck.errors import InputError
-from envcheck.probe.isolation import child_source
+from envcheck.probe.isolation import child_source, user_python_path
 
 STEPS = ("import", "list_gpus", "conv2d", "lstm", "matmul", "xla")
 DEFAULT_TIMEOUT_S = 120.0
@@ -316,7 +316,9 @@ def run_smoke_test(
     wanted = requested_steps(steps)
     interpreter = python or sys.executable
     command = [interpreter, "-I", "-c", child_source("smoke")]
-    command.append(json.dumps({"steps": list(wanted), "xla": "xla" in wanted}))
+    pythonpath = user_python_path(os.environ if env is None else env)
+    argument = {"steps": list(wanted), "xla": "xla" in wanted, "pythonpath": pythonpath}
+    command.append(json.dumps(argument))
     started = time.monotonic()
     try:
         process = subprocess.Popen(

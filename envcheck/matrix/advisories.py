@@ -34,6 +34,7 @@ class KnownBug:
     workaround: str
     severity: str  # warning | info
     sources: tuple[str, ...]
+    cuda_build_only: bool = False  # a packaging bug of the GPU build: CPU builds never hit it
 
     def affects(
         self,
@@ -41,8 +42,15 @@ class KnownBug:
         os_name: str | None,
         cudnn: Version | None = None,
         capabilities: Iterable[ComputeCapability] = (),
+        cuda_build: bool | None = None,
     ) -> bool:
-        """True when every condition the bug states holds for these versions (all known)."""
+        """True when every condition the bug states holds for these versions (all known).
+
+        `cuda_build` False (a CPU-only TensorFlow) rules out bugs of the GPU build; None (not
+        known, as in a pasted log) does not.
+        """
+        if self.cuda_build_only and cuda_build is False:
+            return False
         if self.tensorflow is not None and (
             tensorflow is None or tensorflow not in self.tensorflow
         ):
@@ -95,6 +103,7 @@ def load_known_bugs(directory: Path) -> tuple[KnownBug, ...]:
                 workaround=row.string("workaround"),
                 severity=severity,
                 sources=row.sources(),
+                cuda_build_only=row.optional_boolean("cuda_build_only") or False,
             )
         )
         row.done()

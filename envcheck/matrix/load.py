@@ -118,6 +118,12 @@ class _Row:
             raise self._error(key, "expected true or false")
         return value
 
+    def optional_boolean(self, key: str) -> bool | None:
+        value = self._get(key, required=False)
+        if value is not None and not isinstance(value, bool):
+            raise self._error(key, "expected true or false")
+        return value
+
     def string_list(self, key: str, required: bool = True) -> tuple[str, ...]:
         value = self._get(key, required=required)
         if value is None:
@@ -376,6 +382,8 @@ def _library(row: _Row) -> LibraryFile:
         wheel=row.optional_string("wheel"),
         wheel_dir=row.optional_string("wheel_dir"),
         required=row.boolean("required"),
+        loader=row.optional_string("loader"),
+        fallback=row.optional_string("fallback"),
     )
     row.done()
     if library.linux is None and library.windows is None:
@@ -416,6 +424,7 @@ def load_cudnn(
                 major=row.integer("major"),
                 version_header=row.string("version_header"),
                 version_multiplier=row.integer("version_multiplier"),
+                sublibraries_beside_shim=row.boolean("sublibraries_beside_shim"),
                 libraries=_libraries(row, "library", sources),
                 windows_dependencies=row.string_list("windows_dependencies", required=False),
                 note=row.text("note"),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
@@ -175,14 +175,7 @@ class Matrix:
         if row is None:
             return ()
         return tuple(
-            LibraryFile(
-                role=lib.role,
-                linux=lib.linux,
-                windows=lib.windows,
-                wheel=lib.wheel.format(cuda_major=cuda_major) if lib.wheel else None,
-                wheel_dir=lib.wheel_dir,
-                required=lib.required,
-            )
+            replace(lib, wheel=lib.wheel.format(cuda_major=cuda_major) if lib.wheel else None)
             for lib in row.libraries
         )
 

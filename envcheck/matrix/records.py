@@ -142,6 +142,13 @@ class LibraryFile:
     wheel: str | None  # pip distribution that ships it, e.g. nvidia-cuda-runtime-cu12
     wheel_dir: str | None  # its directory under site-packages, e.g. nvidia/cuda_runtime/lib
     required: bool  # TensorFlow refuses the GPU when it cannot load this one
+    # The name in TensorFlow's DSO loader function for it (`DsoLoader::Get<loader>DsoHandle`):
+    # a TensorFlow binary without that function never loads this library. None: loaded by
+    # another library (cuDNN's sub-libraries, nvJitLink), not by TensorFlow's loader.
+    loader: str | None = None
+    # The name TensorFlow asks for when `linux` cannot be loaded (CUPTI: the unversioned
+    # libcupti.so, found through the ld.so cache), or None.
+    fallback: str | None = None
 
 
 @dataclass(frozen=True)
@@ -161,6 +168,9 @@ class CudnnMajor:
     major: int
     version_header: str  # the header holding CUDNN_MAJOR/MINOR/PATCHLEVEL
     version_multiplier: int  # CUDNN_VERSION = major * multiplier + minor * 100 + patch
+    # The shim opens its sub-libraries from its own directory first (cuDNN 9); otherwise it
+    # asks the loader for them by name, searched from the shim (its RUNPATH).
+    sublibraries_beside_shim: bool
     libraries: tuple[LibraryFile, ...]  # the shim first, then the sub-libraries
     windows_dependencies: tuple[str, ...]  # DLLs the sub-libraries need besides CUDA's own
     note: str

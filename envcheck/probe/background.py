@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from envcheck.probe.driver import probe_driver
 from envcheck.probe.facts import DriverFacts, FrameworkFacts, GpuFacts, WheelFacts
 from envcheck.probe.frameworks import probe_frameworks
-from envcheck.probe.isolation import ChildGroup
+from envcheck.probe.isolation import ChildGroup, user_python_path
 
 FrameworkResult = tuple[tuple[FrameworkFacts, ...], tuple[WheelFacts, ...], tuple[str, ...]]
 DriverResult = tuple[DriverFacts, tuple[GpuFacts, ...]]
@@ -64,6 +64,7 @@ def start_probe(
             import_tensorflow=import_frameworks,
             timeout=max(timeout, 30.0),
             group=group,
+            pythonpath=user_python_path(env),
         )
         driver = pool.submit(probe_driver, env, timeout=timeout, group=group)
     finally:

@@ -4,7 +4,7 @@ RUNPATH/RPATH and exported names.
 This is how envcheck explains loader errors without triggering them: a 32-bit DLL in a 64-bit
 Python (Windows error 193), a dependency the search path lacks (error 126, e.g. the cuDNN 8.3+
 sub-libraries importing zlibwapi.dll), or the $ORIGIN-relative RUNPATH through which TensorFlow
-2.14+ finds the pip nvidia-* wheels (shared/reference/matrix-facts.md sections 5.3 and 6).
+2.14+ finds the pip nvidia-* wheels (docs/facts.md sections 5.3 and 6).
 
 It must never load the file it reads: no ctypes, dlopen or LoadLibrary, no executable mapping.
 A library's constructors must not run and a broken file must not crash or hang the probe. Bad
@@ -44,7 +44,7 @@ FORMAT_UNKNOWN = "unknown"
 _ELF_MAGIC = b"\x7fELF"
 _PE_DOS_MAGIC = b"MZ"
 
-# PE IMAGE_FILE_HEADER.Machine values (winnt.h; matrix-facts.md section 6.4).
+# PE IMAGE_FILE_HEADER.Machine values (winnt.h; docs/facts.md section 6.4).
 _PE_MACHINES = {
     0x014C: "i386",
     0x8664: "x86_64",
@@ -53,7 +53,7 @@ _PE_MACHINES = {
     0x01C0: "arm",  # IMAGE_FILE_MACHINE_ARM
     0x01C4: "arm",  # IMAGE_FILE_MACHINE_ARMNT (Thumb-2, what 32-bit Windows on ARM uses)
 }
-# PE optional-header Magic: PE32 and PE32+ (matrix-facts.md section 6.4).
+# PE optional-header Magic: PE32 and PE32+ (docs/facts.md section 6.4).
 _PE_MAGIC_BITS = {0x10B: 32, 0x20B: 64}
 # The same architecture under its ELF name and its PE / macOS name.
 _SAME_ARCH = {"arm64": "aarch64"}
@@ -457,6 +457,41 @@ def _read_elf(name: str, stream: IO[bytes], size: int, want_exports: bool) -> Bi
     )
 
 
+def dynamic_string_matches(
+    path: str | os.PathLike[str], pattern: re.Pattern[bytes]
+) -> tuple[str, ...] | None:
+    """Group 1 of each match of `pattern` in an ELF file's dynamic string table, in order.
+
+    The dynamic string table holds every name the loader sees (symbols defined and imported,
+    sonames), so this asks "which of these functions does the binary have" without loading it
+    or parsing its symbol table: TensorFlow's DSO loader names the libraries it can open as
+    functions (`DsoLoader::GetCusolverDsoHandle`). The table is mapped read-only and scanned
+    where it lies; nothing is executed. None when the file is not a readable ELF file with a
+    string table.
+    """
+    try:
+        with Path(os.fspath(path)).open("rb") as stream:
+            size = os.fstat(stream.fileno()).st_size
+            if stream.read(len(_ELF_MAGIC)) != _ELF_MAGIC:
+                return None
+            reader = _ElfReader(stream, size)
+            header = _elf_header(reader)
+            segments = _elf_segments(reader, header)
+            dynamic = next((seg for seg in segments if seg.type == _PT_DYNAMIC), None)
+            if dynamic is None:
+                return None
+            values = dict(_dynamic_entries(reader, dynamic, header.layout))
+            if _DT_STRTAB not in values:
+                return None
+            table = _string_table(segments, values[_DT_STRTAB], values.get(_DT_STRSZ))
+            with mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ) as view:
+                end = table.offset + table.size
+                found = pattern.finditer(view, table.offset, end)
+                return _unique(_text(match.group(1)) for match in found)
+    except (OSError, ValueError, _ElfError):
+        return None
+
+
 def _elf_header(reader: _ElfReader) -> _ElfHeader:
     data = reader.read(0, min(reader.size, _ELF64_HEADER_SIZE), "ELF header")
     if len(data) < _EI_NIDENT:
@@ -775,7 +810,7 @@ def _pe_headers_end(data: _Buffer) -> int:
 
     Used only after pefile gave up, to tell a cut download from a corrupt file: e_lfanew at 0x3C
     points at "PE\\0\\0" and the COFF header; its NumberOfSections and SizeOfOptionalHeader
-    size the rest (matrix-facts.md section 6.4).
+    size the rest (docs/facts.md section 6.4).
     """
     if len(data) < _DOS_HEADER_SIZE:
         return _DOS_HEADER_SIZE

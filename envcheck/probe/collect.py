@@ -22,8 +22,10 @@ from envcheck.probe.facts import Facts, FrameworkFacts, PlatformFacts, WheelFact
 from envcheck.probe.isolation import ChildResult, run_child
 from envcheck.probe.libraries import (
     conda_owners,
+    loader_skips,
     probe_libraries,
     requester_paths,
+    tensorflow_loader_names,
     tensorflow_requester,
     wanted_libraries,
     wheel_owners,
@@ -74,7 +76,8 @@ def collect_facts(
     # they are searched while the driver cascade may still be running.
     frameworks, wheels, framework_errors = started.frameworks.result()
     windows = platform.os == "windows"
-    runpath, rpath = requester_paths(None if windows else tensorflow_requester(frameworks))
+    requester = None if windows else tensorflow_requester(frameworks)
+    runpath, rpath = requester_paths(requester)
     extra = (
         *nvidia_wheel_dirs(_site_dirs(frameworks, wheels), windows=windows),
         *conda_dirs(env, windows=windows),
@@ -88,10 +91,10 @@ def collect_facts(
     )
     listing = ListingCache()
     if isinstance(search, LinuxSearch):
-        search = replace(search, exists=listing.exists)
+        search = replace(search, exists=listing.exists, usable=loader_skips(*python_machine()))
     owners = {**conda_owners(env.get("CONDA_PREFIX")), **wheel_owners(wheels)}
     libraries = probe_libraries(
-        wanted_libraries(matrix, frameworks, windows),
+        wanted_libraries(matrix, frameworks, windows, tensorflow_loader_names(requester)),
         search,
         python_machine(),
         owners,

@@ -29,6 +29,10 @@ class PlatformFacts:
     device_nodes: tuple[str, ...]  # /dev/nvidia0, /dev/nvidiactl, ... (Linux)
     cuda_visible_devices: str | None
     nvidia_visible_devices: str | None
+    # Whether an NVIDIA GPU is in the machine, told without its driver: "present", "absent", or
+    # None where the OS was not asked (or a facts file predates the field).
+    nvidia_gpu: str | None = None
+    nvidia_gpu_evidence: tuple[str, ...] = ()  # e.g. "PCI 0000:01:00.0 10de:2504 class 0x030000"
 
 
 @dataclass(frozen=True)
@@ -127,7 +131,8 @@ OS_NAMES = ("linux", "windows", "wsl", "macos")
 _TYPES: dict[str, dict[str, str]] = {
     "platform": {"os": "s", "arch": "s", "python": "s", "python_bits": "i",
                  "python_executable": "s", "wsl": "s?", "container": "s?", "device_nodes": "[s]",
-                 "cuda_visible_devices": "s?", "nvidia_visible_devices": "s?"},
+                 "cuda_visible_devices": "s?", "nvidia_visible_devices": "s?",
+                 "nvidia_gpu": "s?", "nvidia_gpu_evidence": "[s]"},
     "driver": {"version": "s?", "cuda": "s?", "found_via": "s?", "state": "s",
                "kernel_module": "s?", "user_library": "s?", "errors": "[s]", "steps": "[d]"},
     "step": {"step": "s", "ok": "b", "detail": "s"},

@@ -326,14 +326,17 @@ def probe_frameworks(
     import_tensorflow: bool = False,
     timeout: float = 30.0,
     group: ChildGroup | None = None,
+    pythonpath: Sequence[str] = (),
 ) -> tuple[tuple[FrameworkFacts, ...], tuple[WheelFacts, ...], tuple[str, ...]]:
     """(frameworks, nvidia-*/tensorrt wheels, errors) of `python` (default: this one).
 
     `paths` replaces the interpreter's sys.path as the places to look (site directories);
+    `pythonpath` (user_python_path) goes before it, as PYTHONPATH does for the user's python;
     `import_tensorflow` additionally imports TensorFlow in a second child (5-8 s on CPU).
     """
     argument: dict[str, Any] = {
         "paths": None if paths is None else [os.fspath(p) for p in paths],
+        "pythonpath": list(pythonpath),
         "import_tensorflow": False,
     }
     result = run_child(CHILD, argument, python=python, timeout=timeout, group=group)

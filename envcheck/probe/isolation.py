@@ -186,6 +186,18 @@ def _last_json_line(stdout: str) -> dict[str, Any] | None:
     return None
 
 
+def user_python_path(env: Mapping[str, str]) -> list[str]:
+    """The PYTHONPATH entries the user's `python` puts on sys.path, as absolute directories.
+
+    Children run with -I, which drops PYTHONPATH along with the current directory; they put
+    these entries back where Python puts them (HPC module systems install TensorFlow this way).
+    Empty entries, which mean the current directory, stay dropped: a directory the doctor
+    happens to run in must not replace the modules it inspects.
+    """
+    entries = env.get("PYTHONPATH", "").split(os.pathsep)
+    return [str(Path(entry).absolute()) for entry in entries if entry]
+
+
 def child_env(overrides: Mapping[str, str | None] | None = None) -> dict[str, str]:
     """This process's environment with `overrides` applied (None removes a variable)."""
     env = dict(os.environ)

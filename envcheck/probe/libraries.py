@@ -10,11 +10,12 @@ a child process. Ownership (pip wheel, conda package) comes from their file reco
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from packaging.version import InvalidVersion, Version
@@ -24,6 +25,7 @@ from envcheck.matrix.records import LibraryFile
 from envcheck.probe.binary_files import (
     BinaryInfo,
     compatible_with,
+    dynamic_string_matches,
     expand_origin,
     read_binary,
     version_from_file_name,
@@ -36,13 +38,24 @@ from envcheck.probe.facts import (
     WheelFacts,
 )
 from envcheck.probe.isolation import run_child
-from envcheck.probe.search import ListingCache, LoaderSearch, SearchLocation
+from envcheck.probe.search import Candidate, LinuxSearch, ListingCache, LoaderSearch, SearchLocation
 from envcheck.versions import major_minor
 
 # Names of what a library imports that are worth resolving: the CUDA stack and its helpers.
 # System libraries (libc, KERNEL32, the VC++ runtime) are the OS's business.
 _STACK_DEPENDENCY = re.compile(r"^(lib)?(cu|nv|zlib|cudnn)", re.IGNORECASE)
 DRIVER_LIBRARY = LibraryFile("cuda-driver", "libcuda.so.1", "nvcuda.dll", None, None, True)
+# A dependency on the driver's own library is the driver's business (driver findings), whatever
+# the search finds: in a Docker build there is no driver by design.
+_DRIVER_DEPENDENCIES = frozenset({"libcuda.so.1", "libcuda.so", "nvcuda.dll"})
+# TensorFlow's DSO loader has one function per library it can open:
+# tsl::internal::DsoLoader::GetCusolverDsoHandle() (stream_executor::internal before TF 2.13).
+_DSO_LOADER_FUNCTION = re.compile(rb"DsoLoader\d+Get(\w+?)DsoHandleEv")
+# cuDNN sub-library names as the shim spells them in its strings, and as files.
+_CUDNN_SUBLIBRARY_TEXT = re.compile(rb"(libcudnn_[a-z_]+)\.so")
+_CUDNN_SUBLIBRARY_FILE = re.compile(r"libcudnn_[a-z_]+\.so\.\d+")
+_NVIDIA_WHEEL = re.compile(r"^nvidia-[\w.-]+ (?P<version>\d+(\.\d+)+) \(pip\)$")
+_SHIM_SCAN_LIMIT = 16 * 1024 * 1024  # the shims are ~150 KB; never read a huge file whole
 
 
 @dataclass(frozen=True)
@@ -51,6 +64,10 @@ class WantedLibrary:
     file: str  # the name the loader is asked for on this platform
     needed_for: str  # e.g. "TensorFlow 2.15.1 (CUDA 12.2, cuDNN 8)"
     version_call: str | None  # "cudnn", "cudart" or "cublas": which version function it has
+    # cuDNN's shim and its sub-libraries: True when the shim opens them from its own directory
+    # first (cuDNN 9), False when it asks the loader by name (cuDNN 8); None for the rest.
+    beside_shim: bool | None = None
+    fallback: str | None = None  # LibraryFile.fallback: asked for when `file` cannot be loaded
 
 
 _VERSION_CALLS = {"cudnn": "cudnn", "cudart": "cudart", "cublas": "cublas"}
@@ -77,10 +94,27 @@ def _build_versions(matrix: Matrix, tf: FrameworkFacts) -> tuple[Version, int] |
     return release.cuda, release.cudnn.release[0]
 
 
+def tensorflow_loader_names(requester: Path | None) -> frozenset[str] | None:
+    """The libraries the installed TensorFlow's DSO loader can open, by its function names
+    ("Cusolver", "CudaRuntime"); None when the binary names no such function (then the matrix
+    alone decides)."""
+    if requester is None:
+        return None
+    names = dynamic_string_matches(requester, _DSO_LOADER_FUNCTION)
+    return frozenset(names) if names else None
+
+
 def wanted_libraries(
-    matrix: Matrix, frameworks: Sequence[FrameworkFacts], windows: bool
+    matrix: Matrix,
+    frameworks: Sequence[FrameworkFacts],
+    windows: bool,
+    loader_names: frozenset[str] | None = None,
 ) -> tuple[WantedLibrary, ...]:
-    """The libraries to look for: the installed TensorFlow's, else every one the matrix knows."""
+    """The libraries to look for: the installed TensorFlow's, else every one the matrix knows.
+
+    With `loader_names` (tensorflow_loader_names), a library TensorFlow's own loader has no
+    function for is left out: that release never asks for it (cuRAND in TF 2.15 and later).
+    """
     tf = _tensorflow(frameworks)
     versions = _build_versions(matrix, tf) if tf is not None else None
     groups: list[tuple[str, tuple[LibraryFile, ...]]] = []
@@ -101,11 +135,32 @@ def wanted_libraries(
     for label, libraries in groups:
         for library in libraries:
             name = library.windows if windows else library.linux
+            if loader_names is not None and library.loader not in (None, *loader_names):
+                continue
             if name and name not in wanted:
                 wanted[name] = WantedLibrary(
-                    library.role, name, label, _VERSION_CALLS.get(library.role)
+                    library.role,
+                    name,
+                    label,
+                    _VERSION_CALLS.get(library.role),
+                    _beside_shim(matrix, library),
+                    None if windows else library.fallback,
                 )
     return tuple(wanted.values())
+
+
+def _beside_shim(matrix: Matrix, library: LibraryFile) -> bool | None:
+    if library.role != "cudnn" and not library.role.startswith("cudnn_"):
+        return None
+    major = _cudnn_major_of(library.linux or library.windows or "")
+    row = matrix.cudnn_major(int(major)) if major else None
+    return row.sublibraries_beside_shim if row is not None else None
+
+
+def _cudnn_major_of(file_name: str) -> str | None:
+    """libcudnn_ops.so.9 -> "9", cudnn_ops64_9.dll -> "9"."""
+    match = re.search(r"\.so\.(\d+)$|64_(\d+)\.dll$", file_name, re.IGNORECASE)
+    return (match.group(1) or match.group(2)) if match else None
 
 
 def tensorflow_requester(frameworks: Sequence[FrameworkFacts]) -> Path | None:
@@ -261,12 +316,44 @@ def _arch(info: BinaryInfo) -> str | None:
     return f"{info.machine or 'unknown'} {info.bits or '?'}-bit"
 
 
-def _dependency_problems(info: BinaryInfo, search: LoaderSearch) -> list[str]:
+def loader_skips(machine: str, bits: int) -> Callable[[str], bool]:
+    """`LinuxSearch.usable` for a process of this machine and bitness: ld.so passes over a copy
+    of another ELF class or machine, and one it cannot open, and takes the next one. A copy it
+    can open but not load (truncated, not ELF) ends the search with an error: it is usable in
+    this sense, and its problems say why it fails."""
+
+    def usable(path: str) -> bool:
+        info = read_binary(path, exports=False)
+        if info.format == "unknown" and any(p.startswith("cannot be read") for p in info.problems):
+            return False
+        return info.format != "elf" or compatible_with(info, machine, bits)
+
+    return usable
+
+
+def search_from(search: LoaderSearch, info: BinaryInfo, path: str) -> LoaderSearch:
+    """The search ld.so runs for what the object at `path` loads: its DT_NEEDED entries and its
+    own dlopen() calls use its RUNPATH (else its RPATH), with $ORIGIN its own directory, not the
+    RUNPATH of whoever loaded it. cuSPARSE finds nvJitLink through `$ORIGIN/../../nvjitlink/lib`.
+
+    Windows resolves a DLL's imports with the process's search order, so the search is kept.
+    """
+    if not isinstance(search, LinuxSearch):
+        return search
+    origin = str(Path(path).parent)
+    runpath = ((path, expand_origin(info.runpath, origin)),) if info.runpath else ()
+    rpath = ((path, expand_origin(info.rpath, origin)),) if info.rpath else ()
+    return replace(search, runpath=runpath, rpath=rpath)
+
+
+def _dependency_problems(info: BinaryInfo, path: str, search: LoaderSearch) -> list[str]:
     problems = []
+    own_search: LoaderSearch | None = None
     for dependency in info.needed:
-        if not _STACK_DEPENDENCY.match(dependency):
+        if not _STACK_DEPENDENCY.match(dependency) or dependency in _DRIVER_DEPENDENCIES:
             continue
-        if not any(c.selected for c in search.candidates(dependency)):
+        own_search = own_search or search_from(search, info, path)
+        if not any(c.selected for c in own_search.candidates(dependency)):
             problems.append(f"needs {dependency}, which the loader cannot find")
     return problems
 
@@ -284,9 +371,25 @@ def probe_libraries(
     machine, bits = python
     facts: list[LibraryFacts] = []
     searched = [location.directory for location in search.locations() if location.searched]
-    for library in wanted:
+    shims: dict[str, tuple[str, BinaryInfo]] = {}  # cuDNN major -> the shim that loads
+    queue = list(wanted)
+    for library in queue:
         facts.extend(_broken_links(library, searched, listing))
-        candidates = search.candidates(library.file)
+        shim = shims.get(_cudnn_major_of(library.file) or "") if library.role != "cudnn" else None
+        if library.beside_shim is not None and shim is not None:
+            candidates = sublibrary_candidates(search, shim, library.file, library.beside_shim)
+        else:
+            candidates = search.candidates(library.file)
+        selected_shim = next((c for c in candidates if c.selected), None)
+        if library.role == "cudnn" and library.beside_shim is not None and selected_shim:
+            shim_info = read_binary(selected_shim.path, exports=False)
+            shims[_cudnn_major_of(library.file) or ""] = (selected_shim.path, shim_info)
+            known = {w.file for w in queue}
+            queue += [
+                WantedLibrary(role, name, library.needed_for, None, library.beside_shim)
+                for role, name in shipped_sublibraries(selected_shim.path, library.file, owners)
+                if name not in known
+            ]
         if not any(c.selected for c in candidates):
             facts.extend(_other_versions(library, searched, listing))
             places = sum(1 for location in search.locations() if location.searched)
@@ -301,7 +404,88 @@ def probe_libraries(
                 _read_candidate(library, candidate.path, candidate.found_via, candidate.selected,
                                 search, machine, bits, owners, call_versions, timeout)
             )  # fmt: skip
+        if library.fallback and not any(c.selected for c in candidates):
+            facts.extend(_fallback_copies(library, search, machine, bits, owners, timeout))
     return tuple(facts)
+
+
+def _fallback_copies(
+    library: WantedLibrary,
+    search: LoaderSearch,
+    machine: str,
+    bits: int,
+    owners: Mapping[str, str],
+    timeout: float,
+) -> list[LibraryFacts]:
+    """The copy TensorFlow gets when it retries with the fallback name (libcupti.so), which may
+    be another CUDA's: its soname says which."""
+    assert library.fallback is not None
+    fallback = replace(library, file=library.fallback, fallback=None)
+    facts = []
+    for candidate in search.candidates(library.fallback):
+        if not candidate.selected:
+            continue
+        how = f"{candidate.found_via}; TensorFlow's fallback when {library.file} fails"
+        copy = _read_candidate(fallback, candidate.path, how, True, search, machine, bits, owners,
+                               False, timeout)  # fmt: skip
+        soname = read_binary(candidate.path, exports=False).soname
+        if soname and soname != library.file:
+            problem = f"is {soname}, another version than the {library.file} this build needs"
+            copy = replace(copy, problems=(*copy.problems, problem))
+        facts.append(copy)
+    return facts
+
+
+def sublibrary_candidates(
+    search: LoaderSearch, shim: tuple[str, BinaryInfo], file_name: str, beside_shim: bool
+) -> tuple[Candidate, ...]:
+    """The copies of a cuDNN sub-library, the one the shim at `shim` opens selected.
+
+    The shim dlopen()s it, so the loader searches from the shim (LD_LIBRARY_PATH, then the
+    shim's RUNPATH); cuDNN 9 first tries its own directory, so a copy there wins over any
+    other on LD_LIBRARY_PATH.
+    """
+    path, info = shim
+    found = search_from(search, info, path).candidates(file_name)
+    beside = Path(path).with_name(file_name)
+    if not beside_shim or not beside.is_file():
+        return found
+    real = os.path.realpath(beside)
+    how = f"beside {Path(path).name} (cuDNN opens its sub-libraries there first)"
+    first = Candidate(str(beside), how, True)
+    rest = [replace(c, selected=False) for c in found if os.path.realpath(c.path) != real]
+    return (first, *rest)
+
+
+def shipped_sublibraries(
+    shim_path: str, shim_file: str, owners: Mapping[str, str]
+) -> tuple[tuple[str, str], ...]:
+    """(role, file name) of each cuDNN sub-library the shim names in its own strings or its
+    wheel's RECORD lists beside it, so that a file deleted from the wheel is still looked for.
+
+    Linux names only; the matrix's list covers Windows.
+    """
+    major = _cudnn_major_of(shim_file)
+    if major is None or not shim_file.endswith(f".so.{major}"):
+        return ()
+    names: dict[str, None] = {}
+    try:
+        with Path(shim_path).open("rb") as stream:
+            text = stream.read(_SHIM_SCAN_LIMIT)
+    except OSError:
+        text = b""
+    for match in _CUDNN_SUBLIBRARY_TEXT.finditer(text):
+        names[f"{match.group(1).decode()}.so.{major}"] = None
+    directory = Path(os.path.realpath(shim_path)).parent
+    for owned in map(Path, owners):
+        name = owned.name
+        if (
+            owned.parent == directory
+            and _CUDNN_SUBLIBRARY_FILE.fullmatch(name)
+            and name.endswith(f".so.{major}")
+        ):
+            names[name] = None
+    return tuple((name[3:].split(".so.")[0], name) for name in sorted(names))
 
 
 def other_version_pattern(file_name: str) -> tuple[str, re.Pattern[str]] | None:
@@ -386,11 +570,17 @@ def _read_candidate(
     arch = _arch(info)
     if info.format != "unknown" and not compatible_with(info, machine, bits):
         problems.append(f"wrong architecture: {arch}, but this Python is {machine} {bits}-bit")
-    problems.extend(_dependency_problems(info, search))
+    problems.extend(_dependency_problems(info, path, search))
     real = os.path.realpath(path)
+    owner = owners.get(real) or site_owner(real)
     version = version_from_file_name(Path(real).name)
     if version is not None and version.count(".") < 2 and library.role != "cuda-driver":
         version = version_from_headers(path, library.role) or version
+    wheel = _NVIDIA_WHEEL.match(owner) if owner else None
+    if (version is None or version.count(".") < 2) and wheel:
+        # An nvidia-* wheel's version is its library's (nvidia-cublas-cu12 12.2.5.6: cuBLAS
+        # 12.2.5.6), where the file name gives only the major.
+        version = wheel.group("version")
     if (
         selected
         and call_versions
@@ -410,9 +600,28 @@ def _read_candidate(
         arch=arch,
         selected=selected,
         found_via=found_via,
-        owner=owners.get(real),
+        owner=owner,
         problems=tuple(problems),
     )
+
+
+@functools.lru_cache(maxsize=64)
+def _site_owners(site: str) -> dict[str, str]:
+    wheels = []
+    for dist_info in Path(site).glob("nvidia_*.dist-info"):
+        name, _, version = dist_info.name[: -len(".dist-info")].partition("-")
+        wheels.append(WheelFacts(name.replace("_", "-"), version, site))
+    return wheel_owners(wheels)
+
+
+def site_owner(real_path: str) -> str | None:
+    """The pip wheel that owns a copy outside the probed environment (another environment's
+    nvidia/<component>/lib put on LD_LIBRARY_PATH), from that site-packages' own records."""
+    parts = Path(real_path).parts
+    if "nvidia" not in parts:
+        return None
+    site = Path(*parts[: len(parts) - 1 - parts[::-1].index("nvidia")])
+    return _site_owners(str(site)).get(real_path)
 
 
 def unsearched_places(search: LoaderSearch) -> tuple[SearchLocation, ...]:

@@ -32,6 +32,46 @@ def container_kind(
     return None
 
 
+_NVIDIA_VENDOR = "0x10de"
+_DISPLAY_CLASS = "0x03"  # PCI base class 03: VGA (0300), 3D (0302, data-centre GPUs), other (0380)
+_WSL_GPU_DEVICE = "dev/dxg"  # WSL2's GPU paravirtualisation device
+
+
+def nvidia_gpu_presence(
+    root: Path, os_name: str, wsl: str | None
+) -> tuple[str | None, tuple[str, ...]]:
+    """("present" | "absent" | None, evidence): is there an NVIDIA GPU, whatever its driver.
+
+    Linux: the PCI devices in sysfs with NVIDIA's vendor id and a display class (the card's
+    audio function is not a GPU). Containers see the host's sysfs, so a GPU the container was
+    not given still shows here. WSL2: GPUs reach Linux only through /dev/dxg; without it none
+    can. None where the OS cannot be asked this way (Windows, macOS, no readable sysfs).
+    """
+    if wsl is not None:
+        if (root / _WSL_GPU_DEVICE).exists():
+            return None, ("/dev/dxg present: a GPU is shared from Windows (vendor not visible)",)
+        return "absent", ("no /dev/dxg: no GPU is shared with this WSL distribution",)
+    if os_name != "linux":
+        return None, ()
+    devices = root / "sys" / "bus" / "pci" / "devices"
+    try:
+        entries = sorted(devices.iterdir())
+    except OSError:
+        return None, ()
+    if not entries:
+        return None, ()  # a sandbox that hides the PCI bus tells nothing
+    found = []
+    for device in entries:
+        vendor = _read(device / "vendor").strip().lower()
+        device_class = _read(device / "class").strip().lower()
+        if vendor == _NVIDIA_VENDOR and device_class.startswith(_DISPLAY_CLASS):
+            product = _read(device / "device").strip().lower().removeprefix("0x")
+            found.append(f"PCI {device.name} 10de:{product or '?'} class {device_class}")
+    if found:
+        return "present", tuple(found)
+    return "absent", (f"no NVIDIA display device among the {len(entries)} PCI devices in sysfs",)
+
+
 def _read(path: Path) -> str:
     try:
         return path.read_text(errors="replace")
@@ -67,6 +107,7 @@ def read_platform(
             (root / ".dockerenv").exists(),
             (root / "run" / ".containerenv").exists(),
         )
+    nvidia_gpu, nvidia_gpu_evidence = nvidia_gpu_presence(root, os_name, wsl)
     return PlatformFacts(
         os=os_name,
         arch=host_arch(),
@@ -78,4 +119,6 @@ def read_platform(
         device_nodes=nodes,
         cuda_visible_devices=env.get("CUDA_VISIBLE_DEVICES"),
         nvidia_visible_devices=env.get("NVIDIA_VISIBLE_DEVICES"),
+        nvidia_gpu=nvidia_gpu,
+        nvidia_gpu_evidence=nvidia_gpu_evidence,
     )

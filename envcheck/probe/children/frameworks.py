@@ -2,7 +2,7 @@
 
 Runs as `python -I -c SOURCE JSON_ARG` in the probed interpreter, which may be any Python 3.7+:
 standard library and 3.7 syntax only. Argument: {"paths": [...] or null (this interpreter's
-sys.path), "import_tensorflow": bool}. It reads *.dist-info/METADATA and *.egg-info/PKG-INFO
+sys.path), "pythonpath": [...] (the user's PYTHONPATH, which -I drops), "import_tensorflow": bool}. It reads *.dist-info/METADATA and *.egg-info/PKG-INFO
 (a manual scan, not importlib.metadata, so every Python behaves alike) and parses the frameworks'
 build files (TensorFlow build_info.py, torch/version.py, jaxlib/version.py) with ast; it never
 imports a framework unless "import_tensorflow" asks for it. Bad metadata becomes an error
@@ -424,6 +424,12 @@ def main(argv):
     ):
         errors.append("bad argument: paths must be a list of strings or null, not %r" % (paths,))
         paths = None
+    pythonpath = argument.get("pythonpath") or []
+    if isinstance(pythonpath, list) and all(isinstance(p, str) for p in pythonpath):
+        # The user's PYTHONPATH, which -I dropped, where Python puts it: before the stdlib.
+        sys.path[0:0] = [p for p in pythonpath if p not in sys.path]
+    else:
+        errors.append("bad argument: pythonpath must be a list of strings, not %r" % (pythonpath,))
     search = search_paths(paths, errors)
     frameworks, wheels = scan(search, errors)
     out = {

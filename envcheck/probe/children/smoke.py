@@ -332,6 +332,10 @@ def main(argv):
         argument = {}
     if not isinstance(argument, dict):
         argument = {}
+    pythonpath = argument.get("pythonpath")
+    if isinstance(pythonpath, list):
+        # The user's PYTHONPATH, which -I dropped, where Python puts it: before the stdlib.
+        sys.path[0:0] = [p for p in pythonpath if isinstance(p, str) and p not in sys.path]
     wanted = argument.get("steps")
     if not isinstance(wanted, list) or not wanted:
         wanted = STEPS

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Capture the library layout of a real TensorFlow install as data (envcheck.layout/1).
+
+    python scripts/snapshot_layout.py SITE_PACKAGES "tensorflow[and-cuda]==2.21.0" > layout.json
+
+For each ELF shared object under SITE_PACKAGES/nvidia/ and for TensorFlow's
+libtensorflow_framework.so.2: its path relative to site-packages, SONAME, DT_NEEDED,
+DT_RUNPATH and DT_RPATH as written, and the version its file name carries. For the framework,
+the DSO loader functions it defines (which libraries TensorFlow can dlopen); for cuDNN's shim,
+the sub-library names in its strings. For each nvidia-* wheel and TensorFlow: name, version and
+the shared objects its RECORD lists. Nothing is loaded: the files are read with envcheck's own
+ELF reader.
+
+tests/test_layout_snapshots.py rebuilds each snapshot as gcc-built shared objects with the same
+dynamic sections and checks envcheck's choice of copy against the real glibc loader.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import sys
+from pathlib import Path
+
+from envcheck.probe.binary_files import dynamic_string_matches, read_binary, version_from_file_name
+
+SCHEMA = "envcheck.layout/1"
+_SHARED_OBJECT = re.compile(r"\.so(\.\d+)*$")
+_DSO_LOADER_FUNCTION = re.compile(rb"DsoLoader\d+Get(\w+?)DsoHandleEv")
+_CUDNN_SUBLIBRARY = re.compile(rb"(libcudnn_[a-z_]+)\.so")
+_FRAMEWORK = "tensorflow/libtensorflow_framework.so.2"
+
+
+def elf_entry(site: Path, path: Path) -> dict[str, object]:
+    info = read_binary(path, exports=False)
+    relative = path.relative_to(site).as_posix()
+    entry: dict[str, object] = {
+        "path": relative,
+        "soname": info.soname,
+        "needed": list(info.needed),
+        "runpath": list(info.runpath),
+        "rpath": list(info.rpath),
+        "version": version_from_file_name(path.name),
+    }
+    if relative == _FRAMEWORK:
+        entry["loader_functions"] = list(dynamic_string_matches(path, _DSO_LOADER_FUNCTION) or ())
+    if re.fullmatch(r"libcudnn\.so\.\d+", path.name):
+        names = {m.group(1).decode() for m in _CUDNN_SUBLIBRARY.finditer(path.read_bytes())}
+        entry["cudnn_sublibraries"] = sorted(names)
+    return entry
+
+
+def wheel_entries(site: Path) -> list[dict[str, object]]:
+    wheels = []
+    for dist_info in sorted(site.glob("*.dist-info")):
+        name_version = dist_info.name[: -len(".dist-info")]
+        name, _, version = name_version.partition("-")
+        normalized = name.replace("_", "-").lower()
+        if not (normalized.startswith("nvidia-") or normalized in ("tensorflow", "tensorflow-cpu")):
+            continue
+        record = (dist_info / "RECORD").read_text(errors="replace").splitlines()
+        files = sorted(
+            line.split(",", 1)[0]
+            for line in record
+            if _SHARED_OBJECT.search(line.split(",", 1)[0])
+            and (line.startswith("nvidia/") or line.startswith(_FRAMEWORK))
+        )
+        wheels.append({"name": normalized, "version": version, "files": files})
+    return wheels
+
+
+def _is_elf(path: Path) -> bool:
+    with path.open("rb") as stream:
+        return stream.read(4) == b"\x7fELF"
+
+
+def tensorflow_build(site: Path) -> dict[str, object]:
+    """build_info.py's OrderedDict([...]) literal, read with ast (never imported)."""
+    text = (site / "tensorflow/python/platform/build_info.py").read_text()
+    match = re.search(r"OrderedDict\((\[.*\])\)", text, re.DOTALL)
+    return dict(ast.literal_eval(match.group(1))) if match else {}
+
+
+def tensorflow_requires(site: Path) -> list[str]:
+    """The nvidia-* Requires-Dist lines of TensorFlow's METADATA (its and-cuda floors)."""
+    for dist_info in site.glob("tensorflow-*.dist-info"):
+        lines = (dist_info / "METADATA").read_text(errors="replace").splitlines()
+        prefix = "Requires-Dist:"
+        return [
+            line[len(prefix) :].strip()
+            for line in lines
+            if line.startswith(prefix) and "nvidia" in line
+        ]
+    return []
+
+
+def snapshot(site: Path, captured_from: str) -> dict[str, object]:
+    objects = sorted(
+        p
+        for p in [*site.glob("nvidia/**/*"), site / _FRAMEWORK]
+        if p.is_file() and not p.is_symlink() and _SHARED_OBJECT.search(p.name)
+    )
+    return {
+        "schema": SCHEMA,
+        "captured_from": captured_from,
+        "objects": [elf_entry(site, p) for p in objects if _is_elf(p)],
+        "wheels": wheel_entries(site),
+        "tensorflow_build": tensorflow_build(site),
+        "tensorflow_requires": tensorflow_requires(site),
+    }
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 3:
+        print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
+        return 2
+    site = Path(argv[1])
+    if not (site / _FRAMEWORK).is_file():
+        print(f"error: {site} holds no {_FRAMEWORK}", file=sys.stderr)
+        return 2
+    json.dump(snapshot(site, argv[2]), sys.stdout, indent=1, sort_keys=True)
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
