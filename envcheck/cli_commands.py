@@ -170,6 +170,14 @@ PROBE_COMMAND = Command(
             kind=FLAG,
             envvar="ENVCHECK_IMPORT_FRAMEWORKS",
         ),
+        Option(
+            ("--all-libraries",),
+            "all_libraries",
+            "Without TensorFlow, also list as 'not found' every CUDA and cuDNN name the matrix "
+            "knows (CUDA 10-12, cuDNN 7-9); by default only the copies that exist are listed.",
+            kind=FLAG,
+            envvar="ENVCHECK_ALL_LIBRARIES",
+        ),
         MATRIX,
     ),
 )

@@ -153,3 +153,32 @@ def test_probe_bad_python_is_a_usage_error(machine: dict[str, Any], tmp_path: Pa
     assert completed.stderr.count("\n") == 1
     assert "no-python" in completed.stderr
     assert "Traceback" not in completed.stderr
+
+
+def test_without_tensorflow_only_existing_copies_unless_all_libraries(
+    machine: dict[str, Any], tmp_path: Path
+) -> None:
+    # A bare environment (no TensorFlow): the probe looks for every CUDA and cuDNN name.
+    bare = tmp_path / "bare"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(bare)], check=True)
+    env = {**machine["env"], "LD_LIBRARY_PATH": str(machine["cudnn"].parent)}
+    args = ("--json", "--python", str(bare / "bin" / "python"))
+
+    def libraries(*extra: str) -> list[dict[str, Any]]:
+        completed = subprocess.run(
+            [sys.executable, "-m", "envcheck", "probe", *args, *extra],
+            env=env, capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
+        assert completed.returncode == 0, completed.stderr
+        found: list[dict[str, Any]] = json.loads(completed.stdout)["libraries"]
+        return found
+
+    default = libraries()
+    assert [lib["path"] for lib in default if lib["file"] == "libcudnn.so.9"] == [
+        str(machine["cudnn"])
+    ]
+    assert all(lib["path"] for lib in default)
+    everything = libraries("--all-libraries")
+    not_found = {lib["file"] for lib in everything if not lib["path"]}
+    assert {"libcudart.so.10.0", "libcudart.so.11.0", "libcudnn.so.7", "libcudnn.so.8"} <= not_found
+    assert len(everything) > len(default) + 20

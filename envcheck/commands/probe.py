@@ -27,7 +27,9 @@ def run(args: argparse.Namespace) -> int:
         from envcheck.probe.collect import collect_facts  # noqa: PLC0415
         from envcheck.report import facts as report_facts  # noqa: PLC0415
 
-        facts = collect_facts(load(args.matrix_option), started=started)
+        facts = collect_facts(
+            load(args.matrix_option), started=started, all_libraries=args.all_libraries
+        )
     finally:
         started.cancel()  # after an error (a bad --matrix, Ctrl-C): exit now
     if args.as_json:

@@ -57,12 +57,15 @@ def collect_facts(
     environ: Mapping[str, str] | None = None,
     call_versions: bool = True,
     started: StartedProbe | None = None,
+    all_libraries: bool = False,
 ) -> Facts:
     """Probe this machine (and the environment of `python`, when given).
 
     `started` is the probe's child processes already running (start_probe, called with the same
-    python, timeout and environment); without it they start here. InputError when `python`
-    is no runnable Python 3: its facts are never replaced by this interpreter's.
+    python, timeout and environment); without it they start here. `all_libraries` keeps a "not
+    found" entry for every name looked for when no TensorFlow decides which names matter.
+    InputError when `python` is no runnable Python 3: its facts are never replaced by this
+    interpreter's.
     """
     if started is None:
         started = start_probe(python, timeout, import_frameworks, environ)
@@ -102,6 +105,10 @@ def collect_facts(
         timeout=timeout,
         listing=listing,
     )
+    if not all_libraries and not any(f.name == "tensorflow" for f in frameworks):
+        # Without TensorFlow every CUDA and cuDNN name is looked for; the copies that exist are
+        # facts, the dozens of names that do not are noise (--all-libraries keeps them).
+        libraries = tuple(lib for lib in libraries if lib.path)
     driver, gpus = started.driver.result()
     return Facts(
         platform=platform,
