@@ -23,11 +23,11 @@ import re
 import sys
 from pathlib import Path
 
-from envcheck.probe.binary_files import dynamic_string_matches, read_binary, version_from_file_name
+from envcheck.probe.binary_files import read_binary, version_from_file_name
+from envcheck.probe.libraries import tensorflow_loader_names
 
 SCHEMA = "envcheck.layout/1"
 _SHARED_OBJECT = re.compile(r"\.so(\.\d+)*$")
-_DSO_LOADER_FUNCTION = re.compile(rb"DsoLoader\d+Get(\w+?)DsoHandleEv")
 _CUDNN_SUBLIBRARY = re.compile(rb"(libcudnn_[a-z_]+)\.so")
 _FRAMEWORK = "tensorflow/libtensorflow_framework.so.2"
 
@@ -44,7 +44,7 @@ def elf_entry(site: Path, path: Path) -> dict[str, object]:
         "version": version_from_file_name(path.name),
     }
     if relative == _FRAMEWORK:
-        entry["loader_functions"] = list(dynamic_string_matches(path, _DSO_LOADER_FUNCTION) or ())
+        entry["loader_functions"] = sorted(tensorflow_loader_names(path) or ())
     if re.fullmatch(r"libcudnn\.so\.\d+", path.name):
         names = {m.group(1).decode() for m in _CUDNN_SUBLIBRARY.finditer(path.read_bytes())}
         entry["cudnn_sublibraries"] = sorted(names)

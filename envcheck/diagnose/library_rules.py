@@ -56,6 +56,8 @@ def missing_libraries(context: Context) -> list[Finding]:
     # RUNPATH lacks that directory): reinstalling changes nothing, the path does.
     unreached_wheel_dirs: dict[str, None] = {}
     unreached_all = True
+    # What TensorFlow's dlopen check does not need before it registers a GPU (libraries.toml).
+    optional = {lib.role for lib in _library_files(context, with_wheel=False) if not lib.required}
     for role in sorted(_wanted_roles(context)):
         copies = context.libraries(role)
         if any(c.selected for c in copies):
@@ -89,7 +91,7 @@ def missing_libraries(context: Context) -> list[Finding]:
                         "Install the complete cuDNN package (all sub-libraries) next to the shim.",
                     )
                 )
-        elif role in ("cupti", "nvrtc", "nvjitlink", "nccl"):
+        elif role in optional:
             continue  # optional for most programs; the smoke test shows when they matter
         elif others:
             other_majors.extend(c.problems[0] for c in others if c.problems)
@@ -335,11 +337,13 @@ def below_tensorflow_floor(context: Context) -> list[Finding]:
     return findings
 
 
-def _library_files(context: Context) -> list[LibraryFile]:
-    """The CUDA libraries of the installed build (cuDNN has its own rules), with their wheels."""
+def _library_files(context: Context, with_wheel: bool = True) -> list[LibraryFile]:
+    """The CUDA libraries of the installed build (cuDNN has its own rules); by default only
+    those a pip wheel ships."""
     cuda = context.build_cuda
     library_set = context.matrix.cuda_libraries(cuda) if cuda is not None else None
-    return [lib for lib in (library_set.libraries if library_set else ()) if lib.wheel]
+    libraries = library_set.libraries if library_set else ()
+    return [lib for lib in libraries if lib.wheel or not with_wheel]
 
 
 def _wheel_specifiers(requires: Sequence[str]) -> dict[str, SpecifierSet]:
