@@ -7,8 +7,10 @@ Runs inside the environment to judge: imports tensorflow, then calls the loader 
 libtensorflow_framework.so.2 exports (tsl::internal::DsoLoader::Get<Name>DsoHandle, found by
 name in the file's dynamic strings), exactly the dlopen() TensorFlow makes before it registers
 a GPU. No GPU or driver is needed: the functions only load the libraries. For each function it
-prints whether a handle came back and the path the loader opened (dlinfo's link map), and every
-file under an nvidia/ directory that /proc/self/maps shows mapped afterwards.
+prints whether a handle came back and the path the loader opened (dlinfo's link map), then
+whether TensorFlow's own all-or-nothing check, DsoLoader::TryDlopenCUDALibraries(), passes (the
+one behind "Cannot dlopen some GPU libraries"), and every file under an nvidia/ directory that
+/proc/self/maps shows mapped afterwards.
 
 The functions return absl::StatusOr<void*>, a class returned through a hidden pointer on
 x86-64 and aarch64 Linux: the first word is the status, the second the handle. This script is
@@ -74,9 +76,27 @@ def main(wanted: list[str]) -> int:
             "opened": bool(handle),
             "path": opened_path(handle) if handle else None,
         }
+    # TensorFlow's own all-or-nothing check before it registers a GPU ("Cannot dlopen some GPU
+    # libraries"): it opens the libraries it needs and returns an absl::Status, also through a
+    # hidden pointer. OK is an inlined word (0 or 1, by absl version); an error is a pointer
+    # to its message.
+    check = getattr(library, "_ZN3tsl8internal9DsoLoader22TryDlopenCUDALibrariesEv", None)
+    try_dlopen: dict[str, object] | None = None
+    if check is not None:
+        check.restype = None
+        check.argtypes = (ctypes.c_void_p,)
+        status = (ctypes.c_uint64 * 2)()
+        check(ctypes.addressof(status))
+        try_dlopen = {"ok": int(status[0]) in (0, 1)}
     maps = Path("/proc/self/maps").read_text().splitlines()
     mapped = sorted({line.split()[-1] for line in maps if "/nvidia/" in line.split()[-1]})
-    json.dump({"tensorflow": tf.__version__, "calls": answers, "mapped": mapped}, sys.stdout)
+    result = {
+        "tensorflow": tf.__version__,
+        "calls": answers,
+        "try_dlopen_cuda_libraries": try_dlopen,
+        "mapped": mapped,
+    }
+    json.dump(result, sys.stdout)
     sys.stdout.write("\n")
     return 0
 

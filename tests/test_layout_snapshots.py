@@ -53,6 +53,9 @@ pytestmark = pytest.mark.skipif(
 LAYOUTS = Path(__file__).parent / "layouts"
 TF_2_21 = "tf-2.21.0-and-cuda.json"
 TF_2_15 = "tf-2.15.1-and-cuda-cudnn-8.9.7.json"
+# Before and-cuda (TF <= 2.13): the -cu11 wheels, reached only through LD_LIBRARY_PATH, as
+# TensorFlow's pip guide of that era set it up.
+TF_2_13 = "tf-2.13.1-cudnn-cu11-8.6.json"
 FRAMEWORK = "tensorflow/libtensorflow_framework.so.2"
 # The system's own libraries: linked from the system, not rebuilt.
 SYSTEM = {"libc.so.6", "libm.so.6", "libdl.so.2", "libpthread.so.0", "librt.so.1",
@@ -149,7 +152,7 @@ def _load(name: str) -> dict[str, object]:
 def layouts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Rebuilt]:
     return {
         name: rebuild(_load(name), tmp_path_factory.mktemp(name.removesuffix(".json")))
-        for name in (TF_2_21, TF_2_15)
+        for name in (TF_2_21, TF_2_15, TF_2_13)
     }
 
 
@@ -220,7 +223,7 @@ def assert_agrees(rebuilt: Rebuilt, matrix: Matrix, ld_library_path: list[Path])
             assert not selected or problems, (name, text, selected)
 
 
-@pytest.mark.parametrize("layout", [TF_2_21, TF_2_15])
+@pytest.mark.parametrize("layout", [TF_2_21, TF_2_15, TF_2_13])
 def test_as_installed_the_probe_picks_what_the_loader_opens(
     layouts: dict[str, Rebuilt], matrix: Matrix, layout: str
 ) -> None:
@@ -340,3 +343,20 @@ def test_the_doctor_names_the_older_copies_that_load_and_the_ones_they_hide(
         libraries=tuple(probe(layouts[TF_2_21], matrix, [])), frameworks=facts.frameworks
     )
     assert not [f for f in diagnose(healthy, matrix).findings if f.code == "library-shadowed"]
+
+
+def test_the_pre_and_cuda_layout_through_ld_library_path(
+    layouts: dict[str, Rebuilt], matrix: Matrix
+) -> None:
+    rebuilt = layouts[TF_2_13]
+    # The framework's RUNPATH is only $ORIGIN/: as installed, no CUDA library is in reach.
+    facts = probe(rebuilt, matrix, [])
+    assert not [f for f in facts if f.selected and f.file != "libcuda.so.1"]
+    nvidia = rebuilt.site / "nvidia"
+    guide = sorted(p for p in nvidia.glob("*/lib") if p.is_dir())
+    assert_agrees(rebuilt, matrix, guide)
+    selected = {f.file: f for f in probe(rebuilt, matrix, guide) if f.selected}
+    assert {"libcudart.so.11.0", "libcublas.so.11", "libcudnn.so.8"} <= set(selected)
+    assert selected["libcudnn.so.8"].owner == "nvidia-cudnn-cu11 8.6.0.163 (pip)"
+    # 2.13 still has DsoLoader::GetCurandDsoHandle, and the guide's wheels do not ship cuRAND.
+    assert "libcurand.so.10" in {f.file for f in facts}

@@ -38,6 +38,10 @@ CACHE = Path(
 TARGET = ("--target-driver", "570.133.07", "--target-gpu", "A100")
 # (pip install arguments, in order) per environment.
 INSTALLS = {
+    "tf-2.13.1-cu11": [["tensorflow==2.13.1", "nvidia-cudnn-cu11==8.6.0.163",
+                        "nvidia-cuda-runtime-cu11==11.8.89", "nvidia-cublas-cu11==11.11.3.6",
+                        "nvidia-cufft-cu11==10.9.0.58", "nvidia-cusolver-cu11==11.4.1.48",
+                        "nvidia-cusparse-cu11==11.7.5.86", "nvidia-cuda-cupti-cu11==11.8.87"]],
     "tf-2.21.0-and-cuda": [["tensorflow[and-cuda]==2.21.0"]],
     "tf-2.15.1-and-cuda": [["tensorflow[and-cuda]==2.15.1"], ["--no-deps", "nvidia-cudnn-cu12==8.9.7.29"]],
     "tf-cpu-2.21.0": [["tensorflow-cpu==2.21.0"]],
@@ -45,7 +49,7 @@ INSTALLS = {
 # TensorFlow's DSO loader function -> the probe's role for the library it opens.
 LOADED_BY_TENSORFLOW = {"CudaRuntime": "cudart", "Cublas": "cublas", "CublasLt": "cublasLt",
                         "Cufft": "cufft", "Cusolver": "cusolver", "Cusparse": "cusparse",
-                        "Cudnn": "cudnn", "Cupti": "cupti", "Nccl": "nccl"}  # fmt: skip
+                        "Cudnn": "cudnn", "Cupti": "cupti", "Nccl": "nccl", "Curand": "curand"}  # fmt: skip
 
 
 def environment(name: str) -> Path:
@@ -139,7 +143,9 @@ def test_tf_2_15_1_with_its_wheels_is_healthy() -> None:
     assert (code, errors(report)) == (0, [])
     cudnn = selected(report, "libcudnn.so.8")
     assert cudnn is not None and cudnn["version"].startswith("8.9.7")
-    assert_probe_agrees_with_tensorflow(report, judge(venv))
+    answer = judge(venv)
+    assert answer["try_dlopen_cuda_libraries"] == {"ok": True}
+    assert_probe_agrees_with_tensorflow(report, answer)
 
 
 def test_tf_2_21_0_only_error_is_the_cusolver_path_and_its_fix_works() -> None:
@@ -152,12 +158,14 @@ def test_tf_2_21_0_only_error_is_the_cusolver_path_and_its_fix_works() -> None:
     assert f'export LD_LIBRARY_PATH="{cusolver_lib}' in error["fix"]
     answer = judge(venv)
     assert answer["calls"]["Cusolver"]["opened"] is False
+    assert answer["try_dlopen_cuda_libraries"] == {"ok": False}  # it would skip the GPU
     assert_probe_agrees_with_tensorflow(report, answer)
     fixed = clean_env(LD_LIBRARY_PATH=str(cusolver_lib))
     code, report = doctor(venv, "--no-smoke", *TARGET, env=fixed)
     assert (code, errors(report)) == (0, [])
     answer = judge(venv, fixed)
     assert answer["calls"]["Cusolver"]["opened"] is True
+    assert answer["try_dlopen_cuda_libraries"] == {"ok": True}
     assert_probe_agrees_with_tensorflow(report, answer)
 
 
@@ -234,3 +242,19 @@ def test_cudnn_9_opens_its_sublibraries_beside_itself(tmp_path: Path) -> None:
     _, report = doctor(venv, "--no-smoke", *TARGET, env=env)
     copy = selected(report, "libcudnn_graph.so.9")
     assert copy is not None and os.path.realpath(copy["path"]) == os.path.realpath(really)
+
+
+def test_tf_2_13_1_through_ld_library_path_needs_curand_too() -> None:
+    # Before and-cuda: the -cu11 wheels reached through LD_LIBRARY_PATH, without cuRAND, which
+    # TF 2.13's own check still needs (its DSO loader has GetCurandDsoHandle).
+    venv = environment("tf-2.13.1-cu11")
+    nvidia = site_packages(venv) / "nvidia"
+    env = clean_env(LD_LIBRARY_PATH=":".join(str(p) for p in sorted(nvidia.glob("*/lib"))))
+    code, report = doctor(venv, "--no-smoke", *TARGET, env=env)
+    answer = judge(venv, env)
+    assert answer["try_dlopen_cuda_libraries"] == {"ok": False}
+    assert answer["calls"]["Curand"]["opened"] is False
+    assert code == 1
+    (error,) = errors(report)
+    assert error["code"] == "cuda-library-missing" and error["evidence"] == ["libcurand.so.10"]
+    assert_probe_agrees_with_tensorflow(report, answer)
