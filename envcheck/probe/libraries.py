@@ -371,6 +371,9 @@ def probe_libraries(
     machine, bits = python
     facts: list[LibraryFacts] = []
     searched = [location.directory for location in search.locations() if location.searched]
+    # A RUNPATH may name one directory many times (TF 2.21's names each about 40 times): the
+    # loader looks there once, and so does the count.
+    places = len({os.path.normpath(directory) for directory in searched})
     shims: dict[str, tuple[str, BinaryInfo]] = {}  # cuDNN major -> the shim that loads
     queue = list(wanted)
     for library in queue:
@@ -392,7 +395,6 @@ def probe_libraries(
             ]
         if not any(c.selected for c in candidates):
             facts.extend(_other_versions(library, searched, listing))
-            places = sum(1 for location in search.locations() if location.searched)
             problem = f"not found in the {places} places the loader searches ({library.needed_for})"
             facts.append(
                 LibraryFacts(
