@@ -31,7 +31,11 @@ from envcheck.probe.libraries import (
     shipped_sublibraries,
     wanted_libraries,
 )
-from envcheck.probe.platform_facts import nvidia_gpu_presence, read_platform
+from envcheck.probe.platform_facts import (
+    nvidia_gpu_presence,
+    parse_video_controllers,
+    read_platform,
+)
 from envcheck.probe.search import LinuxSearch
 from tests.facts_builder import LINUX, driver, machine, tensorflow
 from tests.native_fakes import build_shared_object, fake_cudnn, have_gcc
@@ -93,6 +97,30 @@ def test_wsl_sees_gpus_only_through_dev_dxg(tmp_path: Path) -> None:
     (tmp_path / "dev").mkdir()
     (tmp_path / "dev/dxg").write_text("")  # a stand-in: only its existence is read
     assert nvidia_gpu_presence(tmp_path, "wsl", "wsl2")[0] is None
+
+
+# Win32_VideoController as `Name|PNPDeviceID` lines. Windows cannot run here: these are the
+# query's output shapes (a laptop with Intel + NVIDIA, a desktop with AMD only), fed to the parser
+# and, through the runner seam, to nvidia_gpu_presence.
+WINDOWS_HYBRID = (
+    "Intel(R) UHD Graphics|PCI\\VEN_8086&DEV_9A60&SUBSYS_0A6A1028&REV_01\\3&11583659&0&10\r\n"
+    "NVIDIA GeForce RTX 3060 Laptop GPU|PCI\\VEN_10DE&DEV_2520&SUBSYS_0A6A1028&REV_A1\\4&2D4A&0&0008\r\n"
+)
+WINDOWS_AMD = "AMD Radeon RX 6600|PCI\\VEN_1002&DEV_73FF&SUBSYS_E4471DA2&REV_C7\\6&1A0&0&00000019\n"
+
+
+def test_windows_display_adapters() -> None:
+    state, evidence = nvidia_gpu_presence(Path("/"), "windows", None, lambda: WINDOWS_HYBRID)
+    assert state == "present"
+    assert evidence == (
+        "display adapter NVIDIA GeForce RTX 3060 Laptop GPU|"
+        "PCI\\VEN_10DE&DEV_2520&SUBSYS_0A6A1028&REV_A1\\4&2D4A&0&0008",
+    )
+    assert parse_video_controllers(WINDOWS_AMD) == (
+        "absent",
+        ("no NVIDIA display adapter among: AMD Radeon RX 6600",),
+    )
+    assert parse_video_controllers("") == (None, ())  # the query failed: nothing is known
 
 
 def test_read_platform_reports_it(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Mapping
 from dataclasses import replace
+from pathlib import Path
 
 from envcheck.errors import InputError
 from envcheck.matrix.model import Matrix
@@ -30,7 +31,7 @@ from envcheck.probe.libraries import (
     wanted_libraries,
     wheel_owners,
 )
-from envcheck.probe.platform_facts import read_platform
+from envcheck.probe.platform_facts import nvidia_gpu_presence, read_platform
 from envcheck.probe.search import (
     LinuxSearch,
     ListingCache,
@@ -110,6 +111,9 @@ def collect_facts(
         # facts, the dozens of names that do not are noise (--all-libraries keeps them).
         libraries = tuple(lib for lib in libraries if lib.path)
     driver, gpus = started.driver.result()
+    if platform.os == "windows" and driver.state == "missing":
+        state, evidence = nvidia_gpu_presence(Path("/"), platform.os, platform.wsl)
+        platform = replace(platform, nvidia_gpu=state, nvidia_gpu_evidence=evidence)
     return Facts(
         platform=platform,
         driver=driver,

@@ -9,8 +9,9 @@ from __future__ import annotations
 import os
 import platform
 import struct
+import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from envcheck.machine import host_arch, wsl_kind
@@ -37,16 +38,67 @@ _DISPLAY_CLASS = "0x03"  # PCI base class 03: VGA (0300), 3D (0302, data-centre 
 _WSL_GPU_DEVICE = "dev/dxg"  # WSL2's GPU paravirtualisation device
 
 
+# The display adapters Windows lists, with their PCI ids (PCI\VEN_10DE&DEV_2504&...).
+_WINDOWS_ADAPTERS = (
+    "powershell",
+    "-NoProfile",
+    "-NonInteractive",
+    "-Command",
+    "Get-CimInstance Win32_VideoController | ForEach-Object { $_.Name + '|' + $_.PNPDeviceID }",
+)
+_WINDOWS_TIMEOUT_S = 15.0
+
+
+def parse_video_controllers(text: str) -> tuple[str | None, tuple[str, ...]]:
+    """("present" | "absent" | None, evidence) from `name|PNPDeviceID` lines; None when the
+    output names no adapter at all (the query failed in some way)."""
+    adapters = [line.strip() for line in text.splitlines() if "|" in line]
+    if not adapters:
+        return None, ()
+    nvidia = [a for a in adapters if "VEN_10DE" in a.upper()]
+    if nvidia:
+        return "present", tuple(f"display adapter {a}" for a in nvidia)
+    names = ", ".join(a.split("|", 1)[0] for a in adapters)
+    return "absent", (f"no NVIDIA display adapter among: {names}",)
+
+
+def _windows_adapters() -> str:
+    try:
+        done = subprocess.run(
+            _WINDOWS_ADAPTERS,
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=_WINDOWS_TIMEOUT_S,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return done.stdout if done.returncode == 0 else ""
+
+
+def _not_asked() -> str:
+    return ""
+
+
 def nvidia_gpu_presence(
-    root: Path, os_name: str, wsl: str | None
+    root: Path,
+    os_name: str,
+    wsl: str | None,
+    windows_adapters: Callable[[], str] = _windows_adapters,
 ) -> tuple[str | None, tuple[str, ...]]:
     """("present" | "absent" | None, evidence): is there an NVIDIA GPU, whatever its driver.
 
     Linux: the PCI devices in sysfs with NVIDIA's vendor id and a display class (the card's
     audio function is not a GPU). Containers see the host's sysfs, so a GPU the container was
     not given still shows here. WSL2: GPUs reach Linux only through /dev/dxg; without it none
-    can. None where the OS cannot be asked this way (Windows, macOS, no readable sysfs).
+    can. Windows: the display adapters it lists (Win32_VideoController, PCI vendor 10DE),
+    asked in a child with a timeout. None where the OS cannot be asked (macOS, no readable
+    sysfs, a failed query).
     """
+    if os_name == "windows":
+        return parse_video_controllers(windows_adapters())
     if wsl is not None:
         if (root / _WSL_GPU_DEVICE).exists():
             return None, ("/dev/dxg present: a GPU is shared from Windows (vendor not visible)",)
@@ -107,7 +159,9 @@ def read_platform(
             (root / ".dockerenv").exists(),
             (root / "run" / ".containerenv").exists(),
         )
-    nvidia_gpu, nvidia_gpu_evidence = nvidia_gpu_presence(root, os_name, wsl)
+    # Windows is asked only when it matters (no driver found: collect.py), as the query costs a
+    # PowerShell start.
+    nvidia_gpu, nvidia_gpu_evidence = nvidia_gpu_presence(root, os_name, wsl, _not_asked)
     return PlatformFacts(
         os=os_name,
         arch=host_arch(),
