@@ -322,6 +322,7 @@ def loader_skips(machine: str, bits: int) -> Callable[[str], bool]:
     can open but not load (truncated, not ELF) ends the search with an error: it is usable in
     this sense, and its problems say why it fails."""
 
+    @functools.cache
     def usable(path: str) -> bool:
         info = read_binary(path, exports=False)
         if info.format == "unknown" and any(p.startswith("cannot be read") for p in info.problems):

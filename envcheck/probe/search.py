@@ -161,6 +161,16 @@ def _has_separator(file_name: str, separators: str) -> bool:
 _CACHE_STEP = SearchLocation("<ld.so.cache>", LD_CACHE, True)
 
 
+@functools.lru_cache(maxsize=8)
+def _cache_directories_of(ld_cache: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
+    """The directories of the ld.so.cache's entries, in cache order. Shared by every search
+    over one cache: the probe asks ~50 names, each library's own search too, of ~500 entries."""
+    directories: dict[str, None] = {}
+    for _, path in ld_cache:
+        directories.setdefault(posixpath.dirname(path), None)
+    return tuple(directories)
+
+
 @dataclass(frozen=True)
 class LinuxSearch:
     """ld.so(8) for a `dlopen()` of a bare name by the object named in `runpath`/`rpath`.
@@ -220,11 +230,7 @@ class LinuxSearch:
 
     @functools.cached_property
     def _cache_directory_list(self) -> tuple[str, ...]:
-        # Computed once per search: the probe asks for ~50 names against ~500 cache entries.
-        directories: dict[str, None] = {}
-        for _, path in self.ld_cache:
-            directories.setdefault(posixpath.dirname(path), None)
-        return tuple(directories)
+        return _cache_directories_of(self.ld_cache)
 
     def _cache_directories(self) -> list[str]:
         return list(self._cache_directory_list)
@@ -266,7 +272,11 @@ class LinuxSearch:
             return _single(file_name, self.exists(file_name), "path given (no search)")
         searched, _ = self._plan()
         found = _Collector(self.realpath)
+        looked: set[str] = set()
         for location in searched:
+            if location.directory in looked:
+                continue  # a RUNPATH naming a directory again finds the same file again
+            looked.add(location.directory)
             if location is _CACHE_STEP:
                 # A stale cache entry fails to open and ld.so goes on to the default dirs.
                 for soname, path in self.ld_cache:
