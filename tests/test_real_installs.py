@@ -45,6 +45,7 @@ INSTALLS = {
     "tf-2.21.0-and-cuda": [["tensorflow[and-cuda]==2.21.0"]],
     "tf-2.15.1-and-cuda": [["tensorflow[and-cuda]==2.15.1"], ["--no-deps", "nvidia-cudnn-cu12==8.9.7.29"]],
     "tf-cpu-2.21.0": [["tensorflow-cpu==2.21.0"]],
+    "cudnn-9.1.0": [["--no-deps", "nvidia-cudnn-cu12==9.1.0.70"]],
 }  # fmt: skip
 # TensorFlow's DSO loader function -> the probe's role for the library it opens.
 LOADED_BY_TENSORFLOW = {"CudaRuntime": "cudart", "Cublas": "cublas", "CublasLt": "cublasLt",
@@ -198,11 +199,14 @@ def test_cpu_only_tensorflow_without_an_nvidia_gpu_exits_0() -> None:
     assert report["verdict"] == "TensorFlow works on the CPU; this machine has no NVIDIA GPU."
 
 
-@pytest.mark.parametrize(
-    "sublibrary",
-    ["libcudnn_ext.so.9", "libcudnn_engines_tensor_ir.so.9", "libcudnn_graph.so.9",
-     "libcudnn_heuristic.so.9"],
-)  # fmt: skip
+# Every sub-library nvidia-cudnn-cu12 9.x ships (its RECORD), not only those the matrix names.
+CUDNN_9_SUBLIBRARIES = ["libcudnn_adv.so.9", "libcudnn_cnn.so.9", "libcudnn_engines_precompiled.so.9",
+                        "libcudnn_engines_runtime_compiled.so.9", "libcudnn_engines_tensor_ir.so.9",
+                        "libcudnn_ext.so.9", "libcudnn_graph.so.9", "libcudnn_heuristic.so.9",
+                        "libcudnn_ops.so.9"]  # fmt: skip
+
+
+@pytest.mark.parametrize("sublibrary", CUDNN_9_SUBLIBRARIES)
 def test_removing_a_cudnn_9_sublibrary_is_found(sublibrary: str) -> None:
     venv = environment("tf-2.21.0-and-cuda")
     path = site_packages(venv) / "nvidia" / "cudnn" / "lib" / sublibrary
@@ -257,4 +261,22 @@ def test_tf_2_13_1_through_ld_library_path_needs_curand_too() -> None:
     assert code == 1
     (error,) = errors(report)
     assert error["code"] == "cuda-library-missing" and error["evidence"] == ["libcurand.so.10"]
+    assert_probe_agrees_with_tensorflow(report, answer)
+
+
+def test_an_older_cudnn_first_on_ld_library_path() -> None:
+    venv, old = environment("tf-2.21.0-and-cuda"), environment("cudnn-9.1.0")
+    old_cudnn = site_packages(old) / "nvidia" / "cudnn" / "lib"
+    first = [old_cudnn, site_packages(venv) / "nvidia/cusolver/lib"]
+    env = clean_env(LD_LIBRARY_PATH=":".join(map(str, first)))
+    code, report = doctor(venv, "--no-smoke", *TARGET, env=env)
+    answer = judge(venv, env)
+    opened = answer["calls"]["Cudnn"]["path"]
+    assert os.path.realpath(opened) == os.path.realpath(old_cudnn / "libcudnn.so.9")
+    assert code == 1
+    cudnn = [
+        f for f in errors(report) if f["code"] in ("cudnn-version-mismatch", "library-shadowed")
+    ]
+    assert cudnn and all("9.1.0" in f["message"] for f in cudnn)
+    assert any(str(old_cudnn) in " ".join(f["evidence"]) for f in cudnn)
     assert_probe_agrees_with_tensorflow(report, answer)

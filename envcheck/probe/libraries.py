@@ -377,24 +377,24 @@ def probe_libraries(
     places = len({os.path.normpath(directory) for directory in searched})
     shims: dict[str, tuple[str, BinaryInfo]] = {}  # cuDNN major -> the shim that loads
     queue = list(wanted)
-    for library in queue:
+    for library in queue:  # grows while it runs: the sub-libraries the cuDNN that loads ships
         facts.extend(_broken_links(library, searched, listing))
         shim = shims.get(_cudnn_major_of(library.file) or "") if library.role != "cudnn" else None
         if library.beside_shim is not None and shim is not None:
             candidates = sublibrary_candidates(search, shim, library.file, library.beside_shim)
         else:
             candidates = search.candidates(library.file)
-        selected_shim = next((c for c in candidates if c.selected), None)
-        if library.role == "cudnn" and library.beside_shim is not None and selected_shim:
-            shim_info = read_binary(selected_shim.path, exports=False)
-            shims[_cudnn_major_of(library.file) or ""] = (selected_shim.path, shim_info)
+        selected = next((c for c in candidates if c.selected), None)
+        if library.role == "cudnn" and library.beside_shim is not None and selected:
+            shim_info = read_binary(selected.path, exports=False)
+            shims[_cudnn_major_of(library.file) or ""] = (selected.path, shim_info)
             known = {w.file for w in queue}
             queue += [
                 WantedLibrary(role, name, library.needed_for, None, library.beside_shim)
-                for role, name in shipped_sublibraries(selected_shim.path, library.file, owners)
+                for role, name in shipped_sublibraries(selected.path, library.file, owners)
                 if name not in known
             ]
-        if not any(c.selected for c in candidates):
+        if selected is None:
             facts.extend(_other_versions(library, searched, listing))
             problem = f"not found in the {places} places the loader searches ({library.needed_for})"
             facts.append(
@@ -407,7 +407,7 @@ def probe_libraries(
                 _read_candidate(library, candidate.path, candidate.found_via, candidate.selected,
                                 search, machine, bits, owners, call_versions, timeout)
             )  # fmt: skip
-        if library.fallback and not any(c.selected for c in candidates):
+        if library.fallback and selected is None:
             facts.extend(_fallback_copies(library, search, machine, bits, owners, timeout))
     return tuple(facts)
 
