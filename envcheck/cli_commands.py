@@ -65,6 +65,16 @@ INDEX_URL = Option(
 )
 
 
+def _python_version(help_text: str) -> Option:
+    return Option(
+        ("--python-version",),
+        "python_version",
+        help_text,
+        envvar="ENVCHECK_PYTHON_VERSION",
+        metavar="X.Y",
+    )
+
+
 def _python_executable(help_text: str) -> Option:
     return Option(
         ("--python",),
@@ -128,12 +138,10 @@ RECOMMEND_COMMAND = Command(
             envvar="ENVCHECK_ARCH",
             metavar="x86_64|aarch64",
         ),
-        Option(
-            ("--python",),
-            "python",
-            "The target Python (default: this interpreter).",
-            envvar="ENVCHECK_PYTHON",
-            metavar="X.Y",
+        _python_version("The target Python (default: --python's, else this interpreter's)."),
+        _python_executable(
+            "Describe this interpreter instead of envcheck's own: its Python version and CPU "
+            "architecture (e.g. a project's venv)."
         ),
         DRIVER,
         GPU,
@@ -332,13 +340,8 @@ FETCH_COMMAND = Command(
             envvar="ENVCHECK_PLATFORM",
             metavar="TAG",
         ),
-        Option(
-            ("--python",),
-            "python",
-            "The target Python (default: this interpreter's).",
-            envvar="ENVCHECK_PYTHON",
-            metavar="X.Y",
-        ),
+        _python_version("The target Python (default: --python's, else this interpreter's)."),
+        _python_executable("Fetch for this interpreter's Python version (e.g. a project's venv)."),
         Option(
             ("--index-url",),
             "index_url",

@@ -9,6 +9,8 @@ import hashlib
 import io
 import json
 import os
+import subprocess
+import sys
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -117,7 +119,7 @@ def run_cli(*args: str) -> Result:
 def fetch_win_cp310(dest: Path, index_url: str, *extra: str) -> Result:
     """`envcheck fetch` of TensorFlow TF for win_amd64 and Python 3.10, the tests' usual target."""
     return run_cli(
-        "--dest", str(dest), "--tensorflow", TF, "--platform", "win_amd64", "--python", "3.10",
+        "--dest", str(dest), "--tensorflow", TF, "--platform", "win_amd64", "--python-version", "3.10",
         "--index-url", index_url, *extra,
     )  # fmt: skip
 
@@ -290,7 +292,7 @@ def test_each_platform_is_one_target(pypi: PypiServer, tmp_path: Path) -> None:
     report = _json(
         run_cli(
             "--dest", str(tmp_path), "--tensorflow", TF, "--platform", "win_amd64",
-            "--platform", "macosx-14.0-arm64", "--python", "3.11", "--index-url", pypi.url, "--json",
+            "--platform", "macosx-14.0-arm64", "--python-version", "3.11", "--index-url", pypi.url, "--json",
         )
     )  # fmt: skip
     manifest = json.loads((tmp_path / "wheelhouse.json").read_text())
@@ -312,7 +314,7 @@ def test_linux_wheelhouse_holds_tensorflow_and_every_and_cuda_wheel(
             "2.15",
             "--platform",
             "manylinux_2_17_x86_64",
-            "--python",
+            "--python-version",
             "3.11",
             "--index-url",
             pypi.url,
@@ -538,7 +540,7 @@ def test_credentials_in_the_index_url_are_used_but_never_printed(
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--python", "three"], "not of the form X.Y"),
+        (["--python-version", "three"], "not of the form X.Y"),
         (["--platform", "win amd64!"], "not a wheel platform tag"),
         (["--tensorflow", "banana"], "neither a version"),
         (["--index-url", "ftp://bob:hunter2@127.0.0.1/"], "is not an http(s) URL"),
@@ -570,7 +572,7 @@ def test_nothing_fits_the_target_exits_1(tmp_path: Path) -> None:
         str(tmp_path),
         "--tensorflow",
         "2.15",
-        "--python",
+        "--python-version",
         "3.13",
         "--platform",
         "win_amd64",
@@ -634,3 +636,23 @@ def test_progress_line_on_a_terminal() -> None:
     assert stream.getvalue().startswith("\rfetching: 0/1 files, 0.0/2.0 MB")
     assert "1/1 files, 1.0/2.0 MB" in stream.getvalue()
     assert stream.getvalue().endswith("\n")
+
+
+def test_fetch_help_offers_python_version_and_an_interpreter() -> None:
+    completed = subprocess.run(
+        [sys.executable, "-m", "envcheck", "fetch", "--help"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert completed.returncode == 0
+    assert "--python-version X.Y" in completed.stdout and "--python PATH" in completed.stdout
+    assert "ENVCHECK_PYTHON_VERSION" in completed.stdout
+
+
+def test_fetch_for_an_interpreter_takes_its_python_version(tmp_path: Path) -> None:
+    completed = subprocess.run(
+        [sys.executable, "-m", "envcheck", "fetch", "--dest", str(tmp_path / "w"),
+         "--python", str(tmp_path / "no-such-python"), "--platform", "win_amd64"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert completed.returncode == 2
+    assert "is not a runnable Python 3 interpreter" in completed.stderr

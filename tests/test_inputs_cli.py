@@ -20,7 +20,7 @@ from envcheck.matrix.model import Matrix, load_matrix, tensorflow_specifier
 from envcheck.versions import DriverVersion
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_USAGE = 0, 1, 2
-MACHINE = ("--os", "linux", "--arch", "x86_64", "--python", "3.11", "--driver", "550.54.14",
+MACHINE = ("--os", "linux", "--arch", "x86_64", "--python-version", "3.11", "--driver", "550.54.14",
            "--gpu", "RTX 3060")  # fmt: skip
 
 
@@ -119,7 +119,17 @@ def test_a_bare_version_picks_its_base_release(matrix: Matrix) -> None:
 @pytest.mark.parametrize(
     "args",
     [
-        ("recommend", "--driver", "570", "--gpu", "RTX 5090", "--os", "linux", "--python", "3.12"),
+        (
+            "recommend",
+            "--driver",
+            "570",
+            "--gpu",
+            "RTX 5090",
+            "--os",
+            "linux",
+            "--python-version",
+            "3.12",
+        ),
         ("doctor", "--no-smoke", "--target-driver", "570", "--target-gpu", "RTX 5090"),
     ],
     ids=["--driver", "--target-driver"],
@@ -149,7 +159,7 @@ def test_fetch_with_a_made_up_platform_tag_is_a_usage_error(tmp_path: Path, tag:
     # Before: exit 1, "no TensorFlow release ... on banana (other-banana)". The index URL is a
     # closed local port: nothing is fetched.
     completed = envcheck(
-        "fetch", "--dest", str(tmp_path / "w"), "--platform", tag, "--python", "3.11",
+        "fetch", "--dest", str(tmp_path / "w"), "--platform", tag, "--python-version", "3.11",
         "--index-url", "http://127.0.0.1:9/simple/",
     )  # fmt: skip
     assert completed.returncode == EXIT_USAGE

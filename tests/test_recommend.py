@@ -149,7 +149,7 @@ def test_pascal_on_470_driver(matrix: Matrix) -> None:
 def test_pascal_on_470_driver_cli(matrix: Matrix) -> None:
     code, data = run_json(
         "--os", "linux", "--arch", "x86_64", "--driver", "470.82.01",
-        "--gpu", "GTX 1080 Ti", "--python", "3.9",
+        "--gpu", "GTX 1080 Ti", "--python-version", "3.9",
     )  # fmt: skip
     assert code == 0
     assert data["candidates"][0]["tensorflow"] == "2.14.1"
@@ -196,7 +196,7 @@ def test_windows_python_311_has_no_gpu_choice(matrix: Matrix) -> None:
 
 def test_windows_python_311_cli(matrix: Matrix) -> None:
     code, data = run_json(
-        "--os", "windows", "--arch", "x86_64", "--python", "3.11",
+        "--os", "windows", "--arch", "x86_64", "--python-version", "3.11",
         "--driver", "531.79", "--gpu", "RTX 3060",
     )  # fmt: skip
     assert code == 1
@@ -239,7 +239,7 @@ def test_rtx_4090_linux(matrix: Matrix) -> None:
 def test_rtx_4090_linux_cli_text() -> None:
     completed = run_cli(
         "--os", "linux", "--arch", "x86_64", "--driver", "535.104.05",
-        "--gpu", "RTX 4090", "--python", "3.11",
+        "--gpu", "RTX 4090", "--python-version", "3.11",
     )  # fmt: skip
     assert completed.returncode == 0
     assert "1. TensorFlow 2.21.0  (CUDA 12.5.1, cuDNN 9.3; compatible)" in completed.stdout
@@ -250,7 +250,7 @@ def test_rtx_4090_linux_cli_text() -> None:
 
 
 def test_macos_arm64_cli(matrix: Matrix) -> None:
-    code, data = run_json("--os", "macos", "--arch", "arm64", "--python", "3.11")
+    code, data = run_json("--os", "macos", "--arch", "arm64", "--python-version", "3.11")
     assert code == 1
     assert data["machine"]["driver"] is None
     # Candidates: exactly the releases with a macos-arm64 wheel for Python 3.11 (tensorflow.toml).
@@ -284,7 +284,7 @@ def test_python_too_new_for_requested_tf(matrix: Matrix) -> None:
 
 def test_python_too_new_cli() -> None:
     code, data = run_json(
-        "--os", "linux", "--arch", "x86_64", "--tensorflow", "2.10", "--python", "3.12",
+        "--os", "linux", "--arch", "x86_64", "--tensorflow", "2.10", "--python-version", "3.12",
         "--driver", "535.104.05", "--gpu", "RTX 3060",
     )  # fmt: skip
     assert code == 1
@@ -404,6 +404,7 @@ def test_unknown_gpu_lists_close_names() -> None:
     [
         (("--os", "linux", "--driver", "banana"), "banana"),
         (("--os", "linux", "--driver", "535.104.05", "--python", "three"), "three"),
+        (("--os", "linux", "--driver", "535.104.05", "--python-version", "three"), "three"),
         (("--os", "beos", "--driver", "535.104.05"), "beos"),
         (("--os", "linux", "--driver", "535.104.05", "--tensorflow", "two"), "two"),
         (("--os", "linux", "--driver", "535.104.05", "--compute-capability", "x"), "'x'"),
@@ -489,7 +490,7 @@ def test_every_release_once(matrix: Matrix, flags: dict[str, str], spec: str | N
 
 def test_linux_aarch64_is_cpu_only(matrix: Matrix) -> None:
     code, data = run_json(
-        "--os", "linux", "--arch", "aarch64", "--python", "3.11",
+        "--os", "linux", "--arch", "aarch64", "--python-version", "3.11",
         "--driver", "535.104.05", "--gpu", "RTX 4090",
     )  # fmt: skip
     assert code == 1
@@ -538,7 +539,7 @@ def test_host_detection_through_nvidia_smi(tmp_path: Path) -> None:
         tmp_path,
         "535.104.05, NVIDIA GeForce RTX 4090, 8.9, 24564, GPU-0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0",
     )
-    code, data = run_json("--python", "3.11", "--arch", "x86_64", path_prefix=bin_dir)
+    code, data = run_json("--python-version", "3.11", "--arch", "x86_64", path_prefix=bin_dir)
     assert code == 0
     assert data["machine"]["os"] == "linux"
     assert data["machine"]["driver"] == "535.104.05"
@@ -558,10 +559,44 @@ def test_host_gpu_without_cc_is_looked_up_by_name(tmp_path: Path) -> None:
         "470.82.01, NVIDIA GeForce GTX 1080 Ti, 11178, GPU-7d9e8f6a-1b2c-3d4e-5f60-718293a4b5c6",
         before_510=True,
     )
-    code, data = run_json("--python", "3.9", "--arch", "x86_64", path_prefix=bin_dir)
+    code, data = run_json("--python-version", "3.9", "--arch", "x86_64", path_prefix=bin_dir)
     assert data["machine"]["driver"] == "470.82.01"
     assert data["machine"]["gpus"] == [
         {"name": "NVIDIA GeForce GTX 1080 Ti", "compute_capability": "6.1"}
     ]
     assert code == 0
     assert data["candidates"][0]["tensorflow"] == "2.14.1"
+
+
+# --- --python PATH (an interpreter) and --python-version X.Y ----------------------------------
+
+
+def test_python_path_describes_that_interpreter() -> None:
+    code, data = run_json(
+        "--os", "linux", "--driver", "535.104.05", "--gpu", "RTX 3060", "--python", sys.executable
+    )  # fmt: skip
+    assert code == 0
+    here = f"{sys.version_info.major}.{sys.version_info.minor}"
+    assert data["machine"]["python"] == here
+    assert data["machine"]["found_via"]["python"].startswith("--python /")
+
+
+def test_python_version_describes_a_python() -> None:
+    code, data = run_json(
+        "--os", "linux", "--driver", "535.104.05", "--gpu", "RTX 3060", "--python-version", "3.9"
+    )  # fmt: skip
+    assert code == 0
+    assert (data["machine"]["python"], data["machine"]["found_via"]["python"]) == (
+        "3.9",
+        "--python-version",
+    )
+
+
+def test_a_version_given_to_python_points_to_python_version() -> None:
+    completed = run_cli("--os", "linux", "--driver", "535.104.05", "--python", "3.11")
+    assert_usage_error(completed, "--python takes an interpreter path", "--python-version 3.11")
+
+
+def test_python_and_python_version_together_are_a_usage_error() -> None:
+    completed = run_cli("--python", sys.executable, "--python-version", "3.11", "--driver", "none")
+    assert_usage_error(completed, "not both")

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from envcheck.cli_errors import CommandExit, fail
+from envcheck.commands.flags import target_python
 
 if TYPE_CHECKING:  # the download stack (requests, urllib3) loads only when fetch runs
     from envcheck.fetch import FetchReport
@@ -58,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
             index,
             args.tensorflow,
             args.platform or [],
-            args.python,
+            target_python(args.python, args.python_version)[0],
             args.with_deps,
             args.timeout,
             args.matrix_option,

@@ -1,14 +1,18 @@
-"""Flags several commands share: --matrix, and --gpu with --compute-capability."""
+"""Flags several commands share: --matrix, --gpu with --compute-capability, and --python PATH
+with --python-version X.Y."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from pathlib import Path
 
-from envcheck.errors import EnvcheckError
+from envcheck.errors import EnvcheckError, InputError
 from envcheck.machine import GpuDescription
 from envcheck.matrix.gpu_names import GpuIndex
 from envcheck.matrix.load import bundled_matrix_dir, matrix_dir
 from envcheck.matrix.model import Matrix, load_matrix
+from envcheck.probe.interpreter import Interpreter, describe_interpreter
 from envcheck.versions import ComputeCapability
 
 
@@ -42,3 +46,24 @@ def gpus_from_flags(
             f"but --compute-capability says {parsed}; drop one of them"
         )
     return (GpuDescription(row.name, parsed or row.compute_capability),)
+
+
+_LOOKS_LIKE_A_VERSION = re.compile(r"\d+(\.\d+)*")
+
+
+def target_python(
+    python: str | None, python_version: str | None, timeout: float = 30.0
+) -> tuple[str | None, Interpreter | None]:
+    """(X.Y, the interpreter) a command describes: --python-version as given, or the version of
+    the --python interpreter (asked in a child); (None, None) for envcheck's own."""
+    if python is not None and python_version is not None:
+        raise InputError("give --python PATH or --python-version X.Y, not both")
+    if python is None:
+        return python_version, None
+    if _LOOKS_LIKE_A_VERSION.fullmatch(python) and not Path(python).exists():
+        raise InputError(
+            "--python takes an interpreter path; for a Python version use "
+            f"--python-version {python}"
+        )
+    interpreter = describe_interpreter(python, timeout)
+    return ".".join(interpreter.version.split(".")[:2]), interpreter

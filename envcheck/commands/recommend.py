@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 
 from envcheck.cli_errors import EXIT_NEGATIVE, EXIT_OK, fail, handles_errors
-from envcheck.commands.flags import capability_lookup, gpus_from_flags, load
+from envcheck.commands.flags import capability_lookup, gpus_from_flags, load, target_python
 from envcheck.machine import describe_machine, with_capabilities
 from envcheck.recommend import recommend
 from envcheck.report import recommendation
@@ -18,10 +19,19 @@ from envcheck.report.matrix_rows import series_range
 def run(args: argparse.Namespace) -> int:
     matrix = load(args.matrix_option)
     gpus = gpus_from_flags(matrix, args.gpu, args.compute_capability)
-    machine = with_capabilities(
-        describe_machine(args.os_name, args.arch, args.python, args.driver, gpus),
-        capability_lookup(matrix),
-    )
+    python_version, interpreter = target_python(args.python, args.python_version)
+    arch = args.arch or (interpreter.machine if interpreter else None)
+    described = describe_machine(args.os_name, arch, python_version, args.driver, gpus)
+    if interpreter is not None:
+        found_via = {**described.found_via, "python": f"--python {interpreter.executable}"}
+        if args.arch is None and interpreter.machine:
+            found_via["arch"] = f"--python {interpreter.executable}"
+        described = replace(described, found_via=found_via)
+    elif python_version is not None:
+        described = replace(
+            described, found_via={**described.found_via, "python": "--python-version"}
+        )
+    machine = with_capabilities(described, capability_lookup(matrix))
     result = recommend(matrix, machine, args.tensorflow)
     # A --tensorflow outside the matrix is no fact about this machine: say so, not "nothing
     # installs here". A negative answer (exit 1) like `envcheck matrix`'s, as the matrix may

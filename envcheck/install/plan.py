@@ -2,7 +2,7 @@
 
 The plan follows the best candidate of `recommend` for the target interpreter's machine (this
 host's OS and driver, the interpreter's own architecture and Python version), so `envcheck
-install` never disagrees with `envcheck recommend --python X.Y`. The requirements mirror
+install` never disagrees with `envcheck recommend --python-version X.Y`. The requirements mirror
 `recommend.gpu_commands` / `cpu_commands`: the TensorFlow pin (with the `and-cuda` extra on
 Linux and WSL2 from 2.14 on), then the release's install_pins; on native Windows (2.10 and
 earlier) the CUDA/cuDNN setup stays a manual step. The only I/O here is one read-only child

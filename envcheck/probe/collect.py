@@ -7,20 +7,17 @@ only combines their results.
 
 from __future__ import annotations
 
-import re
-import subprocess
 import sys
 import time
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
-from envcheck.errors import InputError
 from envcheck.matrix.model import Matrix
 from envcheck.probe.background import StartedProbe, start_probe
 from envcheck.probe.binary_files import python_machine
 from envcheck.probe.facts import Facts, FrameworkFacts, PlatformFacts, WheelFacts
-from envcheck.probe.isolation import ChildResult, run_child
+from envcheck.probe.interpreter import describe_interpreter
 from envcheck.probe.libraries import (
     conda_owners,
     loader_skips,
@@ -39,10 +36,6 @@ from envcheck.probe.search import (
     host_search,
     nvidia_wheel_dirs,
 )
-
-_ERRNO = re.compile(r"^\[Errno \d+\] ")  # str(OSError) -> its words
-_VERSION = re.compile(r"\d+\.\d+\.\d+")
-_INTERPRETER_TIMEOUT_S = 30.0
 
 
 def _site_dirs(frameworks: tuple[FrameworkFacts, ...], wheels: tuple[WheelFacts, ...]) -> list[str]:
@@ -129,55 +122,10 @@ def collect_facts(
 def _target_interpreter(platform: PlatformFacts, python: str, timeout: float) -> PlatformFacts:
     """The platform facts with the probed interpreter's own Python version and bitness;
     InputError when `python` is not a Python 3 that runs."""
-    # The framework scan's floor (background.py): a cold interpreter start must not read as
-    # "no Python", however short the step limit. With the site module: in a virtual
-    # environment it is site that sets sys.prefix.
-    timeout = max(timeout, _INTERPRETER_TIMEOUT_S)
-    result = run_child("interpreter", None, python=python, timeout=timeout)
-    data = result.data if result.ok else None
-    version = str(data.get("python", "")) if data is not None else ""
-    if data is None or not version.startswith("3."):
-        why = f"it is Python {version}" if version else _why_not_python(result, python, timeout)
-        raise InputError(f"--python {python!r} is not a runnable Python 3 interpreter: {why}")
+    interpreter = describe_interpreter(python, timeout)
     return replace(
         platform,
-        python=version,
-        python_bits=int(data.get("bits", platform.python_bits)),
-        python_executable=str(data.get("executable", python)),
+        python=interpreter.version,
+        python_bits=interpreter.bits or platform.python_bits,
+        python_executable=interpreter.executable,
     )
-
-
-def _why_not_python(result: ChildResult, python: str, timeout: float) -> str:
-    """Why the interpreter child gave no answer, in words (only on that failure path)."""
-    if result.status == "not-run":
-        return f"it cannot be started ({_ERRNO.sub('', result.stderr_tail.strip())})"
-    if result.status == "timeout":
-        return f"it did not answer within {timeout:g} s"
-    if result.status == "crashed":
-        return f"it {result.describe()}"
-    # Python 2 stops at -I ("Unknown option: -I"): ask it the portable way what it is.
-    version = _python_version_plainly(python, timeout)
-    if version is not None:
-        return f"it is Python {version}"
-    last = result.stderr_tail.strip().splitlines()[-1:]
-    detail = f": {last[0].strip()}" if last else ", printing nothing a Python would"
-    return f"it exited with code {result.returncode}{detail}"
-
-
-def _python_version_plainly(python: str, timeout: float) -> str | None:
-    """X.Y.Z from `python -c ...` without the options Python 2 lacks; None if it says none."""
-    source = "import sys; sys.stdout.write('%d.%d.%d' % tuple(sys.version_info[:3]))"
-    try:
-        completed = subprocess.run(
-            [python, "-E", "-s", "-c", source],
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            errors="replace",
-            timeout=timeout,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    text = completed.stdout.strip()
-    return text if completed.returncode == 0 and _VERSION.fullmatch(text) else None

@@ -1,0 +1,84 @@
+"""Which Python an interpreter path is: its version, bitness, machine and executable.
+
+Asked in a child process (it may be any Python, a wrapper script, or no Python at all), with a
+plain explanation when the answer is "none": not startable, not Python 3, hung, crashed.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from dataclasses import dataclass
+
+from envcheck.errors import InputError
+from envcheck.probe.isolation import ChildResult, run_child
+
+_ERRNO = re.compile(r"^\[Errno \d+\] ")  # str(OSError) -> its words
+_VERSION = re.compile(r"\d+\.\d+\.\d+")
+_INTERPRETER_TIMEOUT_S = 30.0
+
+
+@dataclass(frozen=True)
+class Interpreter:
+    version: str  # 3.11.7
+    bits: int | None  # 64 or 32
+    machine: str | None  # platform.machine(): x86_64, AMD64, arm64
+    executable: str
+
+
+def describe_interpreter(python: str, timeout: float, flag: str = "--python") -> Interpreter:
+    """What `python` is; InputError (naming `flag`) when it is not a Python 3 that runs."""
+    # The framework scan's floor (background.py): a cold interpreter start must not read as
+    # "no Python", however short the step limit. With the site module: in a virtual
+    # environment it is site that sets sys.prefix.
+    timeout = max(timeout, _INTERPRETER_TIMEOUT_S)
+    result = run_child("interpreter", None, python=python, timeout=timeout)
+    data = result.data if result.ok else None
+    version = str(data.get("python", "")) if data is not None else ""
+    if data is None or not version.startswith("3."):
+        why = f"it is Python {version}" if version else _why_not_python(result, python, timeout)
+        raise InputError(f"{flag} {python!r} is not a runnable Python 3 interpreter: {why}")
+    bits = data.get("bits")
+    machine = data.get("machine")
+    return Interpreter(
+        version=version,
+        bits=bits if isinstance(bits, int) else None,
+        machine=machine if isinstance(machine, str) and machine else None,
+        executable=str(data.get("executable", python)),
+    )
+
+
+def _why_not_python(result: ChildResult, python: str, timeout: float) -> str:
+    """Why the interpreter child gave no answer, in words (only on that failure path)."""
+    if result.status == "not-run":
+        return f"it cannot be started ({_ERRNO.sub('', result.stderr_tail.strip())})"
+    if result.status == "timeout":
+        return f"it did not answer within {timeout:g} s"
+    if result.status == "crashed":
+        return f"it {result.describe()}"
+    # Python 2 stops at -I ("Unknown option: -I"): ask it the portable way what it is.
+    version = _python_version_plainly(python, timeout)
+    if version is not None:
+        return f"it is Python {version}"
+    last = result.stderr_tail.strip().splitlines()[-1:]
+    detail = f": {last[0].strip()}" if last else ", printing nothing a Python would"
+    return f"it exited with code {result.returncode}{detail}"
+
+
+def _python_version_plainly(python: str, timeout: float) -> str | None:
+    """X.Y.Z from `python -c ...` without the options Python 2 lacks; None if it says none."""
+    source = "import sys; sys.stdout.write('%d.%d.%d' % tuple(sys.version_info[:3]))"
+    try:
+        completed = subprocess.run(
+            [python, "-E", "-s", "-c", source],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=timeout,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    text = completed.stdout.strip()
+    return text if completed.returncode == 0 and _VERSION.fullmatch(text) else None
