@@ -361,3 +361,15 @@ def test_doctor_does_not_import_other_commands(tmp_path: Path) -> None:
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert "BAD []" in result.stderr, result.stderr
+
+
+def test_each_timeout_variable_belongs_to_one_command() -> None:
+    # probe's step limit and doctor's smoke-test limit were both ENVCHECK_TIMEOUT.
+    step = _envcheck("probe", ENVCHECK_STEP_TIMEOUT="soon")
+    assert step.returncode == 2 and "ENVCHECK_STEP_TIMEOUT" in step.stderr
+    smoke = _envcheck("doctor", "--no-smoke", ENVCHECK_SMOKE_TIMEOUT="soon")
+    assert smoke.returncode == 2 and "ENVCHECK_SMOKE_TIMEOUT" in smoke.stderr
+    variables = {
+        option.envvar for command in ROOT.subcommands for option in command.options if option.envvar
+    }
+    assert "ENVCHECK_TIMEOUT" not in variables and "ENVCHECK_PYTHON" not in variables
