@@ -1,5 +1,5 @@
 """`python -m envcheck` runs the command line."""
 
-from envcheck.entry import main
+from envcheck.cli.entry import main
 
 main()

@@ -14,7 +14,7 @@ import pytest
 from packaging.version import Version
 
 import envcheck
-from envcheck import cli
+from envcheck.cli import main as cli
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import Matrix, load_matrix
 from envcheck.versions import major_minor
@@ -204,7 +204,7 @@ def test_an_unexpected_error_is_one_line_and_exit_3(
     def broken(*_args: object, **_kwargs: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("envcheck.commands.recommend.run", broken)
+    monkeypatch.setattr("envcheck.cli.commands.recommend.run", broken)
     monkeypatch.delenv("ENVCHECK_DEBUG", raising=False)
     with pytest.raises(SystemExit) as exited:
         cli.main(["recommend"])

@@ -1,6 +1,6 @@
-"""The argparse layer under every command (envcheck.cli_options) and the command table.
+"""The argparse layer under every command (envcheck.cli.options) and the command table.
 
-Parsing is tested on small command tables built here and on envcheck's own (envcheck.cli_commands),
+Parsing is tested on small command tables built here and on envcheck's own (envcheck.cli.table),
 in-process; the end-to-end behaviour of each command is tested in its own test file.
 """
 
@@ -15,9 +15,8 @@ from pathlib import Path
 import pytest
 
 from envcheck import __version__
-from envcheck.cli_commands import MAX_TIMEOUT_S, ROOT
-from envcheck.cli_help import help_page
-from envcheck.cli_options import (
+from envcheck.cli.help import help_page
+from envcheck.cli.options import (
     FLAG,
     INTEGER,
     LIST,
@@ -28,6 +27,7 @@ from envcheck.cli_options import (
     build_parser,
     parse,
 )
+from envcheck.cli.table import MAX_TIMEOUT_S, ROOT
 
 TOOL = Command(
     "tool",
@@ -329,7 +329,7 @@ def test_no_command_prints_the_help_on_stderr_and_exits_2() -> None:
 def test_help_and_version_exit_0() -> None:
     assert _envcheck("doctor", "--help").returncode == 0
     version = subprocess.run(
-        [sys.executable, "-c", "from envcheck.cli import main; main(['--version'])"],
+        [sys.executable, "-c", "from envcheck.cli.main import main; main(['--version'])"],
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert version.returncode == 0
@@ -341,14 +341,14 @@ def test_doctor_does_not_import_other_commands(tmp_path: Path) -> None:
     # download stack nor a CLI framework.
     script = (
         "import sys\n"
-        "from envcheck.cli import main\n"
+        "from envcheck.cli.main import main\n"
         "try:\n"
         "    main(['doctor', '--no-smoke', '--facts', sys.argv[1]])\n"
         "except SystemExit:\n"
         "    pass\n"
         "bad = [m for m in sys.modules if m.split('.')[0] in ('typer', 'click', 'requests',"
         " 'pydantic', 'rich') or m.startswith(('envcheck.install', 'envcheck.index',"
-        " 'envcheck.commands.fetch', 'envcheck.commands.install'))]\n"
+        " 'envcheck.cli.commands.fetch', 'envcheck.cli.commands.install'))]\n"
         "print('BAD', sorted(bad), file=sys.stderr)\n"
     )
     facts = subprocess.run(

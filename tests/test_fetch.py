@@ -22,8 +22,8 @@ from packaging.requirements import Requirement
 from packaging.tags import Tag
 from packaging.utils import canonicalize_name
 
-from envcheck import cli
-from envcheck.commands.fetch import TerminalProgress
+from envcheck.cli import main as cli
+from envcheck.cli.commands.fetch import TerminalProgress
 from envcheck.errors import InputError
 from envcheck.fetch import fetch_wheelhouse, host_platform_tag, pip_download_command, plan_target
 from envcheck.index.config import IndexLocation, pip_config_files, resolve_index

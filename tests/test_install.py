@@ -62,7 +62,7 @@ CUDNN_2_15 = "8.9.4.25"  # the 2.15 and-cuda pin (matrix/tensorflow.toml)
 CUDNN_OLD = "8.9.2.26"
 
 # Runs the real `envcheck` command line.
-CLI = "from envcheck.cli import main\nmain()\n"
+CLI = "from envcheck.cli.main import main\nmain()\n"
 
 FAILING_BACKEND = """\
 import os

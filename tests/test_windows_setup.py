@@ -31,8 +31,8 @@ from typing import Any
 
 import pytest
 
-from envcheck.cli_commands import ROOT as CLI_ROOT
-from envcheck.cli_options import Command
+from envcheck.cli.options import Command
+from envcheck.cli.table import ROOT as CLI_ROOT
 from envcheck.machine import GpuDescription, MachineDescription
 from envcheck.matrix.gpu_names import GpuIndex
 from envcheck.matrix.load import bundled_matrix_dir
@@ -58,7 +58,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "setup-windows.ps1"
 
 # Runs the real `envcheck` command line.
-CLI = "from envcheck.cli import main\nmain()\n"
+CLI = "from envcheck.cli.main import main\nmain()\n"
 
 ZOE = "C:\\Users\\Zo\u00eb M\u00fcller\\AppData\\Local\\Programs\\Python"
 

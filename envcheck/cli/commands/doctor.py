@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 
 from envcheck.atomic_file import check_writable
-from envcheck.cli_errors import handles_errors
+from envcheck.cli.exits import handles_errors
 from envcheck.errors import EnvcheckError
 from envcheck.probe.background import StartedProbe, probe_timeout, start_probe
 from envcheck.report.formats import Format, choose_format
@@ -34,6 +34,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _report(args: argparse.Namespace, chosen: Format, started: StartedProbe | None) -> int:
     # Loaded now, while the probe's children run (see the module's docstring).
-    from envcheck.commands.doctor_report import report  # noqa: PLC0415
+    from envcheck.cli.commands.doctor_report import report  # noqa: PLC0415
 
     return report(args, chosen, started)

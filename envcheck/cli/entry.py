@@ -19,6 +19,6 @@ def main() -> None:
         except BrokenPipeError:  # `| true`: nobody reads it, and that is not an error
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return
-    from envcheck.cli import main as cli_main  # noqa: PLC0415 - the point of this module
+    from envcheck.cli.main import main as cli_main  # noqa: PLC0415 - the point of this module
 
     cli_main()

@@ -133,7 +133,7 @@ HelpPage = Callable[[Command, str, bool], str]  # (command, prog, is the root) -
 
 
 class _HelpAction(argparse.Action):
-    """-h/--help: the page written from the command table (envcheck.cli_help), then exit 0."""
+    """-h/--help: the page written from the command table (envcheck.cli.help), then exit 0."""
 
     # argparse calls actions with these signatures; the help needs none of their values.
     def __init__(self, option_strings: Sequence[str], dest: str, page: Callable[[], str]) -> None:

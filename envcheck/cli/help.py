@@ -1,4 +1,4 @@
-"""The `--help` pages, written from the command table (envcheck.cli_commands).
+"""The `--help` pages, written from the command table (envcheck.cli.table).
 
 Not argparse's formatter: its headings and columns change between Python versions (3.9 says
 "optional arguments", 3.13 moves metavars), and the README's command reference is compared
@@ -10,7 +10,7 @@ from __future__ import annotations
 import shutil
 import textwrap
 
-from envcheck.cli_options import FLAG, Command, Option
+from envcheck.cli.options import FLAG, Command, Option
 
 MAX_WIDTH = 100
 _INDENT = "  "

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 from envcheck.atomic_file import write_atomically
-from envcheck.cli_errors import EXIT_NEGATIVE, EXIT_OK
-from envcheck.commands.flags import gpus_from_flags, load
+from envcheck.cli.commands.flags import gpus_from_flags, load
+from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK
 from envcheck.diagnose.context import Target
 from envcheck.diagnose.run import run_doctor
 from envcheck.matrix.model import Matrix

@@ -7,8 +7,8 @@ import json
 import sys
 from dataclasses import replace
 
-from envcheck.cli_errors import EXIT_NEGATIVE, EXIT_OK, fail, handles_errors
-from envcheck.commands.flags import capability_lookup, gpus_from_flags, load, target_python
+from envcheck.cli.commands.flags import capability_lookup, gpus_from_flags, load, target_python
+from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, fail, handles_errors
 from envcheck.machine import describe_machine, with_capabilities
 from envcheck.recommend import recommend
 from envcheck.report import recommendation

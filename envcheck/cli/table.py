@@ -7,7 +7,7 @@ Options that several commands share are defined once here.
 
 from __future__ import annotations
 
-from envcheck.cli_options import FLAG, INTEGER, LIST, NUMBER, Command, Option
+from envcheck.cli.options import FLAG, INTEGER, LIST, NUMBER, Command, Option
 
 # A day: any longer is a typo, and the platform's timers overflow somewhere above it.
 MAX_TIMEOUT_S = 86_400.0
@@ -89,7 +89,7 @@ MATRIX_COMMAND = Command(
     "matrix",
     "Show the version matrix rows, or validate a matrix directory.",
     description="Show TensorFlow releases with their Python, CUDA, cuDNN, driver and GPU targets.",
-    handler="envcheck.commands.matrix:rows",
+    handler="envcheck.cli.commands.matrix:rows",
     options=(
         Option(
             ("--tensorflow",),
@@ -113,7 +113,7 @@ MATRIX_COMMAND = Command(
             "validate",
             "Check a matrix directory: every row parses, cites a source, and agrees with the "
             "others.",
-            handler="envcheck.commands.matrix:validate",
+            handler="envcheck.cli.commands.matrix:validate",
             options=(MATRIX, JSON),
         ),
     ),
@@ -122,7 +122,7 @@ MATRIX_COMMAND = Command(
 RECOMMEND_COMMAND = Command(
     "recommend",
     "Rank TensorFlow releases for this machine (or one described by flags), with commands.",
-    handler="envcheck.commands.recommend:run",
+    handler="envcheck.cli.commands.recommend:run",
     options=(
         Option(
             ("--os",),
@@ -156,7 +156,7 @@ RECOMMEND_COMMAND = Command(
 PROBE_COMMAND = Command(
     "probe",
     "Collect the facts: platform, driver and GPUs, frameworks, and the CUDA/cuDNN libraries.",
-    handler="envcheck.commands.probe:run",
+    handler="envcheck.cli.commands.probe:run",
     options=(
         Option(("--json",), "as_json", "Print JSON (schema envcheck.facts/1).", kind=FLAG),
         _python_executable("Probe the environment of this interpreter (e.g. a project's venv)."),
@@ -193,7 +193,7 @@ PROBE_COMMAND = Command(
 DOCTOR_COMMAND = Command(
     "doctor",
     "Diagnose: will TensorFlow use the GPU here, and if not, which link is broken and the fix.",
-    handler="envcheck.commands.doctor:run",
+    handler="envcheck.cli.commands.doctor:run",
     options=(
         Option(
             ("--no-smoke",),
@@ -261,7 +261,7 @@ DOCTOR_COMMAND = Command(
 EXPLAIN_COMMAND = Command(
     "explain",
     "Explain a pasted TensorFlow / CUDA / cuDNN log: what is wrong and what to do.",
-    handler="envcheck.commands.explain:run",
+    handler="envcheck.cli.commands.explain:run",
     options=(
         Option((), "source", "The log file; - reads stdin.", metavar="FILE|-", default="-"),
         FORMAT_JSON,
@@ -273,7 +273,7 @@ EXPLAIN_COMMAND = Command(
 INSTALL_COMMAND = Command(
     "install",
     "Install the recommended TensorFlow (and its CUDA wheels) into one environment, safely.",
-    handler="envcheck.commands.install:run",
+    handler="envcheck.cli.commands.install:run",
     options=(
         TENSORFLOW_SPEC,
         _python_executable("Install into the environment of this interpreter (default: this one)."),
@@ -314,7 +314,7 @@ INSTALL_COMMAND = Command(
 FETCH_COMMAND = Command(
     "fetch",
     "Download the wheels a target machine needs (any platform and Python) into a wheelhouse.",
-    handler="envcheck.commands.fetch:run",
+    handler="envcheck.cli.commands.fetch:run",
     options=(
         Option(
             ("--dest",),
@@ -388,7 +388,7 @@ SETUP_COMMAND = Command(
             "windows-python",
             "Which installed Python the TensorFlow venv should use, and whether the GPU needs "
             "WSL2.",
-            handler="envcheck.commands.setup:windows_python",
+            handler="envcheck.cli.commands.setup:windows_python",
             options=(
                 Option(
                     ("--py-list",),
@@ -431,7 +431,7 @@ SETUP_COMMAND = Command(
         Command(
             "wsl-state",
             "Is WSL absent, WSL 1 only, WSL 2, or without a Linux distribution; and what to do.",
-            handler="envcheck.commands.setup:wsl_state",
+            handler="envcheck.cli.commands.setup:wsl_state",
             options=(
                 Option(
                     ("--status-exit-code",),

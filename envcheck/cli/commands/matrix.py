@@ -8,8 +8,8 @@ import sys
 
 from packaging.version import Version
 
-from envcheck.cli_errors import EXIT_NEGATIVE, EXIT_OK, EXIT_USAGE, fail, handles_errors
-from envcheck.commands.flags import load
+from envcheck.cli.commands.flags import load
+from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, EXIT_USAGE, fail, handles_errors
 from envcheck.errors import EnvcheckError
 from envcheck.explain.signatures import load_signatures
 from envcheck.matrix.advisories import load_known_bugs

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from envcheck.cli_errors import EXIT_NEGATIVE, EXIT_OK, handles_errors
-from envcheck.commands.flags import load
+from envcheck.cli.commands.flags import load
+from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, handles_errors
 from envcheck.explain.explain import explain_lines
 from envcheck.explain.reader import read_log
 from envcheck.explain.signatures import load_signatures

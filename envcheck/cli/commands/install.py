@@ -12,8 +12,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from envcheck.cli_errors import EXIT_NEGATIVE, EXIT_OK, fail, handles_errors
-from envcheck.commands.flags import load
+from envcheck.cli.commands.flags import load
+from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, fail, handles_errors
 from envcheck.errors import InputError
 from envcheck.install import InstallError
 from envcheck.install.constraints import check_constraints_path, constraints_text, write_constraints
@@ -38,7 +38,7 @@ from envcheck.install.run import (
 )
 from envcheck.matrix.model import tensorflow_specifier
 
-# A refused or failed installation exits 1, unusable input 2 (envcheck.cli_errors).
+# A refused or failed installation exits 1, unusable input 2 (envcheck.cli.exits).
 _handles_errors = handles_errors(negative=(InstallError,))
 
 

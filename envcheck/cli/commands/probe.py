@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from envcheck.cli_errors import EXIT_OK, handles_errors
+from envcheck.cli.exits import EXIT_OK, handles_errors
 from envcheck.errors import EnvcheckError
 from envcheck.probe.background import start_probe
 
@@ -23,7 +23,7 @@ def run(args: argparse.Namespace) -> int:
     started = start_probe(args.python, args.timeout, args.import_frameworks)
     try:
         # Loaded now, while the probe's children run (see the module's docstring).
-        from envcheck.commands.flags import load  # noqa: PLC0415
+        from envcheck.cli.commands.flags import load  # noqa: PLC0415
         from envcheck.probe.collect import collect_facts  # noqa: PLC0415
         from envcheck.report import facts as report_facts  # noqa: PLC0415
 

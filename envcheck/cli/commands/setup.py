@@ -14,8 +14,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from envcheck.cli_errors import EXIT_NEGATIVE, EXIT_OK, handles_errors
-from envcheck.commands.flags import capability_lookup, gpus_from_flags, load
+from envcheck.cli.commands.flags import capability_lookup, gpus_from_flags, load
+from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, handles_errors
 from envcheck.errors import InputError
 from envcheck.machine import describe_machine, with_capabilities
 from envcheck.recommend import Candidate

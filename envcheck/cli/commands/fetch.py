@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from envcheck.cli_errors import CommandExit, fail
-from envcheck.commands.flags import target_python
+from envcheck.cli.commands.flags import target_python
+from envcheck.cli.exits import CommandExit, fail
 
 if TYPE_CHECKING:  # the download stack (requests, urllib3) loads only when fetch runs
     from envcheck.fetch import FetchReport

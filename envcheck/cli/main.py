@@ -3,8 +3,8 @@
 Data goes to stdout, errors to stderr as one line. Exit codes: 0 success (for `recommend`: a GPU
 candidate exists), 1 a negative answer (no GPU candidate, matrix problems, no matching rows),
 2 a usage error or unusable input, 3 a bug in envcheck. Every option can also be set with an
-ENVCHECK_* variable. The commands and their options are data (envcheck.cli_commands); each
-command's code (envcheck.commands.*) is imported only when it runs.
+ENVCHECK_* variable. The commands and their options are data (envcheck.cli.table); each
+command's code (envcheck.cli.commands.*) is imported only when it runs.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from envcheck import __version__
-from envcheck.cli_commands import ROOT
-from envcheck.cli_errors import EXIT_INTERNAL, EXIT_NEGATIVE, EXIT_OK, EXIT_USAGE, CommandExit
-from envcheck.cli_help import help_page
-from envcheck.cli_options import UsageError, build_parser, parse, print_help
+from envcheck.cli.exits import EXIT_INTERNAL, EXIT_NEGATIVE, EXIT_OK, EXIT_USAGE, CommandExit
+from envcheck.cli.help import help_page
+from envcheck.cli.options import UsageError, build_parser, parse, print_help
+from envcheck.cli.table import ROOT
 
 PROG = "envcheck"
 
