@@ -8,19 +8,15 @@ driver libraries only in child processes.
 
 from __future__ import annotations
 
-import os
-import platform
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
 from envcheck.errors import InputError
+from envcheck.platforms import host_arch, host_os, normalize_arch, normalize_os
 from envcheck.probe.driver import OVERRIDE, probe_driver
 from envcheck.versions import ComputeCapability, DriverVersion, PythonVersion
 
-OS_NAMES = ("linux", "windows", "wsl", "macos")
-ARCHES = ("x86_64", "aarch64")
 DRIVER_TIMEOUT_S = 10.0
 
 
@@ -51,66 +47,6 @@ class MachineDescription:
         ]
         arch = "arm64" if (self.os == "macos" and self.arch == "aarch64") else self.arch
         return f"{os_part}-{arch}"
-
-
-def normalize_os(text: str) -> str:
-    value = text.strip().lower()
-    aliases = {
-        "darwin": "macos",
-        "mac": "macos",
-        "osx": "macos",
-        "win": "windows",
-        "win32": "windows",
-    }
-    value = aliases.get(value, value)
-    if value not in OS_NAMES:
-        raise InputError(f"--os {text!r} is not one of {', '.join(OS_NAMES)}")
-    return value
-
-
-def normalize_arch(text: str) -> str:
-    value = text.strip().lower()
-    aliases = {"amd64": "x86_64", "x64": "x86_64", "arm64": "aarch64"}
-    value = aliases.get(value, value)
-    if value not in ARCHES:
-        raise InputError(f"--arch {text!r} is not one of {', '.join(ARCHES)}")
-    return value
-
-
-def host_os(
-    proc_version: Path = Path("/proc/version"), environ: dict[str, str] | None = None
-) -> str:
-    env = os.environ if environ is None else environ
-    system = platform.system()
-    if system == "Windows":
-        return "windows"
-    if system == "Darwin":
-        return "macos"
-    try:
-        text = proc_version.read_text(errors="replace")
-    except OSError:
-        text = ""
-    return "wsl" if wsl_kind(text, env) else "linux"
-
-
-def wsl_kind(proc_version: str, environ: Mapping[str, str]) -> str | None:
-    """'wsl2', 'wsl1' or None, from /proc/version ('...microsoft-standard-WSL2...')."""
-    text = proc_version.lower()
-    if "microsoft" not in text and "WSL_DISTRO_NAME" not in environ:
-        return None
-    # WSL2 kernels are "...-microsoft-standard-WSL2"; WSL1 reports "...-Microsoft" (capital M).
-    if "wsl2" in text or "microsoft-standard" in text:
-        return "wsl2"
-    if "WSL_INTEROP" in environ and "microsoft" not in text:
-        return "wsl2"
-    return "wsl1"
-
-
-def host_arch() -> str:
-    try:
-        return normalize_arch(platform.machine())
-    except InputError:
-        return platform.machine().lower()
 
 
 def host_driver(

@@ -9,7 +9,7 @@ import pytest
 
 from envcheck.diagnose.context import Target
 from envcheck.diagnose.doctor import Report, diagnose
-from envcheck.diagnose.findings import CODES, Finding, Severity
+from envcheck.findings import CODES, Finding, Severity
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import Matrix, load_matrix
 from envcheck.probe.facts import FrameworkFacts, WheelFacts

@@ -23,7 +23,6 @@ from typing import Any
 
 import pytest
 
-from envcheck.diagnose.findings import Finding, Severity
 from envcheck.explain.explain import (
     HITS_KEPT_PER_SIGNATURE,
     RELEVANT_LINES,
@@ -34,6 +33,7 @@ from envcheck.explain.explain import (
 from envcheck.explain.log_findings import MAX_EVIDENCE
 from envcheck.explain.reader import SNIFF, NotTextError, read_log
 from envcheck.explain.signatures import load_signatures
+from envcheck.findings import Finding, Severity
 from envcheck.matrix.advisories import load_known_bugs
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import load_matrix

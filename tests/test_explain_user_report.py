@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from envcheck.diagnose.findings import Finding, Severity
 from envcheck.explain.explain import EmptyLogError, Explanation, explain_lines
 from envcheck.explain.log_facts import decode_cudnn
 from envcheck.explain.reader import MAX_LINE, read_log
 from envcheck.explain.signatures import FOLLOW_WINDOW, load_signatures
+from envcheck.findings import Finding, Severity
 from envcheck.matrix.advisories import load_known_bugs
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import load_matrix

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from envcheck import machine
+from envcheck import platforms
 from envcheck.probe import facts as facts_module
 from envcheck.probe.facts import FactsFileError, facts_from_json
 from tests.facts_builder import gpu, tensorflow
@@ -80,7 +80,7 @@ def test_every_accepted_os_is_diagnosed(tmp_path: Path, os_name: str) -> None:
 
 
 def test_the_accepted_os_names_are_the_ones_the_recommendation_knows() -> None:
-    assert set(facts_module.OS_NAMES) == set(machine.OS_NAMES)
+    assert set(facts_module.OS_NAMES) == set(platforms.OS_NAMES)
 
 
 def test_unknown_fields_are_ignored(tmp_path: Path) -> None:

@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from envcheck.diagnose.doctor import diagnose
-from envcheck.diagnose.findings import Severity
+from envcheck.findings import Severity
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import Matrix, load_matrix
 from envcheck.probe.binary_files import python_machine

@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 
 from envcheck.diagnose.doctor import diagnose
-from envcheck.diagnose.findings import Finding, Severity
 from envcheck.explain.explain import Explanation, explain_lines
 from envcheck.explain.signatures import LogHit, load_signatures, match_lines
+from envcheck.findings import Finding, Severity
 from envcheck.machine import GpuDescription, MachineDescription
 from envcheck.matrix.advisories import load_known_bugs
 from envcheck.matrix.gpu_names import GpuIndex

@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 
-from envcheck.diagnose.findings import CODES, Severity
 from envcheck.explain.signatures import (
     FILE,
     LogHit,
@@ -27,6 +26,7 @@ from envcheck.explain.signatures import (
     load_signatures,
     match_lines,
 )
+from envcheck.findings import CODES, Severity
 from envcheck.matrix.load import MatrixDataError
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 
 from envcheck.diagnose.doctor import diagnose
-from envcheck.diagnose.findings import CODES, Finding, Severity
 from envcheck.diagnose.smoke import STEPS, ChildEnding, SmokeResult, SmokeStep, result_from_output
 from envcheck.diagnose.smoke_rules import smoke_findings
 from envcheck.explain.signatures import Signature, load_signatures
+from envcheck.findings import CODES, Finding, Severity
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import load_matrix
 from envcheck.probe.facts import LibraryFacts

@@ -5,7 +5,7 @@ from __future__ import annotations
 from packaging.version import InvalidVersion, Version
 
 from envcheck.diagnose.context import Context
-from envcheck.diagnose.findings import Finding, Severity
+from envcheck.findings import Finding, Severity
 
 
 def known_bugs(context: Context) -> list[Finding]:

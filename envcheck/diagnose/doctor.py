@@ -13,8 +13,8 @@ from typing import Any
 
 from envcheck.diagnose import advisory_rules, driver_rules, framework_rules, library_rules
 from envcheck.diagnose.context import Context, Target
-from envcheck.diagnose.findings import Finding, Severity, ordered
 from envcheck.errors import EnvcheckError, InputError
+from envcheck.findings import Finding, Severity, ordered
 from envcheck.machine import GpuDescription, MachineDescription
 from envcheck.matrix.advisories import load_known_bugs
 from envcheck.matrix.model import Matrix

@@ -4,7 +4,7 @@ GPU architectures the installed build has no kernels for."""
 from __future__ import annotations
 
 from envcheck.diagnose.context import Context
-from envcheck.diagnose.findings import Finding, Severity
+from envcheck.findings import Finding, Severity
 from envcheck.matrix.rules import (
     Status,
     driver_branch_supports_gpu,

@@ -7,7 +7,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
 from envcheck.diagnose.context import Context
-from envcheck.diagnose.findings import Finding, Severity
+from envcheck.findings import Finding, Severity
 from envcheck.matrix.rules import python_supported
 
 

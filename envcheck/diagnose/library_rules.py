@@ -13,7 +13,7 @@ from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from envcheck.diagnose.context import Context
-from envcheck.diagnose.findings import Finding, Severity
+from envcheck.findings import Finding, Severity
 from envcheck.matrix.records import LibraryFile
 from envcheck.matrix.rules import cudnn_runtime_compatible
 from envcheck.probe.facts import ANOTHER_VERSION, DANGLING_SYMLINK, LibraryFacts

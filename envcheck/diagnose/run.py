@@ -11,8 +11,8 @@ from typing import Any
 
 from envcheck.diagnose.context import Target
 from envcheck.diagnose.doctor import Report, diagnose
-from envcheck.diagnose.findings import Finding
 from envcheck.errors import InputError
+from envcheck.findings import Finding
 from envcheck.matrix.model import Matrix
 from envcheck.probe.background import StartedProbe, probe_timeout
 from envcheck.probe.collect import collect_facts

@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from envcheck.diagnose.findings import Finding, Severity
 from envcheck.diagnose.smoke import SmokeResult
 from envcheck.explain.log_findings import findings_from_log
 from envcheck.explain.signatures import Signature, match_lines
+from envcheck.findings import Finding, Severity
 from envcheck.probe.facts import LibraryFacts
 
 _TAIL_LINES = 5

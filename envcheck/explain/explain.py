@@ -14,11 +14,11 @@ from dataclasses import dataclass, replace
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
-from envcheck.diagnose.findings import Finding, Severity, ordered
 from envcheck.errors import InputError
 from envcheck.explain.log_facts import LogFactCollector, LogFacts
 from envcheck.explain.log_findings import findings_from_log
 from envcheck.explain.signatures import Followers, LogHit, Screen, Signature, clean_line
+from envcheck.findings import Finding, Severity, ordered
 from envcheck.matrix.advisories import KnownBug, bugs_with_symptoms
 from envcheck.matrix.model import Matrix
 from envcheck.matrix.records import TensorflowRelease

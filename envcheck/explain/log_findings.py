@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from envcheck.diagnose.findings import Finding
 from envcheck.explain.signatures import LogHit
+from envcheck.findings import Finding
 
 MAX_EVIDENCE = 12
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from envcheck.diagnose.findings import CODES, Finding, Severity
+from envcheck.findings import CODES, Finding, Severity
 from envcheck.matrix.load import SCHEMA, MatrixDataError
 
 if sys.version_info >= (3, 11):
@@ -415,7 +415,7 @@ def _template(row: _Table, key: str, pattern: re.Pattern[str]) -> str:
 
 def _code(row: _Table, key: str, value: str) -> str:
     if value not in CODES:
-        raise row.error(key, f"unknown finding code {value!r} (see envcheck/diagnose/findings.py)")
+        raise row.error(key, f"unknown finding code {value!r} (see envcheck/findings.py)")
     return value
 
 

@@ -25,9 +25,10 @@ from packaging.version import InvalidVersion, Version
 
 from envcheck.errors import EnvcheckError, InputError
 from envcheck.install import NoPlanError
-from envcheck.machine import MachineDescription, describe_machine, normalize_arch, with_capabilities
+from envcheck.machine import MachineDescription, describe_machine, with_capabilities
 from envcheck.matrix.gpu_names import GpuIndex
 from envcheck.matrix.model import Matrix
+from envcheck.platforms import normalize_arch
 from envcheck.recommend import Candidate, Recommendation, recommend
 from envcheck.versions import PythonVersion
 

@@ -15,10 +15,10 @@ from packaging.version import Version
 
 from envcheck.matrix import load
 from envcheck.matrix.load import MatrixDataError
+from envcheck.platforms import OS_NAMES
 from envcheck.versions import ComputeCapability
 
 FILE = "known_bugs.toml"
-OS_NAMES = frozenset({"linux", "wsl", "windows", "macos"})
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ def load_known_bugs(directory: Path) -> tuple[KnownBug, ...]:
     bugs = []
     for row in load._rows(data, FILE, "bug", sources):
         os_names = row.string_list("os", required=False)
-        unknown = sorted(set(os_names) - OS_NAMES)
+        unknown = sorted(set(os_names) - set(OS_NAMES))
         if unknown:
             raise MatrixDataError(f"{row.where}: field 'os': unknown {', '.join(unknown)}")
         capability = row.optional_string("min_compute_capability")

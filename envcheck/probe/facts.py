@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from typing import Any
 
+from envcheck.platforms import OS_NAMES
+
 SCHEMA = "envcheck.facts/1"
 # LibraryFacts.found_via for files the loader never takes for the name it is asked for: the same
 # library with another version (libcudart.so.11.0 asked, libcudart.so.12 there), and a link to
@@ -124,7 +126,6 @@ class FactsFileError(ValueError):
 
 # PlatformFacts.os: the names read_platform gives (probe/platform_facts.py). The rules and the
 # recommendation know exactly these four; any other name in a facts file was written by hand.
-OS_NAMES = ("linux", "windows", "wsl", "macos")
 
 # Field types of each record in the JSON form: a facts file is user input and is checked
 # before any rule reads it ("s?" = a string or null, "i?" = an integer or null, "[s]" = strings).

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from envcheck.machine import host_arch, wsl_kind
+from envcheck.platforms import host_arch, os_name, wsl_kind
 from envcheck.probe.facts import PlatformFacts
 
 
@@ -140,12 +140,7 @@ def read_platform(
     system = platform.system()
     proc_version = _read(root / "proc" / "version")
     wsl = wsl_kind(proc_version, env) if system == "Linux" else None
-    if system == "Windows":
-        os_name = "windows"
-    elif system == "Darwin":
-        os_name = "macos"
-    else:
-        os_name = "wsl" if wsl else "linux"
+    name = os_name(system, wsl)
     device_dir = root / "dev"
     try:
         nodes = tuple(sorted(str(p) for p in device_dir.iterdir() if p.name.startswith("nvidia")))
@@ -161,9 +156,9 @@ def read_platform(
         )
     # Windows is asked only when it matters (no driver found: collect.py), as the query costs a
     # PowerShell start.
-    nvidia_gpu, nvidia_gpu_evidence = nvidia_gpu_presence(root, os_name, wsl, _not_asked)
+    nvidia_gpu, nvidia_gpu_evidence = nvidia_gpu_presence(root, name, wsl, _not_asked)
     return PlatformFacts(
-        os=os_name,
+        os=name,
         arch=host_arch(),
         python=platform.python_version(),
         python_bits=struct.calcsize("P") * 8,
