@@ -32,11 +32,11 @@ from envcheck.explain.explain import (
 )
 from envcheck.explain.log_findings import MAX_EVIDENCE
 from envcheck.explain.reader import SNIFF, NotTextError, read_log
-from envcheck.explain.signatures import load_signatures
 from envcheck.findings import Finding, Severity
 from envcheck.matrix.advisories import load_known_bugs
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import load_matrix
+from envcheck.matrix.signatures import load_signatures
 from envcheck.report.explanation import SCHEMA, render
 from envcheck.report.formats import Format
 

@@ -15,12 +15,13 @@ import pytest
 
 from envcheck.explain.explain import EmptyLogError, Explanation, explain_lines
 from envcheck.explain.log_facts import decode_cudnn
+from envcheck.explain.matcher import FOLLOW_WINDOW
 from envcheck.explain.reader import MAX_LINE, read_log
-from envcheck.explain.signatures import FOLLOW_WINDOW, load_signatures
 from envcheck.findings import Finding, Severity
 from envcheck.matrix.advisories import load_known_bugs
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import load_matrix
+from envcheck.matrix.signatures import load_signatures
 from envcheck.report.explanation import render
 from envcheck.report.formats import Format
 from tests.test_explain import run_cli

@@ -18,16 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from envcheck.explain.signatures import (
-    FILE,
-    LogHit,
-    Signature,
-    clean_line,
-    load_signatures,
-    match_lines,
-)
+from envcheck.explain.matcher import LogHit, clean_line, match_lines
 from envcheck.findings import CODES, Severity
 from envcheck.matrix.load import MatrixDataError
+from envcheck.matrix.signatures import FILE, Signature, load_signatures
 
 ROOT = Path(__file__).resolve().parents[1]
 MATRIX = ROOT / "matrix"

@@ -15,8 +15,9 @@ from pathlib import Path
 
 from envcheck.diagnose.smoke import SmokeResult
 from envcheck.explain.log_findings import findings_from_log
-from envcheck.explain.signatures import Signature, match_lines
+from envcheck.explain.matcher import match_lines
 from envcheck.findings import Finding, Severity
+from envcheck.matrix.signatures import Signature
 from envcheck.probe.facts import LibraryFacts
 
 _TAIL_LINES = 5

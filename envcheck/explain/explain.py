@@ -17,11 +17,12 @@ from packaging.version import Version
 from envcheck.errors import InputError
 from envcheck.explain.log_facts import LogFactCollector, LogFacts
 from envcheck.explain.log_findings import findings_from_log
-from envcheck.explain.signatures import Followers, LogHit, Screen, Signature, clean_line
+from envcheck.explain.matcher import Followers, LogHit, Screen, clean_line
 from envcheck.findings import Finding, Severity, ordered
 from envcheck.matrix.advisories import KnownBug, bugs_with_symptoms
 from envcheck.matrix.model import Matrix
 from envcheck.matrix.records import TensorflowRelease
+from envcheck.matrix.signatures import Signature
 
 RELEVANT_LINES = 8
 HITS_KEPT_PER_SIGNATURE = 50

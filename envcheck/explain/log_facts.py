@@ -13,7 +13,7 @@ from typing import Any
 
 from packaging.specifiers import SpecifierSet
 
-from envcheck.explain.signatures import LogHit
+from envcheck.explain.matcher import LogHit
 from envcheck.matrix.model import Matrix
 
 # Each pattern with the lowercase substrings one of which every match contains: a cheap gate, so

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from envcheck.explain.signatures import LogHit
+from envcheck.explain.matcher import LogHit
 from envcheck.findings import Finding
 
 MAX_EVIDENCE = 12

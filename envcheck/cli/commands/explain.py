@@ -9,8 +9,8 @@ from envcheck.cli.commands.flags import load
 from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, handles_errors
 from envcheck.explain.explain import explain_lines
 from envcheck.explain.reader import read_log
-from envcheck.explain.signatures import load_signatures
 from envcheck.matrix.advisories import load_known_bugs
+from envcheck.matrix.signatures import load_signatures
 from envcheck.report.explanation import render
 from envcheck.report.formats import choose_format
 

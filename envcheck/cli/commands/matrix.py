@@ -11,11 +11,11 @@ from packaging.version import Version
 from envcheck.cli.commands.flags import load
 from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, EXIT_USAGE, fail, handles_errors
 from envcheck.errors import EnvcheckError
-from envcheck.explain.signatures import load_signatures
 from envcheck.matrix.advisories import load_known_bugs
 from envcheck.matrix.checks import Problem, check_matrix
 from envcheck.matrix.load import MatrixDataError, matrix_dir
 from envcheck.matrix.model import load_matrix
+from envcheck.matrix.signatures import load_signatures
 from envcheck.report import matrix_rows
 from envcheck.versions import major_minor, parse_numeric_version
 

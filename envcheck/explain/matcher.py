@@ -1,0 +1,272 @@
+"""The matcher: which known messages (envcheck.matrix.signatures) a log's lines hold.
+
+`match_lines` streams: it looks at one line at a time and never holds the log. A row with
+`follows` is tried only on the FOLLOW_WINDOW lines after its leader's hit (what a call printed:
+the `[]` after `list_physical_devices('GPU')`), never on every line. A screen of each pattern's
+required words picks the few signatures worth searching on a line.
+
+This module does not read logs from disk, print, or decide which hits matter most; callers
+(`envcheck explain`, the doctor's smoke test) turn hits into findings.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from envcheck.findings import Finding, Severity
+from envcheck.matrix.signatures import Signature, TemplateValues
+
+# The regex parser, to read which literal text a pattern requires (Screen). It is CPython's own
+# (re._parser since 3.11, sre_parse before); typed loosely since it has no public stubs.
+_NEW_RE = sys.version_info >= (3, 11)
+_parser: Any = importlib.import_module("re._parser" if _NEW_RE else "sre_parse")
+_constants: Any = importlib.import_module("re._constants" if _NEW_RE else "sre_constants")
+_BRANCH, _LITERAL, _SUBPATTERN = _constants.BRANCH, _constants.LITERAL, _constants.SUBPATTERN
+
+
+# CSI (colours, cursor moves), OSC (terminal titles, hyperlinks) and the other two-byte escapes.
+_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
+# "> " quote markers of e-mail and Markdown, nested or not; a Python prompt (">>> ") is kept.
+_QUOTE = re.compile(r"^[ \t]*(?:>(?:[ \t]+|$))+")
+_FENCE_START = re.compile(r"^[ \t]*(?:```|~~~)[ \t]*")
+_FENCE_END = re.compile(r"[ \t]*(?:```|~~~)$")
+# How many lines after its leader's hit a `follows` row is tried: TensorFlow logs its device
+# set-up (a few dozen lines, more with several GPUs) between a call and what the call printed.
+FOLLOW_WINDOW = 200
+
+
+@dataclass(frozen=True)
+class LogHit:
+    """A line of a log that a signature recognised."""
+
+    signature: Signature
+    code: str  # the signature's code after `code_when`
+    line: int  # 1-based
+    text: str  # the cleaned line
+    groups: dict[str, str] = field(default_factory=dict)  # groups that matched
+
+    @property
+    def message(self) -> str:
+        return self.signature.message.format_map(TemplateValues(self.groups))
+
+    @property
+    def fix(self) -> str:
+        return self.signature.fix.format_map(TemplateValues(self.groups))
+
+    @property
+    def benign(self) -> bool:
+        """Noise: a benign signature, or a line routed to benign-warning (TensorRT missing)."""
+        return self.signature.benign or self.code == "benign-warning"
+
+    @property
+    def severity(self) -> Severity:
+        return Severity.INFO if self.benign else self.signature.severity
+
+    @property
+    def root_cause(self) -> bool:
+        return self.signature.root_cause and not self.benign
+
+    def to_finding(self) -> Finding:
+        return Finding(
+            code=self.code,
+            severity=self.severity,
+            message=self.message,
+            evidence=(self.text,),
+            fix=self.fix,
+            lines=(self.line,),
+        )
+
+
+def clean_line(raw: str) -> str:
+    """A pasted line as the patterns expect it.
+
+    Removes ANSI escape sequences, the line end (CR of Windows logs included) and trailing
+    blanks, leading "> " quote markers and Markdown code-fence markers (```) at either end.
+    """
+    text = (_ANSI.sub("", raw) if "\x1b" in raw else raw).rstrip()
+    # Most lines have no quote marker or fence: skip those substitutions unless one can apply.
+    if text.lstrip(" \t").startswith(">"):
+        text = _QUOTE.sub("", text)
+    if "```" in text or "~~~" in text:
+        text = _FENCE_END.sub("", _FENCE_START.sub("", text))
+    return text
+
+
+def match_lines(
+    lines: Iterable[str], signatures: Sequence[Signature], first_line: int = 1
+) -> Iterator[LogHit]:
+    """Every (line, signature) match, in log order and then in data-file order.
+
+    Lines are consumed one at a time, so a file object or a generator of any length works.
+    `first_line` is the number of the first line (for a log read in parts).
+    """
+    screen = Screen.of(signatures)
+    followers = Followers(screen)
+    for number, raw in enumerate(lines, start=first_line):
+        text = clean_line(raw)
+        if not text:
+            continue
+        hits = list(screen.match(text, number))
+        if followers.waiting:
+            hits.extend(followers.match(text, number))
+        if hits:
+            followers.opened_by(hits, number)
+            yield from hits
+
+
+_WORD = re.compile(r"[a-z_]{4,}")
+
+
+def _required_literals(items: Any) -> set[str] | None:
+    """Literals one of which every match of the parsed pattern contains (None: cannot tell)."""
+    best: set[str] | None = None
+    run: list[str] = []
+
+    def consider(candidate: set[str] | None) -> None:
+        nonlocal best
+        if (
+            candidate
+            and all(_WORD.search(c.lower()) for c in candidate)
+            and (best is None or min(map(len, candidate)) > min(map(len, best)))
+        ):
+            best = candidate
+
+    for op, value in items:
+        if op is _LITERAL:
+            run.append(chr(value))
+            continue
+        if run:
+            consider({"".join(run)})
+            run = []
+        if op is _SUBPATTERN:
+            consider(_required_literals(value[-1]))
+        elif op is _BRANCH:
+            branches = [_required_literals(branch) for branch in value[1]]
+            if all(branches):
+                consider(set().union(*[b for b in branches if b]))
+    if run:
+        consider({"".join(run)})
+    return best
+
+
+@dataclass(frozen=True)
+class Screen:
+    """Which signatures can match a line, from one word each must contain.
+
+    Most log lines match no signature, and one regex search per signature per line was the cost
+    of explaining a big log. Each pattern's required literals (read from its parsed form) give a
+    key word; a line's words then pick the few signatures worth searching. A pattern whose
+    required text cannot be read is always searched. The screen may pass lines no signature
+    matches; it never drops one a signature would match.
+    """
+
+    always: tuple[int, ...]
+    by_word: dict[str, tuple[int, ...]]
+    signatures: tuple[Signature, ...]
+    followers: dict[str, tuple[int, ...]] = field(default_factory=dict)  # leader id -> rows
+
+    @classmethod
+    def of(cls, signatures: Sequence[Signature]) -> Screen:
+        key = tuple(id(s) for s in signatures)
+        cached = _SCREENS.get(key)
+        if cached is not None:
+            return cached
+        always: list[int] = []
+        by_word: dict[str, list[int]] = {}
+        followers: dict[str, list[int]] = {}
+        for index, signature in enumerate(signatures):
+            if signature.follows:
+                followers.setdefault(signature.follows, []).append(index)
+                continue
+            words = _key_words(signature.pattern)
+            if words is None:
+                always.append(index)
+            for word in words or ():
+                by_word.setdefault(word, []).append(index)
+        screen = cls(
+            tuple(always),
+            {w: tuple(i) for w, i in by_word.items()},
+            tuple(signatures),
+            {leader: tuple(i) for leader, i in followers.items()},
+        )
+        _SCREENS[key] = screen
+        return screen
+
+    def match(self, text: str, number: int) -> Iterator[LogHit]:
+        """The hits on one cleaned line (line `number` of its log), `follows` rows aside."""
+        for signature in self.candidates(text):
+            found = signature.pattern.search(text)
+            if found is not None:
+                yield _hit(signature, found, number, text)
+
+    def candidates(self, text: str) -> list[Signature]:
+        words = set(_WORD.findall(text.lower()))
+        picked = set(self.always)
+        for word in words.intersection(self.by_word):
+            picked.update(self.by_word[word])
+        return [self.signatures[i] for i in sorted(picked)]
+
+
+_SCREENS: dict[tuple[int, ...], Screen] = {}
+
+
+def _hit(signature: Signature, found: re.Match[str], number: int, text: str) -> LogHit:
+    groups = {k: v for k, v in found.groupdict().items() if v is not None}
+    return LogHit(signature, signature.code_for(groups), number, text, groups)
+
+
+class Followers:
+    """The `follows` rows waiting for a line: each is tried on the FOLLOW_WINDOW lines after a
+    hit of its leader, until it matches once. `waiting` is empty on almost every line, so a
+    caller checks it before calling `match`."""
+
+    def __init__(self, screen: Screen) -> None:
+        self._screen = screen
+        self.waiting: dict[int, int] = {}  # row index -> the last line number it may match
+
+    def match(self, text: str, number: int) -> list[LogHit]:
+        hits = []
+        for index, last in list(self.waiting.items()):
+            signature = self._screen.signatures[index]
+            found = signature.pattern.search(text) if number <= last else None
+            if found is not None:
+                hits.append(_hit(signature, found, number, text))
+            if found is not None or number >= last:
+                del self.waiting[index]
+        return hits
+
+    def opened_by(self, hits: Iterable[LogHit], number: int) -> None:
+        """Open the window of every row that follows one of these hits (on line `number`)."""
+        for hit in hits:
+            for index in self._screen.followers.get(hit.signature.id, ()):
+                self.waiting[index] = number + FOLLOW_WINDOW
+
+
+def _sre_parse(pattern: str, flags: int) -> Any:
+    return _parser.parse(pattern, flags)
+
+
+def _key_words(pattern: re.Pattern[str]) -> set[str] | None:
+    """One word per required literal (its longest), or None when the pattern gives none."""
+    try:
+        literals = _required_literals(_sre_parse(pattern.pattern, pattern.flags))
+    except Exception:
+        return None
+    if not literals:
+        return None
+    words = set()
+    for literal in literals:
+        # Whole words only: a literal cut mid-word ("cuda_dnn.c" from a longer name) would
+        # miss lines, so only tokens bounded on both sides inside the literal count.
+        tokens = re.findall(r"(?<![a-z_])[a-z_]{4,}(?![a-z_])", literal.lower())
+        inner = tokens[1:-1] if len(tokens) > 2 else []
+        choice = max(inner or tokens, key=len, default=None)
+        if choice is None:
+            return None
+        words.add(choice)
+    return words
