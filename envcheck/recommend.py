@@ -8,14 +8,12 @@ Pure: takes a matrix and a machine description, returns data; printing is in env
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 from packaging.version import Version
 
 from envcheck.machine import GpuDescription, MachineDescription
-from envcheck.matrix.advisories import KnownBug, load_known_bugs
+from envcheck.matrix.advisories import KnownBug
 from envcheck.matrix.model import Matrix, tensorflow_specifier
 from envcheck.matrix.records import TensorflowRelease
 from envcheck.matrix.rules import (
@@ -205,11 +203,10 @@ def _evaluate(matrix: Matrix, machine: MachineDescription, spec: str | None) -> 
     ]
 
 
-@functools.lru_cache(maxsize=4)
-def _gpu_bugs(directory: Path) -> tuple[KnownBug, ...]:
+def _gpu_bugs(matrix: Matrix) -> tuple[KnownBug, ...]:
     """The known bugs tied to GPU hardware (min_compute_capability): they decide whether a
     release really runs on the machine's GPU, so recommend weighs them as the doctor does."""
-    return tuple(b for b in load_known_bugs(directory) if b.min_compute_capability is not None)
+    return tuple(b for b in matrix.known_bugs if b.min_compute_capability is not None)
 
 
 def _candidate(
@@ -348,7 +345,7 @@ def recommend(
     with_advice: bool = True,
 ) -> Recommendation:
     evaluations = _evaluate(matrix, machine, tensorflow_spec)
-    bugs = _gpu_bugs(matrix.directory) if machine.gpus else ()
+    bugs = _gpu_bugs(matrix) if machine.gpus else ()
     gpu_candidates: list[Candidate] = []
     cpu_candidates: list[Candidate] = []
     rejected: list[Rejection] = []

@@ -35,7 +35,10 @@ class Context:
     facts: Facts
     matrix: Matrix
     target: Target | None
-    known_bugs: tuple[KnownBug, ...] = ()
+
+    @property
+    def known_bugs(self) -> tuple[KnownBug, ...]:
+        return self.matrix.known_bugs
 
     @property
     def os(self) -> str:

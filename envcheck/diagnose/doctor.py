@@ -16,7 +16,6 @@ from envcheck.diagnose.context import Context, Target
 from envcheck.errors import EnvcheckError, InputError
 from envcheck.findings import Finding, Severity, ordered
 from envcheck.machine import GpuDescription, MachineDescription
-from envcheck.matrix.advisories import load_known_bugs
 from envcheck.matrix.model import Matrix
 from envcheck.probe.facts import Facts
 from envcheck.recommend import Recommendation, recommend
@@ -221,7 +220,7 @@ def diagnose(
     extra_findings: Sequence[Finding] = (),
     smoke: dict[str, Any] | None = None,
 ) -> Report:
-    context = Context(facts, matrix, target, load_known_bugs(matrix.directory))
+    context = Context(facts, matrix, target)
     findings: list[Finding] = []
     for rule in RULES:
         if context.no_nvidia_gpu and rule in GPU_RULES:

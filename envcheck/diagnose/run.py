@@ -64,13 +64,12 @@ def _smoke(
     # with) are not needed by `doctor --no-smoke`, whose time is benchmarked.
     from envcheck.diagnose.smoke import run_smoke_test  # noqa: PLC0415
     from envcheck.diagnose.smoke_rules import smoke_findings  # noqa: PLC0415
-    from envcheck.matrix.signatures import load_signatures  # noqa: PLC0415
 
     # TF >= 2.13 logs failed dlopen()s only at VLOG(1) (docs/facts.md section 7, row 1):
     # ask the DSO loader for them so the log names the missing library.
     env = {**os.environ, "TF_CPP_VMODULE": "dso_loader=1"}
     result = run_smoke_test(python=python, timeout=timeout, env=env)
-    signatures = load_signatures(matrix.directory)
+    signatures = matrix.signatures
     # In a Docker build there is no driver either: TF's no-driver lines are expected there.
     no_driver = facts.driver.state in ("missing", "stub")
     extra = smoke_findings(

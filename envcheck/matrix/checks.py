@@ -11,14 +11,18 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 from packaging.requirements import Requirement
 from packaging.version import Version
 
+from envcheck.matrix.advisories import load_known_bugs
 from envcheck.matrix.gpu_names import name_key
+from envcheck.matrix.load import MatrixDataError
 from envcheck.matrix.model import Matrix
 from envcheck.matrix.records import TensorflowRelease
 from envcheck.matrix.rules import cudnn_runtime_compatible
+from envcheck.matrix.signatures import load_signatures
 from envcheck.versions import major_minor
 
 ARCHITECTURES = frozenset(
@@ -57,6 +61,22 @@ def check_matrix(matrix: Matrix) -> list[Problem]:
         *_check_cudnn(matrix),
         *_check_libraries(matrix),
         *_check_gpus(matrix),
+    ]
+
+
+def check_advisories(directory: Path) -> list[Problem]:
+    """known_bugs.toml against log_signatures.toml: every symptom a bug lists must be a
+    signature id. Read from the directory (a broken file is a problem here, not an exception),
+    so a matrix whose other files do not load still has these two checked."""
+    try:
+        signature_ids = {s.id for s in load_signatures(directory)}
+        bugs = load_known_bugs(directory)
+    except MatrixDataError as exc:
+        return [Problem("load", str(exc))]
+    return [
+        Problem("known_bugs.toml", f"{bug.id}: symptom {symptom!r} is no signature id")
+        for bug in bugs
+        for symptom in sorted(set(bug.symptoms) - signature_ids)
     ]
 
 

@@ -17,6 +17,7 @@ from packaging.version import InvalidVersion, Version
 
 from envcheck.errors import InputError
 from envcheck.matrix import load
+from envcheck.matrix.advisories import KnownBug, load_known_bugs
 from envcheck.matrix.records import (
     ArchitectureTargets,
     CudaFamily,
@@ -30,6 +31,7 @@ from envcheck.matrix.records import (
     Source,
     TensorflowRelease,
 )
+from envcheck.matrix.signatures import Signature, load_signatures
 from envcheck.versions import ComputeCapability, DriverVersion, major_minor
 
 
@@ -69,6 +71,16 @@ class Matrix:
     @property
     def gpus(self) -> tuple[Gpu, ...]:
         return self._gpu_rows[0]
+
+    @functools.cached_property
+    def known_bugs(self) -> tuple[KnownBug, ...]:
+        """known_bugs.toml, read when first asked for (the doctor, recommend, explain)."""
+        return load_known_bugs(self.directory)
+
+    @functools.cached_property
+    def signatures(self) -> tuple[Signature, ...]:
+        """log_signatures.toml, read when first asked for (explain, the smoke test)."""
+        return load_signatures(self.directory)
 
     @property
     def sources(self) -> dict[str, dict[str, Source]]:

@@ -9,8 +9,6 @@ from envcheck.cli.commands.flags import load
 from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, handles_errors
 from envcheck.explain.explain import explain_lines
 from envcheck.explain.reader import read_log
-from envcheck.matrix.advisories import load_known_bugs
-from envcheck.matrix.signatures import load_signatures
 from envcheck.report.explanation import render
 from envcheck.report.formats import choose_format
 
@@ -21,9 +19,9 @@ def run(args: argparse.Namespace) -> int:
     matrix = load(args.matrix_option)
     explanation = explain_lines(
         read_log(args.source),
-        load_signatures(matrix.directory),
+        matrix.signatures,
         matrix,
-        load_known_bugs(matrix.directory),
+        matrix.known_bugs,
     )
     sys.stdout.write(render(explanation, chosen))
     failed = any(f.severity.value == "error" for f in explanation.findings)

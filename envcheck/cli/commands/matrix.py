@@ -11,11 +11,9 @@ from packaging.version import Version
 from envcheck.cli.commands.flags import load
 from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, EXIT_USAGE, fail, handles_errors
 from envcheck.errors import EnvcheckError
-from envcheck.matrix.advisories import load_known_bugs
-from envcheck.matrix.checks import Problem, check_matrix
+from envcheck.matrix.checks import Problem, check_advisories, check_matrix
 from envcheck.matrix.load import MatrixDataError, matrix_dir
 from envcheck.matrix.model import load_matrix
-from envcheck.matrix.signatures import load_signatures
 from envcheck.report import matrix_rows
 from envcheck.versions import major_minor, parse_numeric_version
 
@@ -57,15 +55,7 @@ def validate(args: argparse.Namespace) -> int:
         problems = check_matrix(load_matrix(directory))
     except MatrixDataError as exc:
         problems = [Problem("load", str(exc))]
-    try:
-        signature_ids = {s.id for s in load_signatures(directory)}
-        for bug in load_known_bugs(directory):
-            for symptom in sorted(set(bug.symptoms) - signature_ids):
-                problems.append(
-                    Problem("known_bugs.toml", f"{bug.id}: symptom {symptom!r} is no signature id")
-                )
-    except MatrixDataError as exc:
-        problems.append(Problem("load", str(exc)))
+    problems += check_advisories(directory)
     if args.as_json:
         print(
             json.dumps(
