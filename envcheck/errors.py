@@ -1,14 +1,26 @@
-"""The exception base of envcheck and the errors that mean "the user's input is wrong".
+"""The exception base of envcheck, the errors that mean "the user's input is wrong", and the exit
+codes (README, "Exit codes": this module is that table).
 
-Only the CLI turns these into exit codes; library code raises them with a message that quotes
-the input and ends with what the user can do.
+Every error class carries the exit code it ends a command with; `envcheck.cli` reads it once.
+Library code raises them with a message that quotes the input and ends with what the user can do.
 """
 
 from __future__ import annotations
 
+from typing import ClassVar
+
+EXIT_OK = 0  # success; a positive answer
+EXIT_NEGATIVE = 1  # a negative answer, or an action that failed (install, fetch)
+EXIT_USAGE = 2  # a usage error or unusable input
+EXIT_INTERNAL = 3  # a bug in envcheck
+EXIT_INTERRUPTED = 130  # Ctrl-C (SIGINT): 128 + the signal's number, as shells report it
+
 
 class EnvcheckError(Exception):
-    """Base of every error envcheck raises on purpose."""
+    """Base of every error envcheck raises on purpose: unusable input unless a subclass says
+    otherwise (exit 2)."""
+
+    exit_code: ClassVar[int] = EXIT_USAGE
 
 
 class InputError(EnvcheckError):

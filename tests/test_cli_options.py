@@ -373,3 +373,24 @@ def test_each_timeout_variable_belongs_to_one_command() -> None:
         option.envvar for command in ROOT.subcommands for option in command.options if option.envvar
     }
     assert "ENVCHECK_TIMEOUT" not in variables and "ENVCHECK_PYTHON" not in variables
+
+
+def test_ctrl_c_exits_130_with_one_line() -> None:
+    # The exit-code table (errors.py, README): an interrupted command exits 130, as fetch did,
+    # whatever the command. `explain -` waits on a stdin that never ends until SIGINT.
+    import signal  # noqa: PLC0415
+    import time  # noqa: PLC0415
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "envcheck", "explain", "-"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env={"PATH": "/usr/bin:/bin"},
+    )  # fmt: skip
+    assert process.stdin is not None
+    process.stdin.write(b"2024-01-01 W tensorflow: starting\n")
+    process.stdin.flush()
+    time.sleep(1.5)  # past the interpreter's start and the import of the command
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert stderr.decode().strip() == "envcheck: interrupted"

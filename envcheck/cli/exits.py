@@ -11,12 +11,25 @@ import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from envcheck.errors import EnvcheckError
+from envcheck.errors import (
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_NEGATIVE,
+    EXIT_OK,
+    EXIT_USAGE,
+    EnvcheckError,
+)
 
-EXIT_OK = 0
-EXIT_NEGATIVE = 1
-EXIT_USAGE = 2
-EXIT_INTERNAL = 3
+__all__ = [
+    "EXIT_INTERNAL",
+    "EXIT_INTERRUPTED",
+    "EXIT_NEGATIVE",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "CommandExit",
+    "fail",
+    "handles_errors",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -46,22 +59,16 @@ def _name_variables(message: str, args: tuple[Any, ...]) -> str:
     return message
 
 
-def handles_errors(
-    negative: tuple[type[Exception], ...] = (),
-) -> Callable[[F], F]:
-    """A decorator: `negative` errors (a refused install, say) exit 1, every other envcheck
-    error exits 2 (unusable input); either way one line on stderr and no traceback."""
+def handles_errors(function: F) -> F:
+    """A decorator: an envcheck error ends the command with its class's exit code (2 for
+    unusable input, 1 for a refused install or a failed download), one line on stderr and no
+    traceback."""
 
-    def decorate(function: F) -> F:
-        @functools.wraps(function)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            try:
-                return function(*args, **kwargs)
-            except negative as exc:
-                raise fail(_name_variables(str(exc), args), EXIT_NEGATIVE) from None
-            except EnvcheckError as exc:
-                raise fail(_name_variables(str(exc), args), EXIT_USAGE) from None
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except EnvcheckError as exc:
+            raise fail(_name_variables(str(exc), args), exc.exit_code) from None
 
-        return wrapper  # type: ignore[return-value]
-
-    return decorate
+    return wrapper  # type: ignore[return-value]

@@ -17,7 +17,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from envcheck import __version__
-from envcheck.cli.exits import EXIT_INTERNAL, EXIT_NEGATIVE, EXIT_OK, EXIT_USAGE, CommandExit
+from envcheck.cli.exits import (
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_NEGATIVE,
+    EXIT_OK,
+    EXIT_USAGE,
+    CommandExit,
+)
 from envcheck.cli.help import help_page
 from envcheck.cli.options import UsageError, build_parser, parse, print_help
 from envcheck.cli.table import ROOT
@@ -63,8 +70,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"envcheck: error: {message} (see {exc.command or PROG} --help)", file=sys.stderr)
         code = EXIT_USAGE
     except KeyboardInterrupt:
-        print("envcheck: aborted", file=sys.stderr)
-        code = EXIT_NEGATIVE
+        print("envcheck: interrupted", file=sys.stderr)
+        code = EXIT_INTERRUPTED
     except Exception as exc:  # a bug: say so in one line unless asked for the traceback
         if os.environ.get("ENVCHECK_DEBUG"):
             raise

@@ -1,16 +1,19 @@
 """The errors of the index layer: a fetch that failed for a reason outside the user's input.
 
-The CLI maps every `FetchError` to exit 1; bad input stays `envcheck.errors.InputError` (exit 2).
+Every `FetchError` ends a command with exit 1; bad input stays `envcheck.errors.InputError`
+(exit 2).
 Messages never hold credentials: URLs are stripped of them before any request is made.
 """
 
 from __future__ import annotations
 
-from envcheck.errors import EnvcheckError
+from envcheck.errors import EXIT_NEGATIVE, EnvcheckError
 
 
 class FetchError(EnvcheckError):
     """Getting files from the index failed, or what came back cannot be trusted (exit 1)."""
+
+    exit_code = EXIT_NEGATIVE
 
 
 class IndexUnavailableError(FetchError):

@@ -9,11 +9,13 @@ file the user named, and nothing here needs root.
 
 from __future__ import annotations
 
-from envcheck.errors import EnvcheckError
+from envcheck.errors import EXIT_NEGATIVE, EnvcheckError
 
 
 class InstallError(EnvcheckError):
     """Base of the errors of `envcheck install` that are not the user's input (exit 1)."""
+
+    exit_code = EXIT_NEGATIVE
 
 
 class NoPlanError(InstallError):

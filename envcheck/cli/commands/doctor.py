@@ -16,7 +16,7 @@ from envcheck.probe.background import StartedProbe, probe_timeout, start_probe
 from envcheck.report.formats import Format, choose_format
 
 
-@handles_errors()
+@handles_errors
 def run(args: argparse.Namespace) -> int:
     chosen = choose_format(args.output_format, args.as_json)
     if args.python is not None and not Path(args.python).exists():

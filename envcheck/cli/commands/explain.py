@@ -13,7 +13,7 @@ from envcheck.report.explanation import render
 from envcheck.report.formats import choose_format
 
 
-@handles_errors()
+@handles_errors
 def run(args: argparse.Namespace) -> int:
     chosen = choose_format(args.output_format, args.as_json)
     matrix = load(args.matrix_option)

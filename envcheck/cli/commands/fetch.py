@@ -2,10 +2,10 @@
 of a wheelhouse against its manifest (`--verify DIR`).
 
 Like every command: data to stdout (text or --json), progress to stderr and only on a terminal,
-an error as one line on stderr, every option also an ENVCHECK_* variable. Exit codes: 0 done (or
-the wheelhouse verified), 1 a download or the verification failed or nothing fits the target, 2 a
-usage error. Credentials in an index URL are never printed: the index is shown redacted and every
-message is scrubbed once more.
+an error as one line on stderr, every option also an ENVCHECK_* variable. Exit codes (errors.py):
+0 done (or the wheelhouse verified), 1 a download or the verification failed or nothing fits the
+target, 2 a usage error, 130 interrupted. Credentials in an index URL are never printed: the
+index is shown redacted and every message is scrubbed once more.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from envcheck.cli.commands.flags import target_python
-from envcheck.cli.exits import CommandExit, fail
+from envcheck.cli.exits import EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK, CommandExit, fail
 
 if TYPE_CHECKING:  # the download stack (requests, urllib3) loads only when fetch runs
     from envcheck.fetch import FetchReport
@@ -27,11 +27,9 @@ if TYPE_CHECKING:  # the download stack (requests, urllib3) loads only when fetc
 
 from envcheck.errors import EnvcheckError, InputError
 from envcheck.index.config import IndexLocation, resolve_index, split_credentials
-from envcheck.index.errors import FetchError
 from envcheck.matrix.load import matrix_dir
 from envcheck.matrix.model import load_matrix
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 FETCH_SCHEMA = "envcheck.fetch/1"
 VERIFY_SCHEMA = "envcheck.wheelhouse-verify/1"
 CONNECT_TIMEOUT_S = 10.0
@@ -64,12 +62,8 @@ def run(args: argparse.Namespace) -> int:
             args.timeout,
             args.matrix_option,
         )
-    except InputError as exc:
-        raise _fail(str(exc), EXIT_USAGE, secrets) from None
-    except FetchError as exc:
-        raise _fail(str(exc), EXIT_FAILED, secrets) from None
-    except EnvcheckError as exc:  # the matrix directory and the like
-        raise _fail(str(exc), EXIT_USAGE, secrets) from None
+    except EnvcheckError as exc:  # bad input exits 2, a failed download 1 (its class says)
+        raise _fail(str(exc), exc.exit_code, secrets) from None
     except KeyboardInterrupt:
         raise _fail("interrupted; no partial file was kept", EXIT_INTERRUPTED, secrets) from None
     if as_json:
@@ -132,7 +126,7 @@ def _verify(directory: Path, as_json: bool) -> int:
         print(json.dumps(verification_to_json(result), indent=2))
     else:
         sys.stdout.write(verification_to_text(result))
-    return EXIT_OK if result.ok else EXIT_FAILED
+    return EXIT_OK if result.ok else EXIT_NEGATIVE
 
 
 # --- output: pure functions of the results ------------------------------------------------------

@@ -39,7 +39,6 @@ from envcheck.install.run import (
 from envcheck.matrix.model import tensorflow_specifier
 
 # A refused or failed installation exits 1, unusable input 2 (envcheck.cli.exits).
-_handles_errors = handles_errors(negative=(InstallError,))
 
 
 def _err(line: str) -> None:
@@ -90,7 +89,7 @@ def _nothing_to_install(plan: InstallPlan, target_python: str, dry_run_only: boo
     return False
 
 
-@_handles_errors
+@handles_errors
 def run(args: argparse.Namespace) -> int:
     """Install the recommended TensorFlow (and its CUDA wheels) into one environment, safely."""
     tensorflow: str | None = args.tensorflow

@@ -18,7 +18,7 @@ from envcheck.report import matrix_rows
 from envcheck.versions import major_minor, parse_numeric_version
 
 
-@handles_errors()
+@handles_errors
 def rows(args: argparse.Namespace) -> int:
     """Show TensorFlow releases with their Python, CUDA, cuDNN, driver and GPU targets."""
     matrix = load(args.matrix_option)

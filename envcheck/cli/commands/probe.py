@@ -16,7 +16,7 @@ from envcheck.errors import EnvcheckError
 from envcheck.probe.background import start_probe
 
 
-@handles_errors()
+@handles_errors
 def run(args: argparse.Namespace) -> int:
     if args.python is not None and not Path(args.python).exists():
         raise EnvcheckError(f"--python {args.python!r} does not exist")

@@ -15,7 +15,7 @@ from envcheck.report import recommendation
 from envcheck.report.matrix_rows import series_range
 
 
-@handles_errors()
+@handles_errors
 def run(args: argparse.Namespace) -> int:
     matrix = load(args.matrix_option)
     gpus = gpus_from_flags(matrix, args.gpu, args.compute_capability)

@@ -32,8 +32,6 @@ from envcheck.windows_setup import wsl_state as classify_wsl
 PYTHON_SCHEMA = "envcheck.setup-windows-python/1"
 WSL_SCHEMA = "envcheck.setup-wsl-state/1"
 
-_handles_errors = handles_errors()
-
 
 def _read(path: str, option: str) -> str:
     try:
@@ -67,7 +65,7 @@ def _candidate_json(candidate: Candidate | None) -> dict[str, Any] | None:
     }
 
 
-@_handles_errors
+@handles_errors
 def windows_python(args: argparse.Namespace) -> int:
     """Which installed Python the TensorFlow venv should use, and whether the GPU needs WSL2."""
     text = _read(args.py_list, "--py-list")
@@ -99,7 +97,7 @@ def windows_python(args: argparse.Namespace) -> int:
     return EXIT_NEGATIVE if plan.chosen is None else EXIT_OK
 
 
-@_handles_errors
+@handles_errors
 def wsl_state(args: argparse.Namespace) -> int:
     """Is WSL absent, WSL 1 only, WSL 2, or without a Linux distribution; and what to do."""
     text = _read(args.list_file, "--list") if args.list_file is not None else ""
