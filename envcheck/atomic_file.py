@@ -11,7 +11,7 @@ import os
 import stat
 from pathlib import Path
 
-from envcheck.errors import InputError
+from envcheck.errors import EnvcheckError, InputError
 
 _ATTEMPTS = 100  # temporary names tried before giving up (tempfile tries as many)
 
@@ -32,38 +32,42 @@ def check_writable(target: str, option: str = "-o") -> Path:
     return path
 
 
-def write_atomically(path: Path, text: str, option: str = "-o") -> None:
-    """Write `text` to `path`; InputError naming `option` when the place cannot take it."""
+def write_atomically(
+    path: Path, text: str, option: str = "-o", error: type[EnvcheckError] = InputError
+) -> None:
+    """Write `text` to `path`; `error` (InputError: the user named a place that cannot take
+    it) naming `option` when the place cannot take it. The one writer of every file envcheck
+    writes: reports, constraints files, the wheelhouse manifest."""
     if path.is_dir():
-        raise InputError(f"{option} {str(path)!r} cannot be written: it is a directory")
-    directory = _directory(path, option)
+        raise error(f"{option} {str(path)!r} cannot be written: it is a directory")
+    directory = _directory(path, option, error)
     data = text.encode("utf-8")
-    handle, temporary = _create_temporary(path, directory, option)
+    handle, temporary = _create_temporary(path, directory, option, error)
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
             stream.flush()
             os.fsync(stream.fileno())
         if temporary.read_bytes() != data:
-            raise InputError(f"{option} {str(path)!r}: the written file did not read back intact")
+            raise error(f"{option} {str(path)!r}: the written file did not read back intact")
         _keep_mode(path, temporary)
         temporary.replace(path)
     except OSError as exc:
-        raise InputError(
-            f"{option} {str(path)!r} cannot be written: {exc.strerror or exc}"
-        ) from exc
+        raise error(f"{option} {str(path)!r} cannot be written: {exc.strerror or exc}") from exc
     finally:
         temporary.unlink(missing_ok=True)
 
 
-def _directory(path: Path, option: str) -> Path:
+def _directory(path: Path, option: str, error: type[EnvcheckError] = InputError) -> Path:
     directory = path.parent if str(path.parent) else Path()
     if not directory.is_dir():
-        raise InputError(f"{option} {str(path)!r}: the directory {str(directory)!r} does not exist")
+        raise error(f"{option} {str(path)!r}: the directory {str(directory)!r} does not exist")
     return directory
 
 
-def _create_temporary(path: Path, directory: Path, option: str) -> tuple[int, Path]:
+def _create_temporary(
+    path: Path, directory: Path, option: str, error: type[EnvcheckError] = InputError
+) -> tuple[int, Path]:
     """A new, empty, private-named file beside `path`, opened for writing.
 
     Created with mode 0666 like open() does, so the umask decides the final mode: mkstemp's
@@ -77,10 +81,10 @@ def _create_temporary(path: Path, directory: Path, option: str) -> tuple[int, Pa
         except FileExistsError:
             continue
         except OSError as exc:
-            raise InputError(
+            raise error(
                 f"{option} {str(path)!r}: cannot write in {str(directory)!r}: {exc.strerror or exc}"
             ) from exc
-    raise InputError(f"{option} {str(path)!r}: no free temporary name in {str(directory)!r}")
+    raise error(f"{option} {str(path)!r}: no free temporary name in {str(directory)!r}")
 
 
 def _keep_mode(path: Path, temporary: Path) -> None:

@@ -9,17 +9,16 @@ and reports mismatched, missing and extra files. Nothing here talks to an index.
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from envcheck import __version__
+from envcheck.atomic_file import write_atomically
 from envcheck.errors import InputError
-from envcheck.index.download import FILE_MODE, file_digests
+from envcheck.index.download import file_digests
 from envcheck.index.errors import FetchError, UnsafeFileNameError
 from envcheck.index.simple_api import check_file_name
 
@@ -143,27 +142,10 @@ def manifest_json(entries: Iterable[ManifestEntry]) -> str:
 
 
 def write_manifest(directory: Path, entries: Iterable[ManifestEntry]) -> Path:
-    """Write `directory/wheelhouse.json` atomically: temporary file, read back, rename."""
+    """Write `directory/wheelhouse.json` atomically (envcheck.atomic_file); FetchError when the
+    wheelhouse cannot take it."""
     path = directory / MANIFEST_NAME
-    data = manifest_json(entries).encode("utf-8")
-    try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{MANIFEST_NAME}.", dir=directory)
-    except OSError as exc:
-        raise FetchError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from exc
-    part = Path(temporary)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        if part.read_bytes() != data:
-            raise FetchError(f"{str(path)!r}: the manifest did not read back intact")
-        part.chmod(FILE_MODE)
-        part.replace(path)
-    except OSError as exc:
-        raise FetchError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from exc
-    finally:
-        part.unlink(missing_ok=True)
+    write_atomically(path, manifest_json(entries), option="--dest", error=FetchError)
     return path
 
 
