@@ -48,7 +48,7 @@ $ErrorActionPreference = 'Stop'
 # PowerShell 7.3+: a native program's exit code is checked here, never turned into an exception.
 $PSNativeCommandUseErrorActionPreference = $false
 
-# The same sentence as envcheck.windows_setup.REFUSE_32BIT.
+# The same sentence as envcheck.recommend.windows_setup.REFUSE_32BIT.
 $Refuse32Bit = '32-bit Python cannot be used: TensorFlow has no 32-bit Windows wheels (and a 32-bit process cannot use the GPU)'
 $Install64Bit = "install the 64-bit Python 3 from the official Windows installer ('Windows installer (64-bit)', with the py launcher option ticked), then run this script again"
 $WslExplanation = @'

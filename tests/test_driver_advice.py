@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from envcheck.machine import GpuDescription, MachineDescription
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import load_matrix
-from envcheck.recommend import recommend
+from envcheck.recommend.machine import GpuDescription, MachineDescription
+from envcheck.recommend.rank import recommend
 from envcheck.versions import ComputeCapability, PythonVersion
 
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from envcheck.diagnose.doctor import diagnose
-from envcheck.machine import GpuDescription, MachineDescription
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import Matrix, load_matrix
-from envcheck.recommend import recommend
+from envcheck.recommend.machine import GpuDescription, MachineDescription
+from envcheck.recommend.rank import recommend
 from envcheck.versions import ComputeCapability, DriverVersion, PythonVersion
 from tests.facts_builder import driver, gpu, machine, tensorflow
 

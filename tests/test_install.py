@@ -51,9 +51,9 @@ from envcheck.install.run import (
     resolved_versions,
     secret_masker,
 )
-from envcheck.machine import MachineDescription
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import Matrix, load_matrix
+from envcheck.recommend.machine import MachineDescription
 from envcheck.versions import DriverVersion, PythonVersion
 
 DRIVER = "550.54.14"

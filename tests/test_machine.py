@@ -1,4 +1,4 @@
-"""Reading the host (envcheck.machine, envcheck.probe.driver): /proc text, nvidia-smi output, a
+"""Reading the host (envcheck.recommend.machine, envcheck.probe.driver): /proc text, nvidia-smi output, a
 real fake nvidia-smi run by the driver cascade, the environment override, the compute capability
 looked up by GPU name, WSL detection and the description built from flags."""
 
@@ -14,16 +14,6 @@ from pathlib import Path
 import pytest
 
 from envcheck.errors import InputError
-from envcheck.machine import (
-    GpuDescription,
-    MachineDescription,
-    describe_machine,
-    host_driver,
-    host_os,
-    normalize_arch,
-    normalize_os,
-    with_capabilities,
-)
 from envcheck.matrix.gpu_names import GpuIndex
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import load_matrix
@@ -35,6 +25,16 @@ from envcheck.probe.driver import (
     probe_driver,
 )
 from envcheck.probe.facts import GpuFacts, ProbeStep
+from envcheck.recommend.machine import (
+    GpuDescription,
+    MachineDescription,
+    describe_machine,
+    host_driver,
+    host_os,
+    normalize_arch,
+    normalize_os,
+    with_capabilities,
+)
 from envcheck.versions import ComputeCapability, DriverVersion, PythonVersion
 
 # /proc/driver/nvidia/version as the proprietary and the open kernel module write it.

@@ -24,13 +24,13 @@ from envcheck.diagnose.doctor import diagnose
 from envcheck.explain.explain import Explanation, explain_lines
 from envcheck.explain.matcher import LogHit, match_lines
 from envcheck.findings import Finding, Severity
-from envcheck.machine import GpuDescription, MachineDescription
 from envcheck.matrix.advisories import load_known_bugs
 from envcheck.matrix.gpu_names import GpuIndex
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import load_matrix
 from envcheck.matrix.signatures import load_signatures
-from envcheck.recommend import recommend
+from envcheck.recommend.machine import GpuDescription, MachineDescription
+from envcheck.recommend.rank import recommend
 from envcheck.report.explanation import render
 from envcheck.report.formats import Format
 from envcheck.versions import DriverVersion, PythonVersion

@@ -19,13 +19,13 @@ from typing import Any
 import pytest
 from packaging.version import Version
 
-from envcheck.machine import GpuDescription, MachineDescription
 from envcheck.matrix.gpu_names import GpuIndex
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import Matrix, load_matrix
 from envcheck.matrix.records import TensorflowRelease
 from envcheck.platforms import host_os
-from envcheck.recommend import Candidate, Recommendation, recommend
+from envcheck.recommend.machine import GpuDescription, MachineDescription
+from envcheck.recommend.rank import Candidate, Recommendation, recommend
 from envcheck.report.recommendation import to_json, to_text
 from envcheck.versions import ComputeCapability, DriverVersion, PythonVersion
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from envcheck.machine import MachineDescription
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import load_matrix
-from envcheck.recommend import recommend
+from envcheck.recommend.machine import MachineDescription
+from envcheck.recommend.rank import recommend
 from envcheck.report.recommendation import to_text
 from envcheck.versions import PythonVersion
 

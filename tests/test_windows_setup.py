@@ -2,7 +2,7 @@
 
 Two halves:
 
-1. The Python side (envcheck.windows_setup and the hidden `envcheck setup` commands): the py
+1. The Python side (envcheck.recommend.windows_setup and the hidden `envcheck setup` commands): the py
    launcher's list in the formats the three launchers print (the legacy launcher before 3.11,
    CPython's PC/launcher2.c from 3.11, the Python install manager's legacy-paths format),
    with 32-bit, ARM64, free-threaded, Store, conda and active-venv entries, paths with spaces
@@ -33,12 +33,11 @@ import pytest
 
 from envcheck.cli.options import Command
 from envcheck.cli.table import ROOT as CLI_ROOT
-from envcheck.machine import GpuDescription, MachineDescription
 from envcheck.matrix.gpu_names import GpuIndex
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import Matrix, load_matrix
-from envcheck.versions import DriverVersion, PythonVersion
-from envcheck.windows_setup import (
+from envcheck.recommend.machine import GpuDescription, MachineDescription
+from envcheck.recommend.windows_setup import (
     REFUSE_32BIT,
     WSL1_ONLY,
     WSL2,
@@ -53,6 +52,7 @@ from envcheck.windows_setup import (
     wsl_message,
     wsl_state,
 )
+from envcheck.versions import DriverVersion, PythonVersion
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "setup-windows.ps1"

@@ -15,10 +15,10 @@ from envcheck.diagnose import advisory_rules, driver_rules, framework_rules, lib
 from envcheck.diagnose.context import Context, Target
 from envcheck.errors import EnvcheckError, InputError
 from envcheck.findings import Finding, Severity, ordered
-from envcheck.machine import GpuDescription, MachineDescription
 from envcheck.matrix.model import Matrix
 from envcheck.probe.facts import Facts
-from envcheck.recommend import Recommendation, recommend
+from envcheck.recommend.machine import GpuDescription, MachineDescription
+from envcheck.recommend.rank import Recommendation, recommend
 from envcheck.versions import DriverVersion, PythonVersion
 
 Rule = Callable[[Context], list[Finding]]

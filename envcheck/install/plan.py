@@ -25,11 +25,11 @@ from packaging.version import InvalidVersion, Version
 
 from envcheck.errors import EnvcheckError, InputError
 from envcheck.install import NoPlanError
-from envcheck.machine import MachineDescription, describe_machine, with_capabilities
 from envcheck.matrix.gpu_names import GpuIndex
 from envcheck.matrix.model import Matrix
 from envcheck.platforms import normalize_arch
-from envcheck.recommend import Candidate, Recommendation, recommend
+from envcheck.recommend.machine import MachineDescription, describe_machine, with_capabilities
+from envcheck.recommend.rank import Candidate, Recommendation, recommend
 from envcheck.versions import PythonVersion
 
 TARGET_TIMEOUT_S = 30.0

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from envcheck.recommend import Candidate, Recommendation
+from envcheck.recommend.rank import Candidate, Recommendation
 
 SCHEMA = "envcheck.recommend/1"
 TEXT_CANDIDATES = 3  # the text report details the best few; --json has them all

@@ -8,11 +8,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from envcheck.errors import EnvcheckError, InputError
-from envcheck.machine import GpuDescription
 from envcheck.matrix.gpu_names import GpuIndex
 from envcheck.matrix.load import bundled_matrix_dir, matrix_dir
 from envcheck.matrix.model import Matrix, load_matrix
 from envcheck.probe.interpreter import Interpreter, describe_interpreter
+from envcheck.recommend.machine import GpuDescription
 from envcheck.versions import ComputeCapability
 
 

@@ -9,8 +9,8 @@ from dataclasses import replace
 
 from envcheck.cli.commands.flags import capability_lookup, gpus_from_flags, load, target_python
 from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, fail, handles_errors
-from envcheck.machine import describe_machine, with_capabilities
-from envcheck.recommend import recommend
+from envcheck.recommend.machine import describe_machine, with_capabilities
+from envcheck.recommend.rank import recommend
 from envcheck.report import recommendation
 from envcheck.report.matrix_rows import series_range
 

@@ -1,10 +1,11 @@
 """`envcheck setup ...`: the hidden commands scripts/setup-windows.ps1 asks for its decisions.
 
 Each command reads the files the script wrote (raw bytes of `py -0p` / `wsl.exe` output;
-envcheck.windows_setup decodes them) and prints one JSON object (ASCII only, so the console code
-page cannot garble it). Exit codes: 0 an answer, 1 `windows-python` found no usable interpreter
-(the message says which to install), 2 unusable input (a missing file, a bad --driver). Decisions
-live in envcheck.windows_setup.
+envcheck.recommend.windows_setup decodes them) and prints one JSON object (ASCII only, so the
+console code page cannot garble it). Exit codes: 0 an answer, 1 `windows-python` found no usable
+interpreter (the message says which to install), 2 unusable input (a missing file, a bad
+--driver). Decisions
+live in envcheck.recommend.windows_setup.
 """
 
 from __future__ import annotations
@@ -17,9 +18,9 @@ from typing import Any
 from envcheck.cli.commands.flags import capability_lookup, gpus_from_flags, load
 from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, handles_errors
 from envcheck.errors import InputError
-from envcheck.machine import describe_machine, with_capabilities
-from envcheck.recommend import Candidate
-from envcheck.windows_setup import (
+from envcheck.recommend.machine import describe_machine, with_capabilities
+from envcheck.recommend.rank import Candidate
+from envcheck.recommend.windows_setup import (
     PythonInstall,
     decode_output,
     plan_windows_python,
@@ -27,7 +28,7 @@ from envcheck.windows_setup import (
     wsl_explanation,
     wsl_message,
 )
-from envcheck.windows_setup import wsl_state as classify_wsl
+from envcheck.recommend.windows_setup import wsl_state as classify_wsl
 
 PYTHON_SCHEMA = "envcheck.setup-windows-python/1"
 WSL_SCHEMA = "envcheck.setup-wsl-state/1"

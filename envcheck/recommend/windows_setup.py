@@ -23,9 +23,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from envcheck.machine import MachineDescription
 from envcheck.matrix.model import Matrix
-from envcheck.recommend import Candidate, recommend
+from envcheck.recommend.machine import MachineDescription
+from envcheck.recommend.rank import Candidate, recommend
 from envcheck.versions import PythonVersion
 
 # envcheck's own requires-python: the venv has to run envcheck too.

@@ -12,7 +12,6 @@ from dataclasses import dataclass, replace
 
 from packaging.version import Version
 
-from envcheck.machine import GpuDescription, MachineDescription
 from envcheck.matrix.advisories import KnownBug
 from envcheck.matrix.model import Matrix, tensorflow_specifier
 from envcheck.matrix.records import TensorflowRelease
@@ -28,6 +27,7 @@ from envcheck.matrix.rules import (
     ptx_jit_needed,
     python_supported,
 )
+from envcheck.recommend.machine import GpuDescription, MachineDescription
 from envcheck.versions import DriverVersion
 
 
