@@ -7,7 +7,7 @@ Library code raises them with a message that quotes the input and ends with what
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, NoReturn
 
 EXIT_OK = 0  # success; a positive answer
 EXIT_NEGATIVE = 1  # a negative answer, or an action that failed (install, fetch)
@@ -25,3 +25,9 @@ class EnvcheckError(Exception):
 
 class InputError(EnvcheckError):
     """A value given on the command line or in the environment cannot be used (exit 2)."""
+
+
+def assert_never(value: NoReturn) -> NoReturn:
+    """The end of a dispatch over a closed set (an Enum, a Literal): mypy proves every member is
+    handled before it (typing.assert_never, which Python 3.9 and 3.10 lack)."""
+    raise AssertionError(f"unhandled value {value!r}")  # pragma: no cover

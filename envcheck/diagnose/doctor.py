@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from envcheck.diagnose import advisory_rules, driver_rules, framework_rules, library_rules
 from envcheck.diagnose.context import Context, Target
@@ -58,6 +58,9 @@ GPU_RULES: frozenset[Rule] = frozenset(
     }
 )
 
+Status = Literal["ok", "warning", "error"]
+ComponentStatus = Literal["ok", "warning", "error", "unknown"]
+
 DRIVER_CODES = {"driver-missing", "driver-too-old", "driver-too-new", "driver-library-mismatch"}
 NO_NVIDIA_GPU = "this machine has no NVIDIA GPU"
 
@@ -67,12 +70,12 @@ class Component:
     name: str
     found: str
     required: str
-    status: str  # ok | warning | error | unknown
+    status: ComponentStatus
 
 
 @dataclass(frozen=True)
 class Report:
-    status: str  # ok | warning | error
+    status: Status
     findings: tuple[Finding, ...]
     components: tuple[Component, ...]
     facts: Facts
@@ -101,7 +104,7 @@ class Report:
         return "No problem found."
 
 
-def _status(findings: Sequence[Finding]) -> str:
+def _status(findings: Sequence[Finding]) -> Status:
     if any(f.severity is Severity.ERROR for f in findings):
         return "error"
     if any(f.severity is Severity.WARNING for f in findings):
@@ -109,7 +112,7 @@ def _status(findings: Sequence[Finding]) -> str:
     return "ok"
 
 
-def _component_status(findings: Sequence[Finding], codes: set[str], known: bool) -> str:
+def _component_status(findings: Sequence[Finding], codes: set[str], known: bool) -> ComponentStatus:
     mine = [f for f in findings if f.code in codes and f.severity is not Severity.INFO]
     if mine:
         return _status(mine)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import Version
@@ -32,7 +33,7 @@ class KnownBug:
     min_compute_capability: ComputeCapability | None
     symptoms: tuple[str, ...]
     workaround: str
-    severity: str  # warning | info
+    severity: Literal["warning", "info"]
     sources: tuple[str, ...]
     cuda_build_only: bool = False  # a packaging bug of the GPU build: CPU builds never hit it
 
@@ -85,11 +86,12 @@ def load_known_bugs(directory: Path) -> tuple[KnownBug, ...]:
         if unknown:
             raise MatrixDataError(f"{row.where}: field 'os': unknown {', '.join(unknown)}")
         capability = row.optional_string("min_compute_capability")
-        severity = row.optional_string("severity") or "warning"
-        if severity not in ("warning", "info"):
+        written = row.optional_string("severity") or "warning"
+        if written not in ("warning", "info"):
             raise MatrixDataError(
-                f"{row.where}: field 'severity': {severity!r} is not warning or info"
+                f"{row.where}: field 'severity': {written!r} is not warning or info"
             )
+        severity: Literal["warning", "info"] = "info" if written == "info" else "warning"
         bugs.append(
             KnownBug(
                 id=row.string("id"),

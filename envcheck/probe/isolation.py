@@ -18,15 +18,16 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 DEFAULT_TIMEOUT_S = 10.0
+ChildStatus = Literal["ok", "timeout", "crashed", "failed", "not-run"]
 _STDERR_TAIL = 2000
 
 
 @dataclass(frozen=True)
 class ChildResult:
-    status: str  # ok | timeout | crashed | failed | not-run
+    status: ChildStatus
     data: dict[str, Any] | None
     returncode: int | None
     signal: str | None  # e.g. SIGSEGV when the child was killed by a signal

@@ -9,6 +9,7 @@ Pure: takes a matrix and a machine description, returns data; printing is in env
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Literal
 
 from packaging.version import Version
 
@@ -30,13 +31,15 @@ from envcheck.matrix.rules import (
 from envcheck.recommend.machine import GpuDescription, MachineDescription
 from envcheck.versions import DriverVersion
 
+CandidateStatus = Literal["compatible", "unverified", "cpu-only"]
+
 
 @dataclass(frozen=True)
 class Candidate:
     tensorflow: Version  # the exact version to install
     release: TensorflowRelease
     kind: str  # "gpu" or "cpu"
-    status: str  # "compatible", "unverified" (GPU) or "cpu-only"
+    status: CandidateStatus  # unverified: a GPU candidate some rule could not decide
     commands: tuple[str, ...]
     notes: tuple[str, ...]
     outcomes: tuple[Outcome, ...]

@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from envcheck.diagnose.doctor import Report
+from envcheck.errors import assert_never
 from envcheck.report import recommendation as recommendation_report
 from envcheck.report.formats import Format
 
@@ -145,4 +146,4 @@ def render(report: Report, output: Format, colour: bool = False, home: str | Non
         return json.dumps(to_json(report), indent=2) + "\n"
     if output is Format.MARKDOWN:
         return to_markdown(report, home, user)
-    raise AssertionError(f"unhandled format {output}")  # pragma: no cover
+    return assert_never(output)

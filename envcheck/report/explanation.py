@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from envcheck.errors import assert_never
 from envcheck.explain.explain import Explanation
 from envcheck.report.formats import Format
 
@@ -88,4 +89,4 @@ def render(explanation: Explanation, output: Format) -> str:
         return json.dumps(to_json(explanation), indent=2) + "\n"
     if output is Format.MARKDOWN:
         return to_markdown(explanation)
-    raise AssertionError(f"unhandled format {output}")  # pragma: no cover
+    return assert_never(output)
