@@ -168,7 +168,7 @@ def _fetch_vs_pip(runs: int) -> list[tuple[str, float | None, float | None]]:
             commands = {
                 "envcheck fetch (local index)": [
                     sys.executable, "-m", "envcheck", "fetch", "--tensorflow", "2.15.1",
-                    "--platform", "manylinux_2_17_x86_64", "--python", "3.11",
+                    "--platform", "manylinux_2_17_x86_64", "--python-version", "3.11",
                     "--index-url", server.url, "--dest",
                 ],
                 "pip download --no-deps (same files)": [
