@@ -62,6 +62,7 @@ from envcheck.index.wheels import (
     select_file,
 )
 from envcheck.matrix.model import Matrix, tensorflow_specifier
+from envcheck.matrix.recipes import install_recipe
 from envcheck.matrix.records import TensorflowRelease
 from envcheck.matrix.rules import (
     Status,
@@ -213,16 +214,13 @@ def plan_target(matrix: Matrix, spec: str | None, target: WheelTarget) -> Target
         version = _pinned(release, spec)
         gpu = gpu_build_available(release, os_name, arch)
         uses_cuda = gpu.ok and os_name in ("linux", "windows")
-        package = release.gpu_package if uses_cuda else "tensorflow"
-        texts = [f"{package}=={version}"]
-        if os_name == "linux" and uses_cuda:
-            texts += release.and_cuda
-        texts += release.install_pins
+        recipe = install_recipe(release, version, os_name, gpu=uses_cuda)
+        texts = list(recipe.wheels)
         notes = []
-        if uses_cuda and release.cuda_setup and not (os_name == "linux" and release.and_cuda):
+        if recipe.outside_pip:
             notes.append(
                 f"TensorFlow {version} takes CUDA {release.cuda} and cuDNN {release.cudnn} from "
-                f"outside pip on {target.platform}: " + "; ".join(release.cuda_setup)
+                f"outside pip on {target.platform}: " + "; ".join(recipe.outside_pip)
             )
         elif not uses_cuda and release.has_gpu_build:
             notes.append(f"{gpu.message}: the wheel for {target.platform} runs on the CPU only")

@@ -14,6 +14,7 @@ from packaging.version import InvalidVersion, Version
 
 from envcheck.diagnose.context import Context
 from envcheck.findings import Finding, Severity
+from envcheck.matrix.recipes import install_recipe
 from envcheck.matrix.records import LibraryFile
 from envcheck.matrix.rules import cudnn_runtime_compatible
 from envcheck.probe.facts import ANOTHER_VERSION, DANGLING_SYMLINK, LibraryFacts
@@ -36,9 +37,10 @@ def _install_fix(context: Context) -> str:
         return (
             "Install the CUDA and cuDNN versions this TensorFlow was built with (envcheck matrix)."
         )
-    if context.os in ("linux", "wsl") and release.and_cuda:
-        return f'python -m pip install "tensorflow[and-cuda]=={version}"'
-    setup = "; ".join(release.cuda_setup)
+    recipe = install_recipe(release, version, context.os, gpu=True)
+    if recipe.extra:
+        return recipe.pip_command()
+    setup = "; ".join(recipe.outside_pip)
     return (
         f"Install CUDA {release.cuda} and cuDNN {release.cudnn} and put them on the loader's "
         f"path{': ' + setup if setup else ''}."

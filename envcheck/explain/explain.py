@@ -21,6 +21,7 @@ from envcheck.explain.matcher import Followers, LogHit, Screen, clean_line
 from envcheck.findings import Finding, Severity, ordered
 from envcheck.matrix.advisories import KnownBug, bugs_with_symptoms
 from envcheck.matrix.model import Matrix
+from envcheck.matrix.recipes import install_recipe
 from envcheck.matrix.records import TensorflowRelease
 from envcheck.matrix.signatures import Signature
 
@@ -87,17 +88,18 @@ def _cudnn_install(facts: LogFacts, matrix: Matrix) -> str:
     if not built:
         return ""
     parts = []
-    extra = [r for r in built if r.and_cuda]
+    version = facts.tensorflow or "<your version>"
+    recipes = {release: install_recipe(release, version, "linux", gpu=True) for release in built}
+    extra = [r for r in built if recipes[r].extra]
     if extra:
-        version = facts.tensorflow or "<your version>"
+        command = install_recipe(extra[-1], version, "linux", gpu=True).pip_command()
         parts.append(
-            f"on Linux, {_series(extra)}: python -m pip install "
-            f'"tensorflow[and-cuda]=={version}" (its nvidia-* wheels bring that cuDNN)'
+            f"on Linux, {_series(extra)}: {command} (its nvidia-* wheels bring that cuDNN)"
         )
     by_setup: dict[tuple[str, ...], list[TensorflowRelease]] = {}
     for release in built:
-        if not release.and_cuda and release.cuda_setup:
-            by_setup.setdefault(release.cuda_setup, []).append(release)
+        if recipes[release].outside_pip:
+            by_setup.setdefault(recipes[release].outside_pip, []).append(release)
     for setup, releases in by_setup.items():
         cuda = releases[-1].cuda
         parts.append(f"{_series(releases)} (CUDA {cuda}): " + "; ".join(setup))

@@ -27,6 +27,7 @@ from envcheck.errors import EnvcheckError, InputError
 from envcheck.install import NoPlanError
 from envcheck.matrix.gpu_names import GpuIndex
 from envcheck.matrix.model import Matrix
+from envcheck.matrix.recipes import install_recipe
 from envcheck.platforms import normalize_arch
 from envcheck.recommend.machine import MachineDescription, describe_machine, with_capabilities
 from envcheck.recommend.rank import Candidate, Recommendation, recommend
@@ -256,13 +257,11 @@ def _package(requirement: str, via: str, distributions: Mapping[str, str] | None
 def _pin_requirements(
     candidate: Candidate, os_name: str
 ) -> tuple[str, str | None, tuple[str, ...]]:
-    """(TensorFlow requirement, the extra's name or None, manual steps); mirrors gpu_commands."""
-    release, version = candidate.release, candidate.tensorflow
-    if candidate.kind == "gpu" and os_name in ("linux", "wsl") and release.and_cuda:
-        return f"tensorflow[and-cuda]=={version}", "and-cuda", ()
-    if candidate.kind == "gpu":
-        return f"{release.gpu_package}=={version}", None, release.cuda_setup
-    return f"tensorflow=={version}", None, ()
+    """(TensorFlow requirement, the extra's name or None, manual steps), from the recipe."""
+    recipe = install_recipe(
+        candidate.release, candidate.tensorflow, os_name, gpu=candidate.kind == "gpu"
+    )
+    return recipe.requirements[0], recipe.extra, recipe.outside_pip
 
 
 def _no_candidate(recommendation: Recommendation, spec: str | None) -> NoPlanError:

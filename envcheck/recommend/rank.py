@@ -15,6 +15,7 @@ from packaging.version import Version
 
 from envcheck.matrix.advisories import KnownBug
 from envcheck.matrix.model import Matrix, tensorflow_specifier
+from envcheck.matrix.recipes import install_recipe
 from envcheck.matrix.records import TensorflowRelease
 from envcheck.matrix.rules import (
     Outcome,
@@ -149,20 +150,14 @@ def _gpu_rules(
     return [available, _driver_outcome(matrix, release, machine, jit), gpu]
 
 
-def _pip(requirements: list[str]) -> str:
-    return "python -m pip install " + " ".join(f'"{r}"' for r in requirements)
-
-
 def gpu_commands(release: TensorflowRelease, version: Version, os_name: str) -> tuple[str, ...]:
-    """How to install this GPU build on `os_name`, from the release's data."""
-    pins = list(release.install_pins)
-    if os_name in ("linux", "wsl") and release.and_cuda:
-        return (_pip([f"tensorflow[and-cuda]=={version}", *pins]),)
-    return (_pip([f"{release.gpu_package}=={version}", *pins]), *release.cuda_setup)
+    """How to install this GPU build on `os_name` (envcheck/matrix/recipes.py)."""
+    recipe = install_recipe(release, version, os_name, gpu=True)
+    return (recipe.pip_command(), *recipe.outside_pip)
 
 
 def cpu_commands(release: TensorflowRelease, version: Version) -> tuple[str, ...]:
-    return (_pip([f"tensorflow=={version}", *release.install_pins]),)
+    return (install_recipe(release, version, "linux", gpu=False).pip_command(),)
 
 
 def _sort_key(candidate: Candidate) -> tuple[int, int, Version]:
