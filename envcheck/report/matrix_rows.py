@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from envcheck.matrix.model import Matrix
 from envcheck.matrix.records import TensorflowRelease
+
+if TYPE_CHECKING:  # `envcheck matrix` (rows) need not load the checks
+    from envcheck.matrix.checks import Problem
 
 SCHEMA = "envcheck.matrix/1"
 
@@ -81,3 +86,18 @@ def to_text(matrix: Matrix, releases: tuple[TensorflowRelease, ...]) -> str:
         "  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows
     ]
     return "\n".join(lines) + "\n"
+
+
+def validation_to_json(directory: Path, problems: Sequence[Problem]) -> dict[str, Any]:
+    """`envcheck matrix validate --json` (envcheck.matrix-validate/1)."""
+    return {
+        "schema": "envcheck.matrix-validate/1",
+        "directory": str(directory),
+        "valid": not problems,
+        "problems": [{"file": p.file, "message": p.message} for p in problems],
+    }
+
+
+def validation_to_text(directory: Path, problems: Sequence[Problem]) -> str:
+    summary = "matrix is valid" if not problems else f"{len(problems)} problem(s)"
+    return "".join(f"{problem}\n" for problem in problems) + f"{directory}: {summary}\n"

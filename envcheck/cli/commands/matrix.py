@@ -57,20 +57,7 @@ def validate(args: argparse.Namespace) -> int:
         problems = [Problem("load", str(exc))]
     problems += check_advisories(directory)
     if args.as_json:
-        print(
-            json.dumps(
-                {
-                    "schema": "envcheck.matrix-validate/1",
-                    "directory": str(directory),
-                    "valid": not problems,
-                    "problems": [{"file": p.file, "message": p.message} for p in problems],
-                },
-                indent=2,
-            )
-        )
+        print(json.dumps(matrix_rows.validation_to_json(directory, problems), indent=2))
     else:
-        for problem in problems:
-            print(str(problem))
-        summary = "matrix is valid" if not problems else f"{len(problems)} problem(s)"
-        print(f"{directory}: {summary}")
+        sys.stdout.write(matrix_rows.validation_to_text(directory, problems))
     return EXIT_NEGATIVE if problems else EXIT_OK

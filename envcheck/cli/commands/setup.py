@@ -13,15 +13,12 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
 
 from envcheck.cli.commands.flags import capability_lookup, gpus_from_flags, load
 from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, handles_errors
 from envcheck.errors import InputError
 from envcheck.recommend.machine import describe_machine, with_capabilities
-from envcheck.recommend.rank import Candidate
 from envcheck.recommend.windows_setup import (
-    PythonInstall,
     decode_output,
     plan_windows_python,
     user_distributions,
@@ -29,6 +26,7 @@ from envcheck.recommend.windows_setup import (
     wsl_message,
 )
 from envcheck.recommend.windows_setup import wsl_state as classify_wsl
+from envcheck.report import setup as setup_report
 
 PYTHON_SCHEMA = "envcheck.setup-windows-python/1"
 WSL_SCHEMA = "envcheck.setup-wsl-state/1"
@@ -39,31 +37,6 @@ def _read(path: str, option: str) -> str:
         return decode_output(Path(path).read_bytes())
     except OSError as exc:
         raise InputError(f"{option} {path!r} cannot be read: {exc.strerror or exc}") from None
-
-
-def _install_json(install: PythonInstall) -> dict[str, Any]:
-    return {
-        "launcher_arg": install.launcher_arg,
-        "tag": install.tag,
-        "version": str(install.version) if install.version is not None else None,
-        "arch": install.arch,
-        "path": install.path,
-        "default": install.default,
-        "problem": install.problem,
-    }
-
-
-def _candidate_json(candidate: Candidate | None) -> dict[str, Any] | None:
-    if candidate is None:
-        return None
-    return {
-        "version": str(candidate.tensorflow),
-        "kind": candidate.kind,
-        "status": candidate.status,
-        "cuda": candidate.cuda,
-        "python": [str(p) for p in candidate.release.python],
-        "commands": list(candidate.commands),
-    }
 
 
 @handles_errors
@@ -80,17 +53,19 @@ def windows_python(args: argparse.Namespace) -> int:
         json.dumps(
             {
                 "schema": PYTHON_SCHEMA,
-                "chosen": _install_json(plan.chosen) if plan.chosen is not None else None,
-                "tensorflow": _candidate_json(plan.candidate),
+                "chosen": setup_report.install_json(plan.chosen)
+                if plan.chosen is not None
+                else None,
+                "tensorflow": setup_report.candidate_json(plan.candidate),
                 "gpu": machine.driver is not None or bool(machine.gpus),
                 "wsl2": {
                     "advised": plan.wsl_advised,
-                    "tensorflow": _candidate_json(plan.wsl),
+                    "tensorflow": setup_report.candidate_json(plan.wsl),
                     "explanation": wsl_explanation(plan.wsl) if plan.wsl is not None else None,
                 },
                 "advice": list(plan.advice),
                 "message": plan.message,
-                "installs": [_install_json(i) for i in plan.installs],
+                "installs": [setup_report.install_json(i) for i in plan.installs],
             },
             indent=2,
         )

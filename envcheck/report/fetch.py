@@ -1,0 +1,118 @@
+"""`envcheck fetch`'s output: the fetch report and a wheelhouse verification, as text and JSON.
+
+Pure functions of the results; the command decides where they go.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from envcheck.fetch import FetchReport
+    from envcheck.index.wheelhouse import Verification
+
+FETCH_SCHEMA = "envcheck.fetch/1"
+VERIFY_SCHEMA = "envcheck.wheelhouse-verify/1"
+_MB = 1_000_000
+
+
+def _size(nbytes: int) -> str:
+    return f"{nbytes / _MB:.1f} MB" if nbytes >= _MB // 10 else f"{nbytes / 1000:.1f} kB"
+
+
+def report_to_json(report: FetchReport) -> dict[str, Any]:
+    return {
+        "schema": FETCH_SCHEMA,
+        "dest": str(report.dest),
+        "index": {"url": report.index.display, "found_via": report.index.found_via},
+        "with_deps": report.with_deps,
+        "targets": [
+            {
+                "platform": plan.target.platform,
+                "python": str(plan.target.python),
+                "tensorflow": str(plan.tensorflow),
+                "requirements": [str(r) for r in plan.requirements],
+                "notes": list(plan.notes),
+            }
+            for plan in report.plans
+        ],
+        "files": [
+            {
+                "file": f.file,
+                "sha256": f.sha256,
+                "size": f.size,
+                "url": f.url,
+                "platform": f.platform,
+                "python": f.python,
+                "status": f.status,
+            }
+            for f in report.files
+        ],
+        "manifest": str(report.manifest),
+    }
+
+
+def report_to_text(report: FetchReport) -> str:
+    lines = []
+    for plan in report.plans:
+        lines.append(
+            f"TensorFlow {plan.tensorflow} for {plan.target.describe()}: "
+            + ", ".join(str(r) for r in plan.requirements)
+            + (" and their dependencies" if report.with_deps else "")
+        )
+        lines += [f"  note: {note}" for note in plan.notes]
+    seen: set[str] = set()
+    total = 0
+    for f in report.files:
+        if f.file in seen:
+            continue
+        seen.add(f.file)
+        total += f.size
+        lines.append(f"{f.status:<10}  {f.file}  {_size(f.size)}")
+    lines.append(
+        f"{len(seen)} file(s), {_size(total)}, in {report.dest}; manifest {report.manifest}"
+    )
+    lines.append(f"index: {report.index.display} (from {report.index.found_via})")
+    return "\n".join(lines) + "\n"
+
+
+def verification_to_json(result: Verification) -> dict[str, Any]:
+    return {
+        "schema": VERIFY_SCHEMA,
+        "directory": str(result.directory),
+        "ok": result.ok,
+        "checked": list(result.checked),
+        "mismatched": [
+            {
+                "file": m.file,
+                "expected_sha256": m.expected_sha256,
+                "actual_sha256": m.actual_sha256,
+                "expected_size": m.expected_size,
+                "actual_size": m.actual_size,
+            }
+            for m in result.mismatched
+        ],
+        "missing": list(result.missing),
+        "extra": list(result.extra),
+        "conflicting": list(result.conflicting),
+    }
+
+
+def verification_to_text(result: Verification) -> str:
+    bad = {m.file for m in result.mismatched} | set(result.missing)
+    lines = [f"ok          {name}" for name in result.checked if name not in bad]
+    lines += [
+        f"MISMATCH    {m.file}: sha256 {m.actual_sha256} ({m.actual_size} bytes), the manifest "
+        f"says {m.expected_sha256} ({m.expected_size} bytes)"
+        for m in result.mismatched
+    ]
+    lines += [f"MISSING     {name}" for name in result.missing]
+    lines += [f"EXTRA       {name} (not in the manifest)" for name in result.extra]
+    lines += [f"CONFLICT    {name} (listed with two digests)" for name in result.conflicting]
+    verdict = "verified" if result.ok else "verification FAILED"
+    lines.append(
+        f"{result.directory}: {verdict}: {len(result.checked)} file(s) listed, "
+        f"{len(result.mismatched)} mismatched, {len(result.missing)} missing, "
+        f"{len(result.extra)} extra"
+    )
+    return "\n".join(lines) + "\n"
