@@ -34,7 +34,6 @@ from envcheck.install.plan import (
     Action,
     TargetInterpreter,
     make_plan,
-    plan_text,
     read_target,
     target_machine,
 )
@@ -54,6 +53,7 @@ from envcheck.install.run import (
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import Matrix, load_matrix
 from envcheck.recommend.machine import MachineDescription
+from envcheck.report.install import plan_text
 from envcheck.versions import DriverVersion, PythonVersion
 
 DRIVER = "550.54.14"

@@ -328,24 +328,6 @@ def dry_run(command: InstallerCommand, requirements: Sequence[str]) -> DryRun:
     return DryRun(True, True, parse_uv_dry_run(output), ())
 
 
-def dry_run_text(plan: InstallPlan, check: DryRun, label: str) -> str:
-    """What the check found, against the plan (pure)."""
-    if not check.checked:
-        return f"Check: {check.note}\n"
-    if not check.ok:
-        return f"Check ({label} install --dry-run): failed; its error follows on stderr\n"
-    installed = plan.target.distributions or {}
-    lines = [f"Check ({label} install --dry-run): would install {len(check.packages)} package(s)"]
-    for package in check.packages:
-        now = installed.get(package.name)
-        change = f" (replaces {now})" if now is not None and now != package.version else ""
-        lines.append(f"  + {package.name} {package.version}{change}")
-    if not check.packages:
-        lines.append("  (everything is installed already)")
-    lines += [f"  ! {problem}" for problem in plan_mismatches(plan, check.packages)]
-    return "\n".join(lines) + "\n"
-
-
 def plan_mismatches(plan: InstallPlan, resolved: Sequence[ResolvedPackage]) -> tuple[str, ...]:
     """Where the installer would install other versions than the matrix pins (pure)."""
     by_name = {p.name: p for p in resolved}
@@ -521,12 +503,6 @@ def run_install(
     ok = returncode == 0 and not interrupted
     errors = () if ok else installer_error_lines("\n".join(tail), lambda text: text)
     return InstallResult(ok, returncode, errors, changes, interrupted)
-
-
-def changes_text(changes: Sequence[Change]) -> str:
-    if not changes:
-        return "Installed: nothing changed (everything was installed already).\n"
-    return "Installed:\n" + "".join(f"  {c.describe()}\n" for c in changes)
 
 
 # --- the doctor around the installation -----------------------------------------------------

@@ -20,15 +20,12 @@ from envcheck.install.constraints import check_constraints_path, constraints_tex
 from envcheck.install.plan import (
     InstallPlan,
     make_plan,
-    plan_text,
     read_target,
     target_machine,
 )
 from envcheck.install.run import (
-    changes_text,
     doctor_status,
     dry_run,
-    dry_run_text,
     installer_command,
     parse_installer,
     redact_url,
@@ -37,6 +34,7 @@ from envcheck.install.run import (
     secret_masker,
 )
 from envcheck.matrix.model import tensorflow_specifier
+from envcheck.report.install import changes_text, dry_run_text, plan_text
 
 # A refused or failed installation exits 1, unusable input 2 (envcheck.cli.exits).
 
