@@ -67,7 +67,9 @@ class MatrixDataError(EnvcheckError):
 
 
 class _Row:
-    """One table of a data file, read field by field; `done()` refuses fields nobody read."""
+    """One table of a data file, read field by field; `done()` refuses fields nobody read.
+
+    The one row reader of every matrix file (log_signatures.toml too)."""
 
     def __init__(self, table: Any, where: str, sources: Mapping[str, Source]) -> None:
         if not isinstance(table, dict):
@@ -77,7 +79,7 @@ class _Row:
         self._sources = sources
         self._read: set[str] = set()
 
-    def _error(self, key: str, message: str) -> MatrixDataError:
+    def error(self, key: str, message: str) -> MatrixDataError:
         return MatrixDataError(f"{self.where}: field {key!r}: {message}")
 
     def _get(self, key: str, required: bool) -> Any:
@@ -91,7 +93,7 @@ class _Row:
     def string(self, key: str) -> str:
         value = self._get(key, required=True)
         if not isinstance(value, str) or not value.strip():
-            raise self._error(key, "expected a non-empty string")
+            raise self.error(key, "expected a non-empty string")
         return value
 
     def optional_string(self, key: str) -> str | None:
@@ -99,7 +101,7 @@ class _Row:
         if value is None:
             return None
         if not isinstance(value, str) or not value.strip():
-            raise self._error(key, "expected a non-empty string")
+            raise self.error(key, "expected a non-empty string")
         return value
 
     def text(self, key: str) -> str:
@@ -109,19 +111,19 @@ class _Row:
     def integer(self, key: str) -> int:
         value = self._get(key, required=True)
         if not isinstance(value, int) or isinstance(value, bool):
-            raise self._error(key, "expected an integer")
+            raise self.error(key, "expected an integer")
         return value
 
     def boolean(self, key: str) -> bool:
         value = self._get(key, required=True)
         if not isinstance(value, bool):
-            raise self._error(key, "expected true or false")
+            raise self.error(key, "expected true or false")
         return value
 
     def optional_boolean(self, key: str) -> bool | None:
         value = self._get(key, required=False)
         if value is not None and not isinstance(value, bool):
-            raise self._error(key, "expected true or false")
+            raise self.error(key, "expected true or false")
         return value
 
     def string_list(self, key: str, required: bool = True) -> tuple[str, ...]:
@@ -131,13 +133,26 @@ class _Row:
         if not isinstance(value, list) or not all(
             isinstance(item, str) and item.strip() for item in value
         ):
-            raise self._error(key, "expected a list of non-empty strings")
+            raise self.error(key, "expected a list of non-empty strings")
         return tuple(value)
+
+    def nested(self, table: Any, where: str) -> _Row:
+        """A row for a table inside this one, citing the same file's sources."""
+        return _Row(table, where, self._sources)
+
+    def optional_table_list(self, key: str) -> list[Any]:
+        """An array of tables that may be absent (read as empty)."""
+        value = self._get(key, required=False)
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            raise self.error(key, "expected an array of tables")
+        return value
 
     def table_list(self, key: str) -> list[Any]:
         value = self._get(key, required=True)
         if not isinstance(value, list) or not value:
-            raise self._error(key, "expected a non-empty array of tables")
+            raise self.error(key, "expected a non-empty array of tables")
         return value
 
     def version(self, key: str) -> Version:
@@ -151,7 +166,7 @@ class _Row:
         try:
             return parse_numeric_version(text, "version")
         except InputError as exc:
-            raise self._error(key, str(exc)) from exc
+            raise self.error(key, str(exc)) from exc
 
     def driver(self, key: str) -> DriverVersion:
         text = self.string(key)
@@ -173,7 +188,7 @@ class _Row:
         try:
             return ComputeCapability.parse(text)
         except InputError as exc:
-            raise self._error(key, str(exc)) from exc
+            raise self.error(key, str(exc)) from exc
 
     def sources(self) -> tuple[str, ...]:
         value = self._get("source", required=True)
@@ -183,10 +198,10 @@ class _Row:
             or not ids
             or not all(isinstance(i, str) for i in ids)
         ):
-            raise self._error("source", "expected a source id or a non-empty list of them")
+            raise self.error("source", "expected a source id or a non-empty list of them")
         unknown = [i for i in ids if i not in self._sources]
         if unknown:
-            raise self._error("source", f"unknown source id(s) {', '.join(unknown)}")
+            raise self.error("source", f"unknown source id(s) {', '.join(unknown)}")
         return tuple(ids)
 
     def done(self) -> None:
