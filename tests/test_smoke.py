@@ -22,7 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from envcheck.diagnose.smoke import (
+from envcheck.errors import InputError
+from envcheck.probe.isolation import child_source
+from envcheck.probe.smoke import (
     STEPS,
     ChildEnding,
     SmokeResult,
@@ -31,8 +33,6 @@ from envcheck.diagnose.smoke import (
     result_from_output,
     run_smoke_test,
 )
-from envcheck.errors import InputError
-from envcheck.probe.isolation import child_source
 from tests.native_fakes import fake_cudnn, have_gcc
 
 # A tensorflow with just the API the smoke child calls. FAKE_TF (comma-separated) picks the

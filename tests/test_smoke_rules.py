@@ -17,13 +17,13 @@ from typing import Any
 import pytest
 
 from envcheck.diagnose.doctor import diagnose
-from envcheck.diagnose.smoke import STEPS, ChildEnding, SmokeResult, SmokeStep, result_from_output
 from envcheck.diagnose.smoke_rules import smoke_findings
 from envcheck.findings import CODES, Finding, Severity
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import load_matrix
 from envcheck.matrix.signatures import Signature, load_signatures
 from envcheck.probe.facts import LibraryFacts
+from envcheck.probe.smoke import STEPS, ChildEnding, SmokeResult, SmokeStep, result_from_output
 from tests.facts_builder import healthy_libraries, lib, machine
 
 SIGNATURES: tuple[Signature, ...] = load_signatures(bundled_matrix_dir())

@@ -62,8 +62,8 @@ def _smoke(
     """Run the smoke test and judge it: its findings, and its result as data."""
     # Imported here: the smoke test's modules (and the log signatures they judge its output
     # with) are not needed by `doctor --no-smoke`, whose time is benchmarked.
-    from envcheck.diagnose.smoke import run_smoke_test  # noqa: PLC0415
     from envcheck.diagnose.smoke_rules import smoke_findings  # noqa: PLC0415
+    from envcheck.probe.smoke import run_smoke_test  # noqa: PLC0415
 
     # TF >= 2.13 logs failed dlopen()s only at VLOG(1) (docs/facts.md section 7, row 1):
     # ask the DSO loader for them so the log names the missing library.

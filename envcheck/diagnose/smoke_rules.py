@@ -13,12 +13,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from envcheck.diagnose.smoke import SmokeResult
 from envcheck.explain.log_findings import findings_from_log
 from envcheck.explain.matcher import match_lines
 from envcheck.findings import Finding, Severity
 from envcheck.matrix.signatures import Signature
 from envcheck.probe.facts import LibraryFacts
+from envcheck.probe.smoke import SmokeResult
 
 _TAIL_LINES = 5
 
