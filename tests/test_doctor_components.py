@@ -4,6 +4,7 @@ a Docker build for GPU machines (any --target-* flag) does not pass a CPU-only T
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -12,7 +13,7 @@ from envcheck.diagnose.doctor import Report, diagnose
 from envcheck.findings import Severity
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import Matrix, load_matrix
-from envcheck.probe.facts import GpuFacts
+from envcheck.probe.facts import Facts, GpuFacts
 from envcheck.versions import ComputeCapability, DriverVersion
 from tests.facts_builder import driver, gpu, machine, tensorflow
 
@@ -27,7 +28,7 @@ def row(report: Report, name: str) -> tuple[str, str]:
     return component.found, component.status
 
 
-def cpu_only(**fields: object) -> object:
+def cpu_only(**fields: Any) -> Facts:
     return machine(
         frameworks=(tensorflow("2.21.0", "tensorflow-cpu", is_cuda_build=False),), **fields
     )

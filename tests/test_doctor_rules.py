@@ -280,8 +280,7 @@ def test_unknown_is_not_ok(matrix: Matrix) -> None:
     # Nothing said about the GPU: its component is unknown, never shown as ok.
     report = diagnose(machine(gpus=(), driver=driver("550.54.14", "12.4", "unknown")), matrix)
     gpu_row = next(c for c in report.components if c.name == "GPU")
-    assert gpu_row.status in ("unknown", "error")
-    assert gpu_row.status != "ok"
+    assert gpu_row.status in ("unknown", "error")  # so never "ok"
 
 
 def test_every_rule_code_is_declared() -> None:

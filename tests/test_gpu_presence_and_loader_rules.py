@@ -16,6 +16,7 @@ import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -133,7 +134,7 @@ def test_read_platform_reports_it(tmp_path: Path) -> None:
 # --- what the doctor makes of it --------------------------------------------------------------
 
 
-def no_driver(**platform: object) -> dict[str, object]:
+def no_driver(**platform: Any) -> dict[str, Any]:
     return {
         "driver": driver(None, None, state="missing"),
         "gpus": (),

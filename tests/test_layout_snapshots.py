@@ -24,6 +24,7 @@ import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -73,7 +74,7 @@ print(json.dumps({"ok": bool(ok), "text": out.value.decode(errors="replace")}))
 
 @dataclass(frozen=True)
 class Rebuilt:
-    snapshot: dict[str, object]
+    snapshot: dict[str, Any]
     site: Path
 
     @property
@@ -81,7 +82,7 @@ class Rebuilt:
         return self.site / FRAMEWORK
 
 
-def _objects(snapshot: Mapping[str, object]) -> list[dict[str, object]]:
+def _objects(snapshot: Mapping[str, Any]) -> list[dict[str, Any]]:
     objects = snapshot["objects"]
     assert isinstance(objects, list)
     return objects
@@ -101,7 +102,7 @@ def _gcc(out: Path, source: Path, soname: str | None, needed: list[str], stubs: 
     subprocess.run(command, check=True, capture_output=True)
 
 
-def rebuild(snapshot: dict[str, object], root: Path) -> Rebuilt:
+def rebuild(snapshot: dict[str, Any], root: Path) -> Rebuilt:
     """The snapshot's tree under root/site-packages, with its wheels' dist-info records."""
     site, stubs = root / "site-packages", root / "stubs"
     stubs.mkdir(parents=True)
@@ -142,7 +143,7 @@ def matrix() -> Matrix:
     return load_matrix(bundled_matrix_dir())
 
 
-def _load(name: str) -> dict[str, object]:
+def _load(name: str) -> dict[str, Any]:
     data = json.loads((LAYOUTS / name).read_text())
     assert isinstance(data, dict) and data["schema"] == "envcheck.layout/1"
     return data

@@ -7,6 +7,7 @@ from __future__ import annotations
 import subprocess
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -48,7 +49,9 @@ def tf(version: str, location: str | None = None, **build: object) -> FrameworkF
     return FrameworkFacts("tensorflow", "tensorflow", version, location, dict(build))
 
 
-def linux_search(*ld_library_path: Path, runpath: tuple = (), extra: tuple = ()) -> LinuxSearch:
+def linux_search(
+    *ld_library_path: Path, runpath: tuple[Any, ...] = (), extra: tuple[Any, ...] = ()
+) -> LinuxSearch:
     return LinuxSearch(
         ld_library_path=tuple(str(p) for p in ld_library_path),
         runpath=runpath,

@@ -17,6 +17,7 @@ from envcheck.errors import InputError
 from envcheck.matrix.gpu_names import GpuIndex
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import load_matrix
+from envcheck.platforms import host_os, normalize_arch, normalize_os
 from envcheck.probe.driver import (
     SMI_QUERY_BEFORE_510,
     SmiRow,
@@ -30,9 +31,6 @@ from envcheck.recommend.machine import (
     MachineDescription,
     describe_machine,
     host_driver,
-    host_os,
-    normalize_arch,
-    normalize_os,
     with_capabilities,
 )
 from envcheck.versions import ComputeCapability, DriverVersion, PythonVersion

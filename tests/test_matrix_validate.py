@@ -120,7 +120,9 @@ def test_toolkit_driver_that_decreases(tmp_path: Path, bundled: Matrix) -> None:
     # A made-up 535.60.01: below the previous toolkit's Linux driver (12.2.1) but above the one
     # before it (12.2.0), so exactly one step falls.
     lowered = "535.60.01"
-    assert ordered[index - 2].linux_driver < DriverVersion(lowered) < previous.linux_driver
+    below, above = ordered[index - 2].linux_driver, previous.linux_driver
+    assert below is not None and above is not None
+    assert below < DriverVersion(lowered) < above
     _edit(
         directory / "cuda_drivers.toml",
         f'linux_driver = "{edited.linux_driver}"',

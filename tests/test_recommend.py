@@ -116,7 +116,7 @@ def assert_json_contract(data: dict[str, Any], matrix: Matrix) -> None:
     listed = [c["tensorflow"] for c in data["candidates"]] + [
         r["tensorflow"] for r in data["rejected"]
     ]
-    series = Counter()
+    series: Counter[str] = Counter()
     for text in listed:
         release = matrix.release_for(Version(text))
         assert release is not None, f"{text} is no release of the matrix"

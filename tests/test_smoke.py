@@ -19,6 +19,7 @@ import textwrap
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -553,7 +554,7 @@ def test_process_that_exits_mid_step_without_a_signal() -> None:
 
 
 def test_hang_after_every_step_reported_keeps_the_verdict() -> None:
-    lines = [{"step": "import", "status": "started"}]
+    lines: list[dict[str, Any]] = [{"step": "import", "status": "started"}]
     lines += [
         {"step": name, "status": "ok", "seconds": 0.1, "detail": "", "device": "GPU:0"}
         for name in STEPS
