@@ -338,3 +338,23 @@ def test_framework_facts_from_pythonpath_have_its_location(tmp_path: Path) -> No
     frameworks, _, _ = probe_frameworks(sys.executable, pythonpath=[str(modules)], timeout=60)
     (tf,) = [f for f in frameworks if f.name == "tensorflow" and f.version == "2.15.1"]
     assert isinstance(tf, FrameworkFacts) and tf.location == str(modules)
+
+
+# --- one child runner: its whole process group is killed on a timeout ---------------------------
+
+
+@pytest.mark.skipif(os.name != "posix", reason="a shell script stands in for a wrapper")
+def test_a_wrapper_whose_child_hangs_times_out_instead_of_waiting_forever(tmp_path: Path) -> None:
+    # A `--python` wrapper script whose own child hangs and holds the pipes: killing only the
+    # wrapper left communicate() waiting for the grandchild (300 s here, forever in the field).
+    import time  # noqa: PLC0415
+
+    from envcheck.probe.isolation import run_child  # noqa: PLC0415
+
+    wrapper = tmp_path / "python"
+    wrapper.write_text("#!/bin/sh\nsleep 300\n")
+    wrapper.chmod(0o755)
+    started = time.monotonic()
+    result = run_child("interpreter", None, python=str(wrapper), timeout=1.0, site=False)
+    assert result.status == "timeout"
+    assert time.monotonic() - started < 15

@@ -24,12 +24,11 @@ from typing import Any
 import pytest
 
 from envcheck.errors import InputError
-from envcheck.probe.isolation import child_source
+from envcheck.probe.isolation import child_source, crash_signal
 from envcheck.probe.smoke import (
     STEPS,
     ChildEnding,
     SmokeResult,
-    crash_signal,
     parse_step_lines,
     result_from_output,
     run_smoke_test,

@@ -8,6 +8,7 @@ ChildResult that says so: the parent never hangs and never dies with the child.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -21,8 +22,22 @@ from pathlib import Path
 from typing import Any, Literal
 
 DEFAULT_TIMEOUT_S = 10.0
+DRAIN_TIMEOUT_S = 10.0  # reading what is left after killing a child that timed out
 ChildStatus = Literal["ok", "timeout", "crashed", "failed", "not-run"]
 _STDERR_TAIL = 2000
+
+# NTSTATUS codes a crashed Windows process exits with (ntstatus.h); others show as hex.
+WINDOWS_EXCEPTIONS = {
+    0xC0000005: "STATUS_ACCESS_VIOLATION",
+    0xC000001D: "STATUS_ILLEGAL_INSTRUCTION",  # e.g. an AVX build on a CPU without AVX
+    0xC00000FD: "STATUS_STACK_OVERFLOW",
+    0xC0000135: "STATUS_DLL_NOT_FOUND",
+    0xC0000139: "STATUS_ENTRYPOINT_NOT_FOUND",
+    0xC0000142: "STATUS_DLL_INIT_FAILED",
+    0xC0000374: "STATUS_HEAP_CORRUPTION",
+    0xC0000409: "STATUS_STACK_BUFFER_OVERRUN",  # also __fastfail / abort() in the UCRT
+}
+_WINDOWS_EXCEPTION_FLOOR = 0xC0000000
 
 
 @dataclass(frozen=True)
@@ -66,16 +81,39 @@ def child_source(name: str) -> str:
     return (_CHILDREN / f"{name}.py").read_text(encoding="utf-8")
 
 
-def _signal_name(returncode: int) -> str | None:
-    number = -returncode if returncode < 0 else None
-    if number is None and sys.platform == "win32" and returncode >= 0xC0000000:
-        return f"Windows exception 0x{returncode:08X}"
-    if number is None:
+def crash_signal(returncode: int | None, windows: bool = sys.platform == "win32") -> str | None:
+    """The signal or Windows exception that ended a process, from its return code; else None."""
+    if returncode is None:
+        return None
+    if windows:
+        code = returncode & 0xFFFFFFFF  # GetExitCodeProcess is a DWORD; be safe with signed ints
+        if code < _WINDOWS_EXCEPTION_FLOOR:
+            return None
+        name = WINDOWS_EXCEPTIONS.get(code)
+        return f"{name} (0x{code:08X})" if name else f"Windows exception 0x{code:08X}"
+    if returncode >= 0:
         return None
     try:
-        return signal.Signals(number).name
+        return signal.Signals(-returncode).name
     except ValueError:
-        return f"signal {number}"
+        return f"signal {-returncode}"
+
+
+def kill_tree(process: subprocess.Popen[str]) -> None:
+    """Kill the child and what it started (XLA may run ptxas, TF may fork helpers)."""
+    if os.name == "posix":
+        with contextlib.suppress(OSError):  # start_new_session made it a group leader
+            os.killpg(process.pid, signal.SIGKILL)
+    else:
+        with contextlib.suppress(OSError, subprocess.SubprocessError):
+            subprocess.run(
+                ["taskkill", "/F", "/T", "/PID", str(process.pid)],
+                capture_output=True,
+                timeout=DRAIN_TIMEOUT_S,
+                check=False,
+            )
+    with contextlib.suppress(OSError):
+        process.kill()
 
 
 class ChildGroup:
@@ -104,15 +142,24 @@ class ChildGroup:
                 text=True,
                 errors="replace",
                 env=dict(env) if env is not None else None,
+                # Its own process group, so a timeout kills what it started too (a wrapper
+                # script's python, a driver helper) and no grandchild keeps the pipes open.
+                start_new_session=os.name == "posix",
             )
             self._running.add(process)
         try:
             try:
                 stdout, stderr = process.communicate(timeout=timeout)
             except subprocess.TimeoutExpired:
-                process.kill()
-                stdout, stderr = process.communicate()
+                kill_tree(process)
+                try:
+                    stdout, stderr = process.communicate(timeout=DRAIN_TIMEOUT_S)
+                except subprocess.TimeoutExpired as exc:  # something still holds the pipes
+                    stdout, stderr = decoded(exc.stdout), decoded(exc.stderr)
                 raise subprocess.TimeoutExpired(command, timeout, stdout, stderr) from None
+            except BaseException:  # interrupted: never leave the group running
+                kill_tree(process)
+                raise
         finally:
             with self._lock:
                 self._running.discard(process)
@@ -124,7 +171,7 @@ class ChildGroup:
         with self._lock:
             self._cancelled = True
             for process in self._running:
-                process.kill()
+                kill_tree(process)
 
 
 class ChildCancelledError(OSError):
@@ -168,7 +215,7 @@ def run_child(
         return ChildResult("not-run", None, None, None, str(exc), time.monotonic() - started)
     seconds = time.monotonic() - started
     tail = completed.stderr[-_STDERR_TAIL:]
-    crashed_by = _signal_name(completed.returncode)
+    crashed_by = crash_signal(completed.returncode)
     if crashed_by is not None:
         return ChildResult("crashed", None, completed.returncode, crashed_by, tail, seconds)
     data = _last_json_line(completed.stdout)
@@ -208,3 +255,10 @@ def child_env(overrides: Mapping[str, str | None] | None = None) -> dict[str, st
         else:
             env[key] = value
     return env
+
+
+def decoded(value: str | bytes | None) -> str:
+    """What a pipe gave, as text (TimeoutExpired holds bytes or str)."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", errors="replace")
+    return value or ""

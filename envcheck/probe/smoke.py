@@ -15,10 +15,8 @@ raises for the child's failures and makes no findings: rules read the SmokeResul
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -27,26 +25,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from envcheck.errors import InputError
-from envcheck.probe.isolation import child_source, user_python_path
+from envcheck.probe.isolation import (
+    DRAIN_TIMEOUT_S,
+    child_source,
+    crash_signal,
+    decoded,
+    kill_tree,
+    user_python_path,
+)
 
 STEPS = ("import", "list_gpus", "conv2d", "lstm", "matmul", "xla")
 DEFAULT_TIMEOUT_S = 120.0
 STDERR_LIMIT = 256 * 1024  # characters of the child's stderr kept (its end)
-_DRAIN_TIMEOUT_S = 10.0  # reading what is left after killing a child that timed out
 _DETAIL_IN_DESCRIBE = 200
-
-# NTSTATUS codes a crashed Windows process exits with (ntstatus.h); others show as hex.
-WINDOWS_EXCEPTIONS = {
-    0xC0000005: "STATUS_ACCESS_VIOLATION",
-    0xC000001D: "STATUS_ILLEGAL_INSTRUCTION",  # e.g. an AVX build on a CPU without AVX
-    0xC00000FD: "STATUS_STACK_OVERFLOW",
-    0xC0000135: "STATUS_DLL_NOT_FOUND",
-    0xC0000139: "STATUS_ENTRYPOINT_NOT_FOUND",
-    0xC0000142: "STATUS_DLL_INIT_FAILED",
-    0xC0000374: "STATUS_HEAP_CORRUPTION",
-    0xC0000409: "STATUS_STACK_BUFFER_OVERRUN",  # also __fastfail / abort() in the UCRT
-}
-_WINDOWS_EXCEPTION_FLOOR = 0xC0000000
 
 
 @dataclass(frozen=True)
@@ -109,24 +100,6 @@ class SmokeResult:
             return f"{first.name} failed: {reason}{also}"
         reason = next((s.detail for s in self.steps if s.detail), "")
         return f"not run: {reason}" if reason else "not run"
-
-
-def crash_signal(returncode: int | None, windows: bool = sys.platform == "win32") -> str | None:
-    """The signal or Windows exception that ended a process, from its return code; else None."""
-    if returncode is None:
-        return None
-    if windows:
-        code = returncode & 0xFFFFFFFF  # GetExitCodeProcess is a DWORD; be safe with signed ints
-        if code < _WINDOWS_EXCEPTION_FLOOR:
-            return None
-        name = WINDOWS_EXCEPTIONS.get(code)
-        return f"{name} (0x{code:08X})" if name else f"Windows exception 0x{code:08X}"
-    if returncode >= 0:
-        return None
-    try:
-        return signal.Signals(-returncode).name
-    except ValueError:
-        return f"signal {-returncode}"
 
 
 def requested_steps(steps: Sequence[str] | None) -> tuple[str, ...]:
@@ -280,29 +253,6 @@ def _silent_child(ending: ChildEnding) -> str:
     return f"the child printed no step lines ({ending.exit_text}){last}"
 
 
-def _kill_tree(process: subprocess.Popen[str]) -> None:
-    """Kill the child and what it started (XLA may run ptxas, TF may fork helpers)."""
-    if os.name == "posix":
-        with contextlib.suppress(OSError):  # start_new_session made it a group leader
-            os.killpg(process.pid, signal.SIGKILL)
-    else:
-        with contextlib.suppress(OSError, subprocess.SubprocessError):
-            subprocess.run(
-                ["taskkill", "/F", "/T", "/PID", str(process.pid)],
-                capture_output=True,
-                timeout=_DRAIN_TIMEOUT_S,
-                check=False,
-            )
-    with contextlib.suppress(OSError):
-        process.kill()
-
-
-def _decoded(value: str | bytes | None) -> str:
-    if isinstance(value, bytes):
-        return value.decode("utf-8", errors="replace")
-    return value or ""
-
-
 def run_smoke_test(
     python: str | None = None,
     timeout: float = DEFAULT_TIMEOUT_S,
@@ -356,13 +306,13 @@ def run_smoke_test(
             stdout, stderr = process.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
             timed_out = True
-            _kill_tree(process)
+            kill_tree(process)
             try:  # what the child wrote before the timeout is kept by Popen; read the rest
-                stdout, stderr = process.communicate(timeout=_DRAIN_TIMEOUT_S)
+                stdout, stderr = process.communicate(timeout=DRAIN_TIMEOUT_S)
             except subprocess.TimeoutExpired as exc:  # a grandchild still holds the pipes
-                stdout, stderr = _decoded(exc.stdout), _decoded(exc.stderr)
+                stdout, stderr = decoded(exc.stdout), decoded(exc.stderr)
     finally:
         if process.poll() is None:  # interrupted (KeyboardInterrupt): never leave it running
-            _kill_tree(process)
+            kill_tree(process)
     ending = ChildEnding(process.returncode, timed_out, time.monotonic() - started, stderr or "")
     return result_from_output(wanted, stdout or "", ending, timeout)
