@@ -12,6 +12,7 @@ from typing import Any
 
 from envcheck.probe.facts import (
     DriverFacts,
+    DriverState,
     Facts,
     FrameworkFacts,
     GpuFacts,
@@ -29,7 +30,7 @@ LINUX = PlatformFacts(
 )  # fmt: skip
 
 
-def driver(version: str | None = "550.54.14", cuda: str | None = "12.4", state: str = "ok",
+def driver(version: str | None = "550.54.14", cuda: str | None = "12.4", state: DriverState = "ok",
            **fields: Any) -> DriverFacts:  # fmt: skip
     steps = (ProbeStep("nvml", state == "ok", "fake"),)
     base = DriverFacts(version, cuda, "nvml" if version else None, state, None, None, (), steps)

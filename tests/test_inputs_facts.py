@@ -72,6 +72,12 @@ def test_an_unknown_os_is_a_usage_error_naming_the_field_and_the_accepted_values
     assert_one_line_usage_error(completed, "platform.os", "'solaris'", "linux, windows, wsl, macos")
 
 
+def test_an_unknown_driver_state_is_a_usage_error(tmp_path: Path) -> None:
+    # The rules dispatch on the state; one they do not know would pass as no problem.
+    completed = doctor_on(tmp_path, edited(**{"driver.state": "asleep"}))
+    assert_one_line_usage_error(completed, "driver.state", "'asleep'", "ok, missing, stub")
+
+
 @pytest.mark.parametrize("os_name", platforms.OS_NAMES)
 def test_every_accepted_os_is_diagnosed(tmp_path: Path, os_name: str) -> None:
     completed = doctor_on(tmp_path, edited(**{"platform.os": os_name}))

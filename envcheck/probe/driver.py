@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from envcheck.probe.binary_files import expand_origin, read_binary
-from envcheck.probe.facts import DriverFacts, GpuFacts, ProbeStep
+from envcheck.probe.facts import DriverFacts, DriverState, GpuFacts, ProbeStep
 from envcheck.probe.isolation import ChildGroup, ChildResult, run_child
 from envcheck.probe.search import LinuxSearch, host_search
 
@@ -111,7 +111,7 @@ class _Cascade:
     group: ChildGroup = field(default_factory=ChildGroup)  # what cancels the cascade's children
     steps: list[ProbeStep] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
-    state: str = "missing"
+    state: DriverState = "missing"
     cuda: str | None = None  # the driver's CUDA version, from libcuda even when cuInit fails
     library_version: str | None = None  # driver release read from a user-space library name
     gpus: tuple[GpuFacts, ...] = ()
@@ -124,7 +124,11 @@ class _Cascade:
         self.steps.append(ProbeStep(step, True, detail))
 
     def facts(
-        self, version: str | None, found_via: str | None, state: str, kernel: str | None = None
+        self,
+        version: str | None,
+        found_via: str | None,
+        state: DriverState,
+        kernel: str | None = None,
     ) -> DriverFacts:
         return DriverFacts(
             version=version,

@@ -7,11 +7,13 @@ hold no verdicts: whether a fact is a problem for a framework is the diagnosis's
 from __future__ import annotations
 
 from dataclasses import MISSING, asdict, dataclass, field, fields
-from typing import Any
+from typing import Any, Literal, get_args
 
 from envcheck.platforms import OS_NAMES
 
 SCHEMA = "envcheck.facts/1"
+DriverState = Literal["ok", "missing", "stub", "mismatch", "no-device", "error", "unknown"]
+DRIVER_STATES: tuple[DriverState, ...] = get_args(DriverState)
 # LibraryFacts.found_via for files the loader never takes for the name it is asked for: the same
 # library with another version (libcudart.so.11.0 asked, libcudart.so.12 there), and a link to
 # nothing.
@@ -61,7 +63,7 @@ class DriverFacts:
     version: str | None  # the driver release, e.g. 535.104.05
     cuda: str | None  # the CUDA version this driver supports, e.g. 12.2
     found_via: str | None
-    state: str  # ok | missing | stub | mismatch | no-device | error | unknown
+    state: DriverState
     kernel_module: str | None  # version of the loaded kernel module (/proc), when readable
     user_library: str | None  # version of the user-space library (libnvidia-ml / libcuda)
     errors: tuple[str, ...]  # each failed step, "step: what happened"
@@ -242,6 +244,10 @@ def facts_from_json(data: Any) -> Facts:
     if platform["os"] not in OS_NAMES:
         raise FactsFileError(f"platform.os {platform['os']!r} is not one of {', '.join(OS_NAMES)}")
     driver = _fields(data.get("driver"), "driver", "driver")
+    if driver["state"] not in DRIVER_STATES:
+        raise FactsFileError(
+            f"driver.state {driver['state']!r} is not one of {', '.join(DRIVER_STATES)}"
+        )
     driver["steps"] = tuple(
         ProbeStep(**_fields(step, "step", f"driver.steps[{index}]"))
         for index, step in enumerate(driver["steps"])
