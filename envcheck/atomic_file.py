@@ -1,8 +1,10 @@
-"""Write a file so that it is either wholly new or untouched: never half-written.
+"""Write a file so that it is either wholly new or untouched: never half-written, never destroyed.
 
 The text goes to a temporary file beside the target, is flushed to disk and read back, and only
 then renamed over the target (atomic on one file system). The file gets the mode a plain open()
-would give it (0666 less the umask), or keeps the mode of the file it replaces.
+would give it (0666 less the umask), or keeps the mode of the file it replaces. A symlink is
+followed: its target is replaced and the link kept. What is not a regular file (a device such as
+/dev/null, a FIFO, /dev/stdout) is written in place, never replaced.
 """
 
 from __future__ import annotations
@@ -25,8 +27,13 @@ def check_writable(target: str, option: str = "-o") -> Path:
     path = Path(target)
     if target.endswith(("/", os.sep)) or path.is_dir():
         raise InputError(f"{option} {target!r} cannot be written: it is a directory")
-    directory = _directory(path, option)
-    handle, temporary = _create_temporary(path, directory, option)
+    if _is_special(path):  # a device or a FIFO is written in place: can it be opened for that?
+        if not os.access(path, os.W_OK):
+            raise InputError(f"{option} {target!r} cannot be written: permission denied")
+        return path
+    destination = _destination(path)
+    directory = _directory(destination, option)
+    handle, temporary = _create_temporary(destination, directory, option)
     os.close(handle)
     temporary.unlink(missing_ok=True)
     return path
@@ -40,8 +47,14 @@ def write_atomically(
     writes: reports, constraints files, the wheelhouse manifest."""
     if path.is_dir():
         raise error(f"{option} {str(path)!r} cannot be written: it is a directory")
-    directory = _directory(path, option, error)
     data = text.encode("utf-8")
+    if _is_special(path):
+        # /dev/null, /dev/stdout, a FIFO: renaming a file over it would destroy it (as root, a
+        # Docker build's `-o /dev/null` made /dev/null a plain file), so it is written in place.
+        _write_in_place(path, data, option, error)
+        return
+    label, path = path, _destination(path)  # a symlink stays; its target is replaced
+    directory = _directory(path, option, error)
     handle, temporary = _create_temporary(path, directory, option, error)
     try:
         with os.fdopen(handle, "wb") as stream:
@@ -49,13 +62,36 @@ def write_atomically(
             stream.flush()
             os.fsync(stream.fileno())
         if temporary.read_bytes() != data:
-            raise error(f"{option} {str(path)!r}: the written file did not read back intact")
+            raise error(f"{option} {str(label)!r}: the written file did not read back intact")
         _keep_mode(path, temporary)
         temporary.replace(path)
     except OSError as exc:
-        raise error(f"{option} {str(path)!r} cannot be written: {exc.strerror or exc}") from exc
+        raise error(f"{option} {str(label)!r} cannot be written: {exc.strerror or exc}") from exc
     finally:
         temporary.unlink(missing_ok=True)
+
+
+def _is_special(path: Path) -> bool:
+    """Whether `path` (followed through symlinks) exists and is neither a file nor a folder."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+
+
+def _destination(path: Path) -> Path:
+    """The file a symlink finally names (replaced atomically, the link kept); else `path`."""
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
+
+
+def _write_in_place(path: Path, data: bytes, option: str, error: type[EnvcheckError]) -> None:
+    try:
+        with path.open("wb") as stream:
+            stream.write(data)
+            stream.flush()
+    except OSError as exc:
+        raise error(f"{option} {str(path)!r} cannot be written: {exc.strerror or exc}") from exc
 
 
 def _directory(path: Path, option: str, error: type[EnvcheckError] = InputError) -> Path:
