@@ -24,11 +24,10 @@ import sys
 from pathlib import Path
 
 from envcheck.probe.binary_files import read_binary, version_from_file_name
-from envcheck.probe.libraries import tensorflow_loader_names
+from envcheck.probe.libraries import sublibraries_named_by, tensorflow_loader_names
 
 SCHEMA = "envcheck.layout/1"
 _SHARED_OBJECT = re.compile(r"\.so(\.\d+)*$")
-_CUDNN_SUBLIBRARY = re.compile(rb"(libcudnn_[a-z_]+)\.so")
 _FRAMEWORK = "tensorflow/libtensorflow_framework.so.2"
 
 
@@ -46,8 +45,7 @@ def elf_entry(site: Path, path: Path) -> dict[str, object]:
     if relative == _FRAMEWORK:
         entry["loader_functions"] = sorted(tensorflow_loader_names(path) or ())
     if re.fullmatch(r"libcudnn\.so\.\d+", path.name):
-        names = {m.group(1).decode() for m in _CUDNN_SUBLIBRARY.finditer(path.read_bytes())}
-        entry["cudnn_sublibraries"] = sorted(names)
+        entry["cudnn_sublibraries"] = list(sublibraries_named_by(path))
     return entry
 
 

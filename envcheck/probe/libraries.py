@@ -431,6 +431,7 @@ def _fallback_copies(
         how = f"{candidate.found_via}; TensorFlow's fallback when {library.file} fails"
         copy = _read_candidate(fallback, candidate.path, how, True, search, machine, bits, owners,
                                False, timeout)  # fmt: skip
+        # The fallback name is unversioned; the file's own soname says which CUDA it is.
         soname = read_binary(candidate.path, exports=False).soname
         if soname and soname != library.file:
             problem = f"is {soname}, another version than the {library.file} this build needs"
@@ -460,6 +461,17 @@ def sublibrary_candidates(
     return (first, *rest)
 
 
+def sublibraries_named_by(shim_path: str | os.PathLike[str]) -> tuple[str, ...]:
+    """The cuDNN sub-libraries a shim names in its own strings, as stems ("libcudnn_graph"),
+    sorted; () when it cannot be read. Read as bytes, never loaded."""
+    try:
+        with Path(shim_path).open("rb") as stream:
+            text = stream.read(_SHIM_SCAN_LIMIT)
+    except OSError:
+        return ()
+    return tuple(sorted({m.group(1).decode() for m in _CUDNN_SUBLIBRARY_TEXT.finditer(text)}))
+
+
 def shipped_sublibraries(
     shim_path: str, shim_file: str, owners: Mapping[str, str]
 ) -> tuple[tuple[str, str], ...]:
@@ -471,14 +483,7 @@ def shipped_sublibraries(
     major = _cudnn_major_of(shim_file)
     if major is None or not shim_file.endswith(f".so.{major}"):
         return ()
-    names: dict[str, None] = {}
-    try:
-        with Path(shim_path).open("rb") as stream:
-            text = stream.read(_SHIM_SCAN_LIMIT)
-    except OSError:
-        text = b""
-    for match in _CUDNN_SUBLIBRARY_TEXT.finditer(text):
-        names[f"{match.group(1).decode()}.so.{major}"] = None
+    names = dict.fromkeys(f"{stem}.so.{major}" for stem in sublibraries_named_by(shim_path))
     directory = Path(os.path.realpath(shim_path)).parent
     for owned in map(Path, owners):
         name = owned.name
