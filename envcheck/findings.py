@@ -53,6 +53,12 @@ CODES = frozenset(
         "probe-incomplete",  # a part of the probe could not run (the report says which)
         "usage-pitfall",  # a mistake in user code (explain)
         "driver-too-new",  # a driver branch past the GPU architecture's last (Kepler after R470)
+        # Failure classes of logs (explain, issue 15):
+        "gpu-unusable",  # the GPU or driver in a bad state (unknown error after suspend, Xid)
+        "container-gpu-unavailable",  # a container without GPU access or toolkit
+        "platform-unsupported",  # no build for this OS, libc, CPU or architecture
+        "nccl-error",  # NCCL communication failed
+        "program-error",  # the program's own bug (shape, index, device-side assert): a note
     }
 )
 

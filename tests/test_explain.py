@@ -422,12 +422,15 @@ def test_unknown_log_lists_the_relevant_lines_error_first() -> None:
 
 
 def test_relevant_lines_are_few_and_the_most_telling() -> None:
-    lines = [f"step {i}: cuda kernel launched" for i in range(40)]  # one telling word each
+    # An alarm word ("failed") makes a line a candidate; telling words rank it.
+    lines = [f"step {i}: kernel launch failed" for i in range(40)]  # one telling word each
     lines[25] = "E external/local_xla/xla/service/gpu/gpu_compiler.cc:1] Fatal error: CUDA failed"
+    lines[30] = "step 30: cuda kernel launched, nothing went wrong"  # telling, but no alarm word
     explanation = explain(lines)
     numbers = [n for n, _ in explanation.relevant]
     assert len(numbers) == RELEVANT_LINES
     assert 26 in numbers
+    assert 31 not in numbers
     assert numbers == sorted(numbers)
 
 

@@ -9,6 +9,7 @@ template with a placeholder ("<v>"), the comment says which value was filled in.
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 import shutil
@@ -21,10 +22,11 @@ import pytest
 from envcheck.explain.matcher import LogHit, clean_line, match_lines
 from envcheck.findings import CODES, Severity
 from envcheck.matrix.load import MatrixDataError
-from envcheck.matrix.signatures import FILE, Signature, load_signatures
+from envcheck.matrix.signatures import FILE, FILES, Signature, load_signatures
 
 ROOT = Path(__file__).resolve().parents[1]
 MATRIX = ROOT / "matrix"
+TESTS = ROOT / "tests"
 SEED = Path(__file__).resolve().parent / "seeds" / "003_ffdd21011fc4f8ff.txt"
 
 SIGNATURES = load_signatures(MATRIX)
@@ -813,10 +815,32 @@ def test_ids_are_unique_and_codes_known() -> None:
         assert all(code in CODES for _, _, code in signature.code_when)
 
 
+@functools.cache
+def _public_log_lines() -> tuple[str, ...]:
+    """Every line of the real public logs: tests/logs and the corpus (tests/corpus)."""
+    files = sorted((TESTS / "logs").rglob("*.log")) + sorted((TESTS / "corpus").rglob("*.log"))
+    return tuple(
+        line
+        for path in files
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines()
+    )
+
+
+def _real_lines(signature: Signature) -> tuple[str, ...]:
+    """The verbatim lines a signature is checked on: its SAMPLES, else the public log lines it
+    matches (a row written for the corpus is checked on the corpus's own lines)."""
+    if signature.id in SAMPLES:
+        return SAMPLES[signature.id]
+    if signature.follows:
+        return ()
+    return tuple(line for line in _public_log_lines() if signature.pattern.search(line))[:5]
+
+
 @pytest.mark.parametrize("signature", SIGNATURES, ids=lambda s: s.id)
 def test_every_signature_matches_its_real_log_lines(signature: Signature) -> None:
-    assert signature.id in SAMPLES, f"add a verbatim log line for {signature.id} to SAMPLES"
-    for line in SAMPLES[signature.id]:
+    lines = _real_lines(signature)
+    assert lines, f"add a verbatim log line for {signature.id} to SAMPLES or the corpus"
+    for line in lines:
         hits = [h for h in _hits(line, (signature,)) if h.signature is signature]
         assert hits, f"{signature.id} does not match {line!r}"
 
@@ -824,7 +848,7 @@ def test_every_signature_matches_its_real_log_lines(signature: Signature) -> Non
 @pytest.mark.parametrize("signature", SIGNATURES, ids=lambda s: s.id)
 def test_every_signature_cites_a_source_and_reads_as_a_sentence(signature: Signature) -> None:
     assert signature.sources
-    for line in SAMPLES[signature.id]:
+    for line in _real_lines(signature):
         hit = _hit(line, signature.id)
         assert hit.message.endswith("."), hit.message
         assert hit.fix.strip()
@@ -1061,7 +1085,8 @@ def test_streaming_200000_lines_from_a_generator() -> None:
 
 @pytest.fixture
 def data_copy(tmp_path: Path) -> Path:
-    shutil.copy(MATRIX / FILE, tmp_path / FILE)
+    for name in FILES:
+        shutil.copy(MATRIX / name, tmp_path / name)
     return tmp_path
 
 

@@ -24,6 +24,7 @@ from envcheck.matrix.model import load_matrix
 from envcheck.matrix.signatures import Signature, load_signatures
 from envcheck.probe.facts import LibraryFacts
 from envcheck.probe.smoke import STEPS, ChildEnding, SmokeResult, SmokeStep, result_from_output
+from tests.corpus_cases import cases as corpus_cases
 from tests.facts_builder import healthy_libraries, lib, machine
 
 SIGNATURES: tuple[Signature, ...] = load_signatures(bundled_matrix_dir())
@@ -369,11 +370,21 @@ SCENARIO_FILES = (
     "test_driver_branches.py",
 )
 NOT_REQUIRED = {"known-bug", "usage-pitfall", "probe-incomplete"}
+# Failure classes only a log tells: each must be expected by some case of the public corpus
+# (tests/corpus), which tests/test_corpus.py explains.
+FROM_LOGS_ONLY = {
+    "gpu-unusable", "container-gpu-unavailable", "platform-unsupported", "nccl-error",
+    "program-error",
+}  # fmt: skip
 
 
 def test_every_code_is_produced_by_some_scenario() -> None:
     text = "\n".join((TESTS / name).read_text(encoding="utf-8") for name in SCENARIO_FILES)
     missing = {
-        code for code in CODES - NOT_REQUIRED if f'"{code}"' not in text and f"'{code}'" not in text
+        code
+        for code in CODES - NOT_REQUIRED - FROM_LOGS_ONLY
+        if f'"{code}"' not in text and f"'{code}'" not in text
     }
     assert missing == set()
+    expected = {code for case in corpus_cases() for code in case.expect}
+    assert expected >= FROM_LOGS_ONLY, FROM_LOGS_ONLY - expected

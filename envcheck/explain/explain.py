@@ -8,16 +8,25 @@ only the hits, the facts and a bounded list of the most telling unrecognised lin
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable, Sequence
+import sys
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
 from envcheck.errors import InputError
-from envcheck.explain.log_facts import LogFactCollector, LogFacts
+from envcheck.explain.log_facts import FACT_GATES, LogFactCollector, LogFacts
 from envcheck.explain.log_findings import findings_from_log
 from envcheck.explain.matcher import Followers, LogHit, Screen, clean_line
+from envcheck.explain.scanner import ChunkScanner
+from envcheck.explain.triggers import (
+    Trigger,
+    TriggerScan,
+    combined,
+    folded_scan,
+    signature_triggers,
+)
 from envcheck.findings import Finding, Severity, ordered
 from envcheck.matrix.advisories import KnownBug, bugs_with_symptoms
 from envcheck.matrix.model import Matrix
@@ -27,9 +36,14 @@ from envcheck.matrix.signatures import Signature
 
 RELEVANT_LINES = 8
 HITS_KEPT_PER_SIGNATURE = 50
-# Words that make an unrecognised line worth showing; a line scores one per word it contains.
+# An unrecognised line is worth showing when it holds one of these (each is a scan trigger, so
+# the big-log scan finds exactly them); it scores one per telling word it contains.
+ALARM_TRIGGERS = (
+    "Error", "ERROR", "error:", "Exception", "Traceback", "Fail", "FAIL", "failed", "Could not",
+    "could not", "Cannot", "cannot", "Aborted", "Segmentation fault",
+)  # fmt: skip
 _TELLING_WORDS = (
-    "error", "fail", "could not", "cannot", "exception", "traceback", "abort", "segmentation",
+    "error", "fail", "could not", "cannot", "exception", "traceback", "aborted", "segmentation",
     "cuda", "cudnn", "nvidia", "gpu",
 )  # fmt: skip
 _LIBRARY_CODES = {"cuda-library-missing", "cuda-version-mismatch", "cudnn-missing"}
@@ -204,56 +218,131 @@ def _known_bugs(
     return findings
 
 
+class _Reading:
+    """What one pass over a log keeps: hits, facts and the most telling unrecognised lines."""
+
+    def __init__(self, signatures: Sequence[Signature], matrix: Matrix) -> None:
+        self.collector = LogFactCollector(matrix)
+        self.screen = Screen.of(signatures)
+        self.followers = Followers(self.screen)
+        self.hits: list[LogHit] = []
+        self._per_signature: dict[str, int] = {}
+        self._relevant: list[tuple[int, int, str]] = []  # a min-heap of (score, -line, text)
+        self.texts = 0
+
+    def line(self, number: int, raw: str) -> None:
+        text = clean_line(raw)
+        if not text:
+            return
+        self.texts += 1
+        self.collector.line(text)
+        line_hits = list(self.screen.match(text, number))
+        if self.followers.waiting:
+            line_hits.extend(self.followers.match(text, number))
+        if line_hits:
+            self.followers.opened_by(line_hits, number)
+            for hit in line_hits:
+                # A log repeating one message a million times keeps its first few as evidence.
+                seen = self._per_signature.get(hit.signature.id, 0)
+                self._per_signature[hit.signature.id] = seen + 1
+                if seen < HITS_KEPT_PER_SIGNATURE:
+                    self.hits.append(hit)
+            self.collector.hits(line_hits)
+            return
+        if not any(word in text for word in ALARM_TRIGGERS):
+            return
+        lowered = text.lower()
+        score = sum(word in lowered for word in _TELLING_WORDS)
+        entry = (score, -number, text[:500])
+        if len(self._relevant) < RELEVANT_LINES:
+            heapq.heappush(self._relevant, entry)
+        elif entry > self._relevant[0]:
+            heapq.heapreplace(self._relevant, entry)
+
+    def explanation(
+        self, count: int, any_text: bool, matrix: Matrix, known_bugs: Sequence[KnownBug]
+    ) -> Explanation:
+        if not self.texts and not any_text:
+            raise EmptyLogError(
+                f"the log is empty{f' ({count} blank lines)' if count else ''}: paste the "
+                "output of the failing command, e.g. python train.py 2>&1 | envcheck explain -"
+            )
+        facts = self.collector.facts
+        findings = [
+            _with_matrix(f, facts, matrix)
+            for f in findings_from_log(self.hits, harmless_by_signature=True)
+        ]
+        findings.extend(_known_bugs(self.hits, facts, known_bugs, matrix))
+        best = sorted(((-neg, text) for _, neg, text in self._relevant))
+        return Explanation(tuple(ordered(findings)), facts, tuple(best), count)
+
+
 def explain_lines(
     lines: Iterable[str],
     signatures: Sequence[Signature],
     matrix: Matrix,
     known_bugs: Sequence[KnownBug] = (),
 ) -> Explanation:
-    collector = LogFactCollector(matrix)
-    screen = Screen.of(signatures)
-    followers = Followers(screen)
-    hits: list[LogHit] = []
-    per_signature: dict[str, int] = {}
-    relevant: list[tuple[int, int, str]] = []  # a min-heap of (score, -line, text)
-    count = texts = 0
-    for number, raw in enumerate(lines, start=1):
-        count = number
-        text = clean_line(raw)
-        if not text:
-            continue
-        texts += 1
-        collector.line(text)
-        line_hits = list(screen.match(text, number))
-        if followers.waiting:
-            line_hits.extend(followers.match(text, number))
-        if line_hits:
-            followers.opened_by(line_hits, number)
-            for hit in line_hits:
-                # A log repeating one message a million times keeps its first few as evidence.
-                seen = per_signature.get(hit.signature.id, 0)
-                per_signature[hit.signature.id] = seen + 1
-                if seen < HITS_KEPT_PER_SIGNATURE:
-                    hits.append(hit)
-            collector.hits(line_hits)
-            continue
-        lowered = text.lower()
-        score = sum(word in lowered for word in _TELLING_WORDS)
-        if score:
-            entry = (score, -number, text[:500])
-            if len(relevant) < RELEVANT_LINES:
-                heapq.heappush(relevant, entry)
-            elif entry > relevant[0]:
-                heapq.heapreplace(relevant, entry)
-    if not texts:
-        raise EmptyLogError(
-            f"the log is empty{f' ({count} blank lines)' if count else ''}: paste the output "
-            "of the failing command, e.g. python train.py 2>&1 | envcheck explain -"
-        )
-    findings = [
-        _with_matrix(f, collector.facts, matrix)
-        for f in findings_from_log(hits, harmless_by_signature=True)
-    ]
-    findings.extend(_known_bugs(hits, collector.facts, known_bugs, matrix))
-    best = sorted(((-neg, text) for _, neg, text in relevant))
-    return Explanation(tuple(ordered(findings)), collector.facts, tuple(best), count)
+    """Explain a log given as lines (each may end with its line break): the same reading as
+    explain_log, which the CLI uses on files."""
+    return explain_log(_as_chunks(lines), signatures, matrix, known_bugs)
+
+
+def _as_chunks(lines: Iterable[str], size: int = 1 << 20) -> Iterator[bytes]:
+    batch: list[str] = []
+    held = 0
+    for line in lines:
+        text = line if line.endswith("\n") else line + "\n"
+        batch.append(text)
+        held += len(text)
+        if held >= size:
+            yield "".join(batch).encode("utf-8", errors="replace")
+            batch, held = [], 0
+    if batch:
+        yield "".join(batch).encode("utf-8", errors="replace")
+
+
+def scan_triggers(signatures: Sequence[Signature]) -> TriggerScan | None:
+    """The combined trigger scan of these signatures, log facts and alarm words; None when a
+    signature requires no literal text (then every line must be read)."""
+    cached = _SCANS.get(tuple(id(s) for s in signatures))
+    if cached is not None:
+        return cached
+    triggers = [Trigger(word) for word in ALARM_TRIGGERS]
+    triggers.extend(Trigger(word) for word in FACT_GATES)
+    for signature in signatures:
+        if signature.follows:
+            continue  # tried only in its leader's window, which the scanner reads whole
+        own = signature_triggers(signature)
+        if own is None:
+            return None
+        triggers.extend(own)
+    scan = combined(triggers)
+    _SCANS[tuple(id(s) for s in signatures)] = scan
+    return scan
+
+
+_SCANS: dict[tuple[int, ...], TriggerScan] = {}
+_EVERY_LINE = sys.maxsize
+
+
+def explain_log(
+    chunks: Iterable[bytes],
+    signatures: Sequence[Signature],
+    matrix: Matrix,
+    known_bugs: Sequence[KnownBug] = (),
+) -> Explanation:
+    """Explain a log given as UTF-8 byte chunks (envcheck.explain.reader.read_chunks). Only the
+    lines that hold a trigger are read closely (envcheck.explain.scanner), and every line
+    after a hit whose `follows` rows wait for it."""
+    scan = scan_triggers(signatures)
+    reading = _Reading(signatures, matrix)
+    scanner = ChunkScanner(scan or folded_scan([Trigger("\x00never\x00")]), chunks)
+    if scan is None:
+        scanner.read_through(_EVERY_LINE)
+    for number, text in scanner:
+        reading.line(number, text)
+        waiting = reading.followers.waiting
+        if scan is not None:
+            scanner.read_through(max(waiting.values()) if waiting else 0)
+    return reading.explanation(scanner.lines, scanner.saw_text, matrix, known_bugs)

@@ -16,41 +16,43 @@ from packaging.specifiers import SpecifierSet
 from envcheck.explain.matcher import LogHit
 from envcheck.matrix.model import Matrix
 
-# Each pattern with the lowercase substrings one of which every match contains: a cheap gate, so
-# that the regexes run on the few lines that can match (a training log has millions that cannot).
+# Each pattern with the texts (as logs write them) one of which a line must hold for the pattern
+# to be tried: a cheap gate, and the triggers of the big-log scan (envcheck.explain.scanner), so
+# both see the same lines.
 _PLATFORM_MARKERS = (
     (
         re.compile(r"[A-Za-z]:\\\\?(?:Users|Program Files|Windows|ProgramData)", re.IGNORECASE),
-        (":\\",),
+        ("\\Users", "\\users", "\\Program Files", "\\Windows", "\\windows", "\\ProgramData"),
         "windows",
     ),
-    (re.compile(r"\.dll\b", re.IGNORECASE), (".dll",), "windows"),
+    (re.compile(r"\.dll\b", re.IGNORECASE), (".dll", ".DLL"), "windows"),
     (
         re.compile(r"/usr/lib/wsl/lib|microsoft-standard-WSL2", re.IGNORECASE),
-        ("/usr/lib/wsl/lib", "microsoft-standard-wsl2"),
+        ("/usr/lib/wsl/lib", "microsoft-standard-WSL2"),
         "wsl",
     ),
     # Colab is told by its own package; /usr/local/lib/python3.X/dist-packages is every
     # Debian/Ubuntu system pip and the TensorFlow Docker images too.
-    (re.compile(r"google[./]colab"), ("google",), "colab"),
+    (re.compile(r"google[./]colab"), ("google.colab", "google/colab"), "colab"),
     (
         re.compile(r"/proc/1/cgroup.*docker|--gpus|nvidia-container", re.IGNORECASE),
-        ("docker", "--gpus", "nvidia-container"),
+        ("docker", "--gpus", "nvidia-container"),  # the pattern needs a lowercase "docker"
         "container",
     ),
 )
 _GPU = re.compile(r"name: (?P<name>[^,]+), pci bus id: [^,]+, compute capability: (?P<cc>\d+\.\d+)")
 _GPU_GATES = ("compute capability",)
+# "tensorflow 2.15.0", "TensorFlow version: 2.15", "tensorflow==2.15.1", "tensorflow-2.15.0-cp311"
 _TF_VERSION = re.compile(
-    r"(?:tensorflow|TensorFlow|tf)[ =_-]{1,3}v?(?P<version>[12]\.\d{1,2}\.\d{1,2})\b"
+    r"(?:tensorflow|TensorFlow)(?: version:?)?[ =_-]{1,3}v?(?P<version>[12]\.\d{1,2}\.\d{1,2})\b"
 )
-_TF_VERSION_GATES = tuple(f"{word}{sep}" for word in ("tensorflow", "tf") for sep in " =_-")
+_TF_VERSION_GATES = (*(f"tensorflow{sep}" for sep in " =_-"), "TensorFlow ")
 _DRIVER = re.compile(
     r"(?:libcuda reported version is|Driver Version):?\s+(?P<version>\d{3}\.\d{1,3}(?:\.\d{1,3})?)"
 )
-_DRIVER_GATES = ("libcuda reported version is", "driver version")
+_DRIVER_GATES = ("libcuda reported version is", "Driver Version")
 _LIBRARY = re.compile(r"[\w.+-]+\.(?:so(?:\.\d+)+|dll)")
-_LIBRARY_GATES = (".so.", ".dll")
+_LIBRARY_GATES = (".so.", ".dll", ".DLL")
 
 
 # TensorFlow's source paths in its log prefixes moved with its refactors, so a path bounds the
@@ -67,8 +69,17 @@ _TF_PATH_RANGES = (
 )
 
 
-def _gate(lowered: str, gates: tuple[str, ...]) -> bool:
-    return any(gate in lowered for gate in gates)
+# Every gate, for the big-log scan: a line that passes none of them teaches the collector nothing.
+FACT_GATES = tuple(
+    sorted(
+        {gate for _, gates, _ in _PLATFORM_MARKERS for gate in gates}
+        | {*_GPU_GATES, *_TF_VERSION_GATES, *_DRIVER_GATES, *_LIBRARY_GATES}
+    )
+)
+
+
+def _gate(text: str, gates: tuple[str, ...]) -> bool:
+    return any(gate in text for gate in gates)
 
 
 @dataclass
@@ -129,24 +140,23 @@ class LogFactCollector:
         self._range: SpecifierSet | None = None
 
     def line(self, text: str) -> None:
-        lowered = text.lower()
         for pattern, gates, platform in _PLATFORM_MARKERS:
             known = platform in self.facts.platforms
-            if not known and _gate(lowered, gates) and pattern.search(text):
+            if not known and _gate(text, gates) and pattern.search(text):
                 self.facts.platforms.add(platform)
-        if _gate(lowered, _GPU_GATES):
+        if _gate(text, _GPU_GATES):
             gpu = _GPU.search(text)
             if gpu:
                 self.facts.gpus[gpu.group("name").strip()] = gpu.group("cc")
-        if self.facts.tensorflow is None and _gate(lowered, _TF_VERSION_GATES):
+        if self.facts.tensorflow is None and _gate(text, _TF_VERSION_GATES):
             version = _TF_VERSION.search(text)
             if version:
                 self.facts.tensorflow = version.group("version")
-        if _gate(lowered, _DRIVER_GATES):
+        if _gate(text, _DRIVER_GATES):
             driver = _DRIVER.search(text)
             if driver:
                 self.facts.driver = driver.group("version")
-        if _gate(lowered, _LIBRARY_GATES):
+        if _gate(text, _LIBRARY_GATES):
             for name in _LIBRARY.findall(text):
                 cuda = self._libraries.get(name.lower())
                 if cuda:

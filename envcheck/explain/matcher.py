@@ -251,12 +251,17 @@ def _sre_parse(pattern: str, flags: int) -> Any:
     return _parser.parse(pattern, flags)
 
 
-def _key_words(pattern: re.Pattern[str]) -> set[str] | None:
-    """One word per required literal (its longest), or None when the pattern gives none."""
+def required_literals(pattern: re.Pattern[str]) -> set[str] | None:
+    """Literals one of which every match of `pattern` contains (None: cannot tell)."""
     try:
-        literals = _required_literals(_sre_parse(pattern.pattern, pattern.flags))
+        return _required_literals(_sre_parse(pattern.pattern, pattern.flags))
     except Exception:
         return None
+
+
+def _key_words(pattern: re.Pattern[str]) -> set[str] | None:
+    """One word per required literal (its longest), or None when the pattern gives none."""
+    literals = required_literals(pattern)
     if not literals:
         return None
     words = set()

@@ -91,6 +91,42 @@ def _lines(stream: BinaryIO, name: str) -> Iterator[str]:
         yield from _split(body)
 
 
+def _chunks(stream: BinaryIO, name: str, size: int) -> Iterator[bytes]:
+    """The log as UTF-8 byte chunks: UTF-16 (with its BOM) transcoded, binary refused."""
+    head = stream.read(SNIFF)
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) and b"\x00" in head:
+        decoder = codecs.getincrementaldecoder("utf-16")(errors="replace")  # reads the BOM
+        for chunk in chain([head], iter(lambda: stream.read(size), b"")):
+            yield decoder.decode(chunk).encode("utf-8")
+        yield decoder.decode(b"", final=True).encode("utf-8")
+        return
+    if b"\x00" in head:
+        raise NotTextError(
+            f"{name} is not a text log: its first {SNIFF // 1024} KiB hold NUL bytes (a binary "
+            "file?); give the text TensorFlow printed (a .log or .txt file, or paste it on stdin)"
+        )
+    yield head
+    yield from iter(lambda: stream.read(size), b"")
+
+
+def read_chunks(source: str, size: int = 4 * 1024 * 1024) -> Iterator[bytes]:
+    """The file `source` (or standard input for '-') in chunks of about `size` bytes, as UTF-8:
+    what envcheck.explain.scanner reads. The same checks and errors as read_log."""
+    if source == "-":
+        yield from _chunks(sys.stdin.buffer, "standard input", size)
+        return
+    path = Path(source)
+    if path.is_dir():
+        raise InputError(f"{source!r} is a directory, not a log file")
+    try:
+        with path.open("rb") as stream:
+            yield from _chunks(stream, f"log file {source!r}", size)
+    except FileNotFoundError as exc:
+        raise InputError(f"log file {source!r} does not exist") from exc
+    except OSError as exc:
+        raise InputError(f"log file {source!r} cannot be read: {exc.strerror or exc}") from exc
+
+
 def read_log(source: str) -> Iterator[str]:
     """Lines of the file `source`, or of standard input for '-'."""
     if source == "-":

@@ -58,7 +58,9 @@ FILES = (
     "gpus.toml",
     "driver_branches.toml",
     "log_signatures.toml",
+    "log_signatures_frameworks.toml",
     "known_bugs.toml",
+    "error_codes.toml",
 )
 
 

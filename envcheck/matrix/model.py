@@ -18,6 +18,7 @@ from packaging.version import InvalidVersion, Version
 from envcheck.errors import InputError
 from envcheck.matrix import load
 from envcheck.matrix.advisories import KnownBug, load_known_bugs
+from envcheck.matrix.error_codes import ErrorCodes, error_signatures, load_error_codes
 from envcheck.matrix.records import (
     ArchitectureTargets,
     CudaFamily,
@@ -78,9 +79,15 @@ class Matrix:
         return load_known_bugs(self.directory)
 
     @functools.cached_property
+    def error_codes(self) -> ErrorCodes:
+        """error_codes.toml (NVIDIA's result codes), read when first asked for."""
+        return load_error_codes(self.directory)
+
+    @functools.cached_property
     def signatures(self) -> tuple[Signature, ...]:
-        """log_signatures.toml, read when first asked for (explain, the smoke test)."""
-        return load_signatures(self.directory)
+        """The known log messages (explain, the smoke test), read when first asked for: the
+        log_signatures*.toml files, then one per mapped NVIDIA result code (error_codes.toml)."""
+        return load_signatures(self.directory) + error_signatures(self.error_codes)
 
     @property
     def sources(self) -> dict[str, dict[str, Source]]:

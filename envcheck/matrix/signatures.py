@@ -150,29 +150,45 @@ def _signature(row: _Row) -> Signature:
     return signature
 
 
+FILES = (FILE, "log_signatures_frameworks.toml")
+
+
 def load_signatures(directory: Path) -> tuple[Signature, ...]:
-    """The signatures of `directory`/log_signatures.toml, in file order (the match order)."""
-    data = _read_toml(directory, FILE)
-    _check_top_level(data, FILE, {"signature"})
-    sources = _read_sources(data, FILE)
+    """The signatures of `directory`'s log_signatures*.toml files (FILES), in file order (the
+    match order); ids are unique across the files."""
+    signatures: list[Signature] = []
+    for name in FILES:
+        signatures.extend(_load_file(directory, name))
+    seen: set[str] = set()
+    for signature in signatures:
+        if signature.id in seen:
+            raise MatrixDataError(f"{', '.join(FILES)}: duplicate signature id {signature.id!r}")
+        seen.add(signature.id)
+    for signature in signatures:
+        leader = next((s for s in signatures if s.id == signature.follows), None)
+        if signature.follows and (leader is None or leader.follows):
+            raise MatrixDataError(
+                f"{', '.join(FILES)}: [[signature]] {signature.id}: field 'follows': "
+                f"{signature.follows!r} is not the id of a row without 'follows' of its own"
+            )
+    return tuple(signatures)
+
+
+def _load_file(directory: Path, name: str) -> list[Signature]:
+    data = _read_toml(directory, name)
+    _check_top_level(data, name, {"signature"})
+    sources = _read_sources(data, name)
     tables = data.get("signature")
     if not isinstance(tables, list) or not tables:
-        raise MatrixDataError(f"{FILE}: no [[signature]] rows")
+        raise MatrixDataError(f"{name}: no [[signature]] rows")
     signatures: list[Signature] = []
     seen: set[str] = set()
     for index, table in enumerate(tables, start=1):
         hint = table.get("id") if isinstance(table, dict) else None
         label = f" ({hint})" if isinstance(hint, str) else ""
-        signature = _signature(_Row(table, f"{FILE}: [[signature]] #{index}{label}", sources))
+        signature = _signature(_Row(table, f"{name}: [[signature]] #{index}{label}", sources))
         if signature.id in seen:
-            raise MatrixDataError(f"{FILE}: [[signature]] #{index}: duplicate id {signature.id!r}")
+            raise MatrixDataError(f"{name}: [[signature]] #{index}: duplicate id {signature.id!r}")
         seen.add(signature.id)
         signatures.append(signature)
-    for index, signature in enumerate(signatures, start=1):
-        leader = next((s for s in signatures if s.id == signature.follows), None)
-        if signature.follows and (leader is None or leader.follows):
-            raise MatrixDataError(
-                f"{FILE}: [[signature]] #{index} ({signature.id}): field 'follows': "
-                f"{signature.follows!r} is not the id of a row without 'follows' of its own"
-            )
-    return tuple(signatures)
+    return signatures

@@ -7,8 +7,8 @@ import sys
 
 from envcheck.cli.commands.flags import load
 from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, handles_errors
-from envcheck.explain.explain import explain_lines
-from envcheck.explain.reader import read_log
+from envcheck.explain.explain import explain_log
+from envcheck.explain.reader import read_chunks
 from envcheck.report.explanation import render
 from envcheck.report.formats import choose_format
 
@@ -17,8 +17,8 @@ from envcheck.report.formats import choose_format
 def run(args: argparse.Namespace) -> int:
     chosen = choose_format(args.output_format, args.as_json)
     matrix = load(args.matrix_option)
-    explanation = explain_lines(
-        read_log(args.source),
+    explanation = explain_log(
+        read_chunks(args.source),
         matrix.signatures,
         matrix,
         matrix.known_bugs,

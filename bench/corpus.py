@@ -1,0 +1,71 @@
+"""How well `envcheck explain` reads the public log corpus (tests/corpus), per class and overall.
+
+Prints the accuracy per failure class, per framework and per topic folder, the overall accuracy
+against the target (95%), the false errors on logs whose cause is not the environment, and every
+miss with what was expected and what was found.
+Run: python bench/corpus.py [--misses]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # tests.corpus_cases reads the corpus
+
+# After the path set-up above, which is why these are not at the top.
+from envcheck.matrix.load import bundled_matrix_dir  # noqa: E402
+from envcheck.matrix.model import load_matrix  # noqa: E402
+from tests.corpus_cases import Verdict, cases, judge  # noqa: E402
+
+TARGET = 0.95
+
+
+def _table(title: str, verdicts: Iterable[Verdict], key: Callable[[Verdict], str]) -> None:
+    groups: dict[str, list[Verdict]] = defaultdict(list)
+    for verdict in verdicts:
+        groups[key(verdict)].append(verdict)
+    print(f"\n{title:40} {'cases':>6} {'right':>6} {'share':>7}")
+    for name, members in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        right = sum(v.correct for v in members)
+        print(f"{name:40} {len(members):6} {right:6} {right / len(members):7.0%}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--misses", action="store_true", help="list every miss")
+    args = parser.parse_args()
+    matrix = load_matrix(bundled_matrix_dir())
+    verdicts = [judge(case, matrix) for case in cases()]
+    _table("topic", verdicts, lambda v: v.case.topic)
+    _table("framework", verdicts, lambda v: v.case.framework)
+    _table("expected code", verdicts, lambda v: ",".join(v.case.expect))
+    _table("failure class", verdicts, lambda v: v.case.failure_class)
+    right = sum(v.correct for v in verdicts)
+    share = right / len(verdicts)
+    false_errors = [v for v in verdicts if v.false_error]
+    not_environment = sum(not v.case.environment for v in verdicts)
+    print(
+        f"\noverall: {right}/{len(verdicts)} = {share:.1%} (target {TARGET:.0%}: "
+        f"{'met' if share >= TARGET else 'NOT met'})"
+    )
+    print(
+        f"false errors on the {not_environment} logs whose cause is not the environment: "
+        f"{len(false_errors)}"
+    )
+    if args.misses:
+        for verdict in verdicts:
+            if not verdict.correct:
+                print(
+                    f"\nMISS {verdict.case.name}: expected {list(verdict.case.expect)}, "
+                    f"found {list(verdict.codes)}, errors {list(verdict.errors)}"
+                )
+                print(f"  {verdict.case.established}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,149 @@
+"""Find the few lines of a big log worth a close look, without a Python step per line.
+
+A training log has millions of lines and a handful that matter. Looking at every line in Python
+(clean it, screen its words, score it) was 70 times the cost of reading the lines at all. This
+scanner reads the log in large chunks and runs one combined regular expression of *trigger*
+literals over each chunk; only a line holding a trigger comes out, with its number. Every
+signature, log fact and "telling word" contributes the literal that any line it can match must
+contain (envcheck.explain.triggers), so the lines it skips are lines nothing could use.
+
+Lines end at LF (CRLF too), numbered as `grep -n` does. A line longer
+than MAX_LINE is kept as its two ends (a line of megabytes is data, and the message is at an
+end), and an endless line is never held whole: memory stays bounded by the chunk size.
+
+`read_through(n)` asks for every line up to line n, triggers or not: what a call printed after
+its leader's message (`[]` after `list_physical_devices('GPU')`) has no trigger of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from envcheck.explain.triggers import TriggerScan
+
+# A longer line keeps its first and last halves of this (see the module docstring).
+MAX_LINE = 64 * 1024
+CHUNK = 4 * 1024 * 1024
+_HALF = MAX_LINE // 2
+
+
+def _ends(line: bytes) -> bytes:
+    if len(line) <= MAX_LINE:
+        return line
+    return b"%s [... %d bytes not read ...] %s" % (
+        line[:_HALF],
+        len(line) - 2 * _HALF,
+        line[-_HALF:],
+    )
+
+
+def decode(line: bytes) -> str:
+    return line.decode("utf-8", errors="replace")
+
+
+class ChunkScanner:
+    """The lines of `chunks` that hold a match of `triggers`, as (number, text)."""
+
+    def __init__(self, triggers: TriggerScan, chunks: Iterable[bytes]) -> None:
+        self._triggers = triggers
+        self._chunks = iter(chunks)
+        self._through = 0  # every line up to this number is wanted
+        self.lines = 0  # lines read so far; after the scan, the log's line count
+        self.saw_text = False  # whether any line holds more than white space
+
+    def read_through(self, last: int) -> None:
+        """Yield every line up to line `last` from now on, triggered or not (0: only lines
+        with a trigger again)."""
+        self._through = last
+
+    def __iter__(self) -> Iterator[tuple[int, str]]:
+        carry = b""
+        for chunk in self._chunks:
+            buffer = carry + chunk if carry else chunk
+            end = _last_break(buffer)
+            if end == -1:
+                if len(buffer) > 2 * MAX_LINE:
+                    yield from self._endless(buffer)
+                    carry = b""
+                    continue
+                carry = buffer
+                continue
+            yield from self._region(buffer, end + 1)
+            carry = buffer[end + 1 :]
+        if carry:
+            yield from self._region(carry + b"\n", len(carry) + 1)
+
+    def _endless(self, start: bytes) -> Iterator[tuple[int, str]]:
+        """A line longer than 2 * MAX_LINE so far: keep its ends while reading on."""
+        head, tail = start[:_HALF], start[-_HALF:]
+        dropped = len(start) - 2 * _HALF
+        for chunk in self._chunks:
+            cut = _first_break(chunk)
+            body = chunk if cut == -1 else chunk[:cut]
+            joined = tail + body
+            dropped += len(joined) - min(len(joined), _HALF)
+            tail = joined[-_HALF:]
+            if cut == -1:
+                continue
+            yield from self._long_line(head, dropped, tail)
+            self._chunks = _prepend(chunk[cut + 1 :], self._chunks)
+            return
+        yield from self._long_line(head, dropped, tail)
+
+    def _long_line(self, head: bytes, dropped: int, tail: bytes) -> Iterator[tuple[int, str]]:
+        line = b"%s [... %d bytes not read ...] %s\n" % (head, dropped, tail)
+        yield from self._region(line, len(line))
+
+    def _region(self, buffer: bytes, stop: int) -> Iterator[tuple[int, str]]:
+        """The wanted lines of buffer[:stop], which ends with a line break.
+
+        Lines are numbered by their LF as `grep -n` and `wc -l` count them; a lone CR (a
+        progress bar redrawn in place) splits a line into parts that share its number.
+        """
+        scan = self._triggers
+        region = buffer[:stop]
+        if not self.saw_text:
+            self.saw_text = bool(region.strip())  # checked until the first text, then never
+        prepared = scan.prepare(region)
+        position = 0  # every LF before `position` is counted in self.lines
+        while position < stop:
+            if self._through > self.lines:
+                # Every line is wanted: walk them one at a time until the window closes.
+                end = buffer.find(b"\n", position, stop)
+                self.lines += 1
+                yield from self._parts(buffer[position:end])
+                position = end + 1
+                continue
+            at = scan.next(prepared, buffer, position, stop)
+            if at == -1:
+                self.lines += buffer.count(b"\n", position, stop)
+                return
+            start = buffer.rfind(b"\n", position, at) + 1 or position
+            end = buffer.find(b"\n", at, stop)
+            self.lines += buffer.count(b"\n", position, start) + 1
+            line = buffer[start:end]
+            if b"\r" in line:
+                # Only the part that holds the trigger; its neighbours had their own chance.
+                left = line.rfind(b"\r", 0, at - start) + 1
+                right = line.find(b"\r", at - start)
+                line = line[left : None if right == -1 else right]
+            yield self.lines, decode(_ends(line))
+            position = end + 1
+
+    def _parts(self, line: bytes) -> Iterator[tuple[int, str]]:
+        for part in line.removesuffix(b"\r").split(b"\r") if b"\r" in line else (line,):
+            yield self.lines, decode(_ends(part))
+
+
+def _last_break(buffer: bytes) -> int:
+    """The index of the last LF, or -1."""
+    return buffer.rfind(b"\n")
+
+
+def _first_break(buffer: bytes) -> int:
+    return buffer.find(b"\n")
+
+
+def _prepend(first: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:
+    yield first
+    yield from rest

@@ -1,0 +1,219 @@
+"""The trigger literals of a big-log scan: text that every line worth a close look contains.
+
+Each signature's pattern requires some literal text (read from its parsed form, as the matcher's
+screen does); each log fact and telling word has its own. A line without any of them can match
+nothing, so envcheck.explain.scanner skips it in C instead of looking at it in Python.
+
+The combined pattern is cheapest when its alternatives start with characters that are rare in
+logs: the regex engine then stops only where such a character is. So each literal is cut to the
+suffix that starts at its rarest character (a suffix of a required literal is required too),
+and the alternatives are folded into a trie so that a stop tries few branches.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from envcheck.explain.matcher import required_literals
+from envcheck.matrix.signatures import Signature
+
+# Printable ASCII from most to least frequent in logs: the larger of its share in real logs
+# (tests/logs, tests/corpus) and in a training run's bulk (Keras progress bars, TensorFlow INFO
+# lines: bench/run.py's generated log). Characters not listed count as rarest.
+_BY_FREQUENCY = (
+    " =eorintac0sl:2/d1u3.p4-mh6_fbx57y9gw]v,8EICNAkTFGU[D)(R"
+    "\\P\"*LjBOMVS'`>zW<XqH#Y;K&{}+$!J~%?ZQ@|^"
+)
+_RANK = {character: index for index, character in enumerate(_BY_FREQUENCY)}
+_SHORTEST = 3  # a shorter suffix would stop too often on text that only looks like it
+_LONGEST = 16  # enough to be specific; longer only lengthens the pattern
+
+
+@dataclass(frozen=True)
+class Trigger:
+    text: str
+    ignore_case: bool = False
+
+
+def _rarity(character: str) -> int:
+    """Higher is rarer."""
+    return _RANK.get(character, len(_BY_FREQUENCY))
+
+
+def cut(trigger: Trigger) -> Trigger:
+    """The trigger's suffix starting at its rarest character, kept at least _SHORTEST long."""
+    text = trigger.text
+    if len(text) <= _SHORTEST:
+        return trigger
+    starts = range(len(text) - _SHORTEST + 1)
+    best = max(starts, key=lambda i: (_rarity(text[i]), -i))
+    return Trigger(text[best : best + _LONGEST], trigger.ignore_case)
+
+
+def signature_triggers(signature: Signature) -> list[Trigger] | None:
+    """The literals one of which every line `signature` matches contains; None if unknown."""
+    literals = required_literals(signature.pattern)
+    if not literals:
+        return None
+    # A scoped (?i:...) makes part of the pattern case-blind; treat the whole as case-blind.
+    ignore_case = (
+        bool(signature.pattern.flags & re.IGNORECASE) or "(?i" in signature.pattern.pattern
+    )
+    return [Trigger(literal, ignore_case) for literal in literals]
+
+
+def written_forms(trigger: Trigger) -> list[str]:
+    """The exact texts a trigger stands for: a case-blind one in lower and Title case besides
+    its own (UPPER only where the trigger says so, e.g. the alarm word "ERROR"): the forms
+    logs write. Both scan engines look for exactly these, so they pick the same lines."""
+    if not trigger.ignore_case:
+        return [trigger.text]
+    text = trigger.text
+    return sorted({text, text.lower(), text[:1].upper() + text[1:].lower()})
+
+
+def _trie(words: Iterable[str]) -> dict[str, Any]:
+    root: dict[str, Any] = {}
+    for word in words:
+        node = root
+        for character in word:
+            node = node.setdefault(character, {})
+        node[""] = {}
+    return root
+
+
+def _render(node: dict[str, Any]) -> list[str]:
+    """The alternatives of a trie node, each starting with a literal character."""
+    if "" in node:
+        return [""]  # a word ends here: the scan needs no longer one
+    alternatives = []
+    for character, child in sorted(node.items()):
+        rest = _render(child)
+        tail = rest[0] if len(rest) == 1 else "(?:" + "|".join(rest) + ")"
+        alternatives.append(re.escape(character) + tail)
+    return alternatives
+
+
+_SENTINEL = 0x01  # what every trigger's first character becomes in the translated text
+
+
+class TriggerScan(Protocol):
+    """Finds the next place where one of the trigger texts is written."""
+
+    def prepare(self, data: bytes) -> bytes: ...
+
+    def next(self, prepared: bytes, data: bytes, start: int, stop: int) -> int:
+        """Where in data[start:stop] a trigger starts (-1: none)."""
+        ...
+
+
+@dataclass(frozen=True)
+class FoldedScan:
+    """The standard-library engine. `table` maps the characters the triggers' cut pieces start
+    with to one sentinel byte, and `pattern` (the sentinel, then each piece's rest) is searched
+    in the translated text: a pattern with one literal first byte is the form the regex engine
+    skips ahead on at memchr speed, where an alternation of many first characters made it test
+    every byte, five times slower. A stop is confirmed against the whole texts, so it finds
+    exactly what Re2Scan finds.
+    """
+
+    table: bytes
+    pattern: re.Pattern[bytes]
+    # Folded piece the pattern matches -> (whole text, offset of the piece in it) for every
+    # text whose folded piece starts with it.
+    written: dict[bytes, tuple[tuple[bytes, int], ...]]
+
+    def prepare(self, data: bytes) -> bytes:
+        return data.translate(self.table)
+
+    def next(self, prepared: bytes, data: bytes, start: int, stop: int) -> int:
+        search, written = self.pattern.search, self.written
+        while True:
+            found = search(prepared, start, stop)
+            if found is None:
+                return -1
+            at = found.start()
+            for text, offset in written[found.group()]:
+                begin = at - offset
+                if begin >= 0 and data.startswith(text, begin):
+                    # A text that began before `start` lies on a line already read.
+                    return max(begin, start)
+            start = at + 1
+
+
+@dataclass(frozen=True)
+class Re2Scan:
+    """The RE2 engine (the optional google-re2 package): one automaton for every trigger text,
+    whose cost per byte does not grow with their number."""
+
+    pattern: Any
+
+    def prepare(self, data: bytes) -> bytes:
+        return data
+
+    def next(self, prepared: bytes, data: bytes, start: int, stop: int) -> int:  # noqa: ARG002
+        # `data` is the protocol's: this engine searches the text as it is (prepared is data).
+        found = self.pattern.search(prepared, start, stop)
+        return -1 if found is None else int(found.start())
+
+
+def _texts(triggers: Iterable[Trigger]) -> list[bytes]:
+    texts = {text.encode("utf-8") for trigger in triggers for text in written_forms(trigger)}
+    if not texts:
+        raise ValueError("no triggers")
+    return sorted(texts)
+
+
+def folded_scan(triggers: Iterable[Trigger]) -> FoldedScan:
+    """The standard-library scan for `triggers`, each looked for by its rarest piece."""
+    pieces: list[tuple[bytes, bytes, int]] = []  # (piece, whole text, offset)
+    for text in _texts(triggers):
+        piece = cut(Trigger(text.decode("utf-8"))).text.encode("utf-8")
+        pieces.append((piece, text, text.find(piece)))
+    table = bytes(
+        _SENTINEL if byte in {piece[0] for piece, _, _ in pieces} else byte for byte in range(256)
+    )
+    folds: dict[bytes, list[tuple[bytes, int]]] = {}
+    for piece, text, offset in pieces:
+        folds.setdefault(piece.translate(table), []).append((text, offset))
+    rests = [folded[1:].decode("latin-1") for folded in sorted(folds)]
+    alternatives = _render(_trie(rests))
+    body = alternatives[0] if len(alternatives) == 1 else "(?:" + "|".join(alternatives) + ")"
+    pattern = re.compile((re.escape(chr(_SENTINEL)) + body).encode("latin-1"))
+    # The trie keeps the shortest of two folded pieces where one starts the other, so what the
+    # pattern matches stands for every longer one too.
+    written = {
+        folded: tuple(
+            sorted(
+                entry
+                for other, entries in folds.items()
+                if other.startswith(folded)
+                for entry in entries
+            )
+        )
+        for folded in folds
+        if not any(folded != shorter and folded.startswith(shorter) for shorter in folds)
+    }
+    return FoldedScan(table, pattern, written)
+
+
+def re2_scan(triggers: Iterable[Trigger]) -> Re2Scan | None:
+    """The RE2 scan for `triggers`, or None without the google-re2 package."""
+    try:
+        re2 = importlib.import_module("re2")  # optional: pip install 'envcheck[fast]'
+    except ImportError:
+        return None
+    options = re2.Options()
+    options.max_mem = 256 << 20  # room for the whole automaton: it falls back to slow NFA
+    source = b"|".join(re.escape(text) for text in _texts(triggers))
+    return Re2Scan(re2.compile(source, options=options))
+
+
+def combined(triggers: Iterable[Trigger]) -> TriggerScan:
+    """The fastest scan this installation has for `triggers`."""
+    chosen = list(triggers)
+    return re2_scan(chosen) or folded_scan(chosen)

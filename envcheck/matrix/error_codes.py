@@ -1,0 +1,267 @@
+"""NVIDIA result codes (matrix/error_codes.toml) as data: what each number and string means.
+
+The names, numbers, meanings and descriptions are generated from NVIDIA's wheels by
+scripts/error_tables.py; the mapping to an envcheck finding code (code, cause, alternative, fix)
+is written by hand in the same file. `load_error_codes` reads it strictly, with the row reader
+of `envcheck.matrix.load`: unknown fields are refused, every row cites a source of the file,
+numbers and names are unique (per cuDNN major for cuDNN, whose codes were renumbered in 9),
+and every `code` is a finding code, so a bad row is a one-line MatrixDataError naming it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from envcheck.findings import CODES, Severity
+from envcheck.matrix.load import (
+    MatrixDataError,
+    _check_top_level,
+    _read_sources,
+    _read_toml,
+    _Row,
+)
+from envcheck.matrix.records import Source
+from envcheck.matrix.signatures import Signature
+
+FILE = "error_codes.toml"
+
+Family = Literal["cuda_driver", "cuda_runtime", "cudnn_status", "nccl_result", "cublas_status"]
+FAMILIES: tuple[Family, ...] = (
+    "cuda_driver",
+    "cuda_runtime",
+    "cudnn_status",
+    "nccl_result",
+    "cublas_status",
+)
+# Families whose numbering changed between library majors, so each row says which majors it is.
+_WITH_MAJORS: frozenset[Family] = frozenset({"cudnn_status"})
+
+KNOWN_CODES = CODES
+
+
+@dataclass(frozen=True)
+class ErrorCode:
+    """One value of one NVIDIA result enum, and what it says about the environment."""
+
+    family: Family
+    name: str
+    number: int
+    meaning: str  # the header's doc comment, first sentence; "" where the header has none
+    description: str  # the library's own string (what frameworks print); "" where not callable
+    code: str | None  # an envcheck finding code; None for values that name no cause
+    cause: str
+    alternative: str
+    fix: str
+    sources: tuple[str, ...]
+    alias_of: str = ""  # another name of the same family with the same number
+    majors: tuple[int, ...] = ()  # cuDNN majors that have this name with this number
+    since: str = ""  # cuDNN 9 header's @since
+
+
+@dataclass(frozen=True)
+class ErrorCodes:
+    """All rows of error_codes.toml, with the lookups `envcheck explain` needs."""
+
+    rows: tuple[ErrorCode, ...]
+    sources: Mapping[str, Source]
+
+    def by_name(self, name: str) -> tuple[ErrorCode, ...]:
+        """The rows named `name`: one, or one per numbering for a renumbered cuDNN status."""
+        return tuple(row for row in self.rows if row.name == name)
+
+    def by_number(self, family: Family, number: int, major: int | None = None) -> ErrorCode | None:
+        """The canonical (non-alias) row of `number`; of `major`, else of the newest major."""
+        found = [
+            row
+            for row in self.rows
+            if row.family == family
+            and row.number == number
+            and not row.alias_of
+            and (major is None or not row.majors or major in row.majors)
+        ]
+        if not found:
+            return None
+        return max(found, key=lambda row: max(row.majors, default=0))
+
+    def by_description(self, text: str) -> tuple[ErrorCode, ...]:
+        """The rows whose library string occurs in `text`, the longest (most specific) first."""
+        found = [row for row in self.rows if row.description and row.description in text]
+        return tuple(sorted(found, key=lambda row: -len(row.description)))
+
+
+class _ErrorRow(_Row):
+    """The matrix row reader plus the one field type only this file has (a list of majors)."""
+
+    def integer_list(self, key: str) -> tuple[int, ...]:
+        value = self._get(key, required=False)
+        if value is None:
+            return ()
+        if (
+            not isinstance(value, list)
+            or not value
+            or not all(isinstance(item, int) and not isinstance(item, bool) for item in value)
+        ):
+            raise self.error(key, "expected a non-empty list of integers")
+        if list(value) != sorted(set(value)):
+            raise self.error(key, "expected ascending integers without repeats")
+        return tuple(value)
+
+
+def _error_code(row: _ErrorRow, family: Family) -> ErrorCode:
+    code = row.optional_string("code")
+    if code is not None and code not in KNOWN_CODES:
+        raise row.error("code", f"unknown finding code {code!r} (see envcheck/findings.py)")
+    cause, alternative, fix = row.text("cause"), row.text("alternative"), row.text("fix")
+    if code is not None and not (cause and fix):
+        raise MatrixDataError(f"{row.where}: a row with 'code' needs 'cause' and 'fix'")
+    if code is None and (cause or alternative or fix):
+        raise MatrixDataError(f"{row.where}: 'cause', 'alternative' and 'fix' need a 'code'")
+    majors = row.integer_list("majors")
+    if (family in _WITH_MAJORS) != bool(majors):
+        raise MatrixDataError(
+            f"{row.where}: 'majors' is required for {family} rows"
+            if family in _WITH_MAJORS
+            else f"{row.where}: 'majors' belongs to cudnn_status rows only"
+        )
+    entry = ErrorCode(
+        family=family,
+        name=row.string("name"),
+        number=row.integer("number"),
+        meaning=row.text("meaning"),
+        description=row.text("description"),
+        code=code,
+        cause=cause,
+        alternative=alternative,
+        fix=fix,
+        sources=row.sources(),
+        alias_of=row.text("alias_of"),
+        majors=majors,
+        since=row.text("since"),
+    )
+    row.done()
+    return entry
+
+
+def _check_unique(rows: list[tuple[str, ErrorCode]]) -> None:
+    """Names and (non-alias) numbers unique per family and major; aliases point at a row."""
+    names: dict[tuple[str, str, int | None], str] = {}
+    numbers: dict[tuple[str, int, int | None], str] = {}
+    for where, row in rows:
+        for major in row.majors or (None,):
+            name_key = (row.family, row.name, major)
+            if name_key in names:
+                raise MatrixDataError(
+                    f"{where}: duplicate name {row.name!r} (also {names[name_key]})"
+                )
+            names[name_key] = where
+            if row.alias_of:
+                continue
+            number_key = (row.family, row.number, major)
+            if number_key in numbers:
+                raise MatrixDataError(
+                    f"{where}: duplicate number {row.number} (also {numbers[number_key]})"
+                )
+            numbers[number_key] = where
+    for where, row in rows:
+        if not row.alias_of:
+            continue
+        target = [
+            other
+            for _, other in rows
+            if other.family == row.family
+            and other.name == row.alias_of
+            and other.number == row.number
+            and not other.alias_of
+            and set(other.majors) >= set(row.majors)
+        ]
+        if not target:
+            raise MatrixDataError(
+                f"{where}: field 'alias_of': no {row.family} row {row.alias_of!r} "
+                f"with number {row.number}"
+            )
+
+
+def load_error_codes(directory: Path) -> ErrorCodes:
+    """The rows of `directory`/error_codes.toml, in file order."""
+    data = _read_toml(directory, FILE)
+    _check_top_level(data, FILE, set(FAMILIES))
+    sources = _read_sources(data, FILE)
+    rows: list[tuple[str, ErrorCode]] = []
+    for family in FAMILIES:
+        tables = data.get(family, [])
+        if not isinstance(tables, list):
+            raise MatrixDataError(f"{FILE}: [[{family}]] must be an array of tables")
+        for index, table in enumerate(tables, start=1):
+            hint = table.get("name") if isinstance(table, dict) else None
+            label = f" ({hint})" if isinstance(hint, str) else ""
+            where = f"{FILE}: [[{family}]] #{index}{label}"
+            rows.append((where, _error_code(_ErrorRow(table, where, sources), family)))
+    if not rows:
+        raise MatrixDataError(f"{FILE}: no rows in any of {', '.join(FAMILIES)}")
+    _check_unique(rows)
+    return ErrorCodes(rows=tuple(row for _, row in rows), sources=sources)
+
+
+# --- as log signatures ----------------------------------------------------------------------
+
+# How logs write a result number: PyTorch "CUDA error 35" (older "cuda runtime error (35)"),
+# ONNX Runtime "CUDA failure 100:", llama.cpp "CUDA error 35 at ...", Numba "CUresult 100".
+_NUMBER_FORMS = (
+    r"(?:CUDA error|CUDA Error|CUDA failure|cuda runtime error|CUresult)"
+    r"[: ]*\(?{number}\)?(?![\d.])"
+)
+# A library string shorter than this many words ("out of memory", "unknown error") says too
+# little on its own: only the name or number of such a value is looked for.
+_SPECIFIC_WORDS = 4
+
+
+def _escaped(text: str) -> str:
+    return text.replace("{", "{{").replace("}", "}}")
+
+
+def _signature_of(row: ErrorCode, numbered: bool) -> Signature:
+    forms = [rf"\b{re.escape(row.name)}\b"]
+    if len(row.description.split()) >= _SPECIFIC_WORDS:
+        forms.append(re.escape(row.description))
+    if numbered:
+        forms.append(_NUMBER_FORMS.format(number=row.number))
+    code = row.code or ""
+    said = row.description or row.meaning.rstrip(".")
+    message = f"{row.name} ({row.number}): {said}. Usually: {row.cause}".rstrip()
+    if row.alternative:
+        message += f" Otherwise: {row.alternative}"
+    return Signature(
+        id=f"{row.family.replace('_', '-')}-{row.number}-{_kebab(row.name)}",
+        pattern=re.compile("|".join(forms)),
+        code=code,
+        severity=Severity.INFO if code == "program-error" else Severity.ERROR,
+        message=_escaped(message),
+        fix=_escaped(row.fix),
+        root_cause=code != "program-error",
+        sources=row.sources,
+        note="generated from matrix/error_codes.toml",
+    )
+
+
+def _kebab(name: str) -> str:
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "-", name)
+    return re.sub(r"[^a-z0-9]+", "-", spaced.lower()).strip("-")
+
+
+def error_signatures(codes: ErrorCodes) -> tuple[Signature, ...]:
+    """A log signature for every value that names an environment cause (or a program error):
+    its name, its library string where that is specific, and for CUDA its number as logs
+    print it (a driver-API number only where the runtime does not map the same number)."""
+    mapped = [row for row in codes.rows if row.code and not row.alias_of]
+    runtime_numbers = {row.number for row in mapped if row.family == "cuda_runtime"}
+    signatures = []
+    for row in mapped:
+        numbered = row.family == "cuda_runtime" or (
+            row.family == "cuda_driver" and row.number not in runtime_numbers
+        )
+        signatures.append(_signature_of(row, numbered))
+    return tuple(signatures)

@@ -1,0 +1,93 @@
+"""The public log corpus (tests/corpus): its cases, and how a case is judged.
+
+Shared by tests/test_corpus.py (the accuracy target) and bench/corpus.py (the report per class).
+A case is correct when every code it expects is among the findings and, for a log whose cause
+is not the environment, no finding is an error (tests/corpus/README.md).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from envcheck.explain.explain import Explanation, explain_log
+from envcheck.explain.reader import read_chunks
+from envcheck.findings import Severity
+from envcheck.matrix.model import Matrix
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python < 3.11 only
+    import tomli as tomllib
+
+CORPUS = Path(__file__).resolve().parent / "corpus"
+FIELDS = {"log", "url", "where", "framework", "class", "environment", "established", "expect"}
+
+
+@dataclass(frozen=True)
+class Case:
+    topic: str  # the folder
+    log: Path
+    url: str
+    where: str
+    framework: str
+    failure_class: str
+    environment: bool
+    established: str
+    expect: tuple[str, ...]
+
+    @property
+    def name(self) -> str:
+        return f"{self.topic}/{self.log.stem}"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    case: Case
+    codes: tuple[str, ...]  # every finding code, in the explanation's order
+    errors: tuple[str, ...]  # the codes of error-level findings
+    missing: tuple[str, ...]  # expected codes the explanation lacks
+
+    @property
+    def false_error(self) -> bool:
+        return not self.case.environment and bool(self.errors)
+
+    @property
+    def correct(self) -> bool:
+        return not self.missing and not self.false_error
+
+
+def read_table(table: Path) -> list[dict[str, Any]]:
+    """The [[case]] entries of one cases.toml."""
+    entries: list[dict[str, Any]] = tomllib.loads(table.read_text(encoding="utf-8"))["case"]
+    return entries
+
+
+def cases() -> Iterator[Case]:
+    for table in sorted(CORPUS.glob("*/cases.toml")):
+        for entry in read_table(table):
+            yield Case(
+                topic=table.parent.name,
+                log=table.parent / entry["log"],
+                url=entry["url"],
+                where=entry["where"],
+                framework=entry["framework"],
+                failure_class=entry["class"],
+                environment=entry["environment"],
+                established=entry["established"],
+                expect=tuple(entry["expect"]),
+            )
+
+
+def explain_case(case: Case, matrix: Matrix) -> Explanation:
+    return explain_log(read_chunks(str(case.log)), matrix.signatures, matrix, matrix.known_bugs)
+
+
+def judge(case: Case, matrix: Matrix) -> Verdict:
+    findings = explain_case(case, matrix).findings
+    codes = tuple(f.code for f in findings)
+    errors = tuple(f.code for f in findings if f.severity is Severity.ERROR)
+    return Verdict(case, codes, errors, tuple(c for c in case.expect if c not in codes))
