@@ -203,6 +203,16 @@ def test_a_body_longer_than_its_content_length_is_never_written_past_it(
     assert _parts(tmp_path) == []
 
 
+def test_bytes_past_the_content_length_are_never_written(
+    faulty: FaultyIndex, tmp_path: Path, matrix: Matrix
+) -> None:
+    # A guard (http.client already stops at Content-Length): the excess never reaches the file.
+    faulty.json_enabled = False  # no size on the page: Content-Length is all there is
+    served = _serve(faulty, extra_bytes=5_000_000)
+    _fetch(matrix, tmp_path, faulty)
+    assert (tmp_path / WIN_CP310).read_bytes() == served.data
+
+
 def test_a_trickling_server_meets_the_per_file_deadline(
     faulty: FaultyIndex, tmp_path: Path
 ) -> None:
