@@ -6,8 +6,15 @@ on Linux targets where the official wheel uses CUDA, the release's and-cuda pins
 install_pins. Each `--platform` is one target machine. Without --with-deps each requirement is
 resolved here, from the index's simple API and the target's wheel tags, and downloaded by
 `index.download`; with --with-deps `pip download` resolves the full closure for each target and
-envcheck checks each saved file against the index's digest. The manifest is merged and written
-last. This module prints nothing.
+envcheck checks each saved file against the index's digest (the top-level requirements' pages
+are read first, so that a name that does not resolve or an index that refuses access is said as
+such, not as pip's "No matching distribution").
+
+A fetch holds the wheelhouse's lock (`index.lock`) from start to end, so two fetches into one
+--dest take turns and the second merges its entries into the first's manifest. Under the lock
+it removes what killed runs left that it will not resume, writes the files it is about to
+download into the manifest as `planned`, downloads, and writes each as `downloaded` or
+`failed`. This module prints nothing.
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,9 +39,11 @@ from envcheck.errors import InputError
 from envcheck.index.config import IndexLocation
 from envcheck.index.download import (
     DEFAULT_WORKERS,
+    FailedDownload,
     Progress,
     download_all,
     file_digests,
+    part_name,
     safe_target,
     verify_algorithm,
 )
@@ -46,10 +55,14 @@ from envcheck.index.errors import (
     NotFoundError,
 )
 from envcheck.index.http import HttpClient, RetryPolicy, Timeouts
+from envcheck.index.limits import DownloadLimits
+from envcheck.index.lock import WheelhouseLock
 from envcheck.index.simple_api import IndexFile, ProjectPage, fetch_project
 from envcheck.index.wheelhouse import (
     MANIFEST_NAME,
+    EntryStatus,
     ManifestEntry,
+    clean_stale,
     merge_entries,
     read_manifest,
     write_manifest,
@@ -235,14 +248,18 @@ def plan_target(matrix: Matrix, spec: str | None, target: WheelTarget) -> Target
 # --- fetching ---------------------------------------------------------------------------------
 
 
-def prepare_dest(dest: Path) -> tuple[ManifestEntry, ...]:
-    """Create `dest` if needed; the entries of an existing manifest (InputError if not ours)."""
+def prepare_dest(dest: Path) -> None:
+    """Create `dest` if needed (InputError when it cannot be)."""
     if dest.exists() and not dest.is_dir():
         raise InputError(f"--dest {str(dest)!r} exists and is not a directory")
     try:
         dest.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise InputError(f"--dest {str(dest)!r} cannot be created: {exc.strerror or exc}") from exc
+
+
+def _old_entries(dest: Path) -> tuple[ManifestEntry, ...]:
+    """The entries of the manifest already there (InputError if it is not ours)."""
     return read_manifest(dest) if (dest / MANIFEST_NAME).exists() else ()
 
 
@@ -251,6 +268,31 @@ def _fetch_pages(http: HttpClient, names: Sequence[str], workers: int) -> dict[s
     with ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="index") as pool:
         pages = list(pool.map(lambda name: fetch_project(http, name), unique))
     return dict(zip(unique, pages))
+
+
+@dataclass(frozen=True)
+class _Planned:
+    """A file chosen for a target before it is downloaded."""
+
+    plan: TargetPlan
+    file: IndexFile
+
+    def entry(self, status: EntryStatus) -> ManifestEntry:
+        target = self.plan.target
+        return ManifestEntry(
+            self.file.filename,
+            self.file.digest("sha256"),
+            self.file.size,
+            self.file.url,
+            target.platform,
+            str(target.python),
+            status,
+        )
+
+
+def _record(dest: Path, old: Sequence[ManifestEntry], new: Sequence[ManifestEntry]) -> None:
+    if new or (dest / MANIFEST_NAME).exists():  # a fetch that got nothing leaves no manifest
+        write_manifest(dest, merge_entries(old, new, dest))
 
 
 def fetch_wheelhouse(
@@ -267,47 +309,80 @@ def fetch_wheelhouse(
     workers: int = DEFAULT_WORKERS,
     environ: Mapping[str, str] | None = None,
     pip_command: Sequence[str] = (sys.executable, "-m", "pip"),
+    limits: DownloadLimits | None = None,
+    on_wait: Callable[[Path], None] | None = None,
 ) -> FetchReport:
-    """Fetch what each target needs into `dest`, then write `dest/wheelhouse.json`."""
+    """Fetch what each target needs into `dest`, recording the plan and the outcome in
+    `dest/wheelhouse.json`. `on_wait` hears once that another fetch holds `dest`."""
     plans = tuple(plan_target(matrix, spec, t) for t in make_targets(platforms, python))
-    old_entries = prepare_dest(dest)
-    with HttpClient(index, timeouts, retry) as http:
+    prepare_dest(dest)
+    with WheelhouseLock(dest, on_wait), HttpClient(index, timeouts, retry) as http:
+        old = _old_entries(dest)  # read under the lock: another fetch may just have written it
         if with_deps:
+            planned = _plan_with_pip(http, plans, workers)
+            clean_stale(dest, ())
+            _record(dest, old, [p.entry("planned") for p in planned])
             files, failures = _fetch_with_pip(http, plans, dest, workers, environ, pip_command)
+            failed = [p for p in planned if p.plan in failures]
+            errors = list(failures.values())
+            saved = {(f.file, f.platform, f.python) for f in files}
+            # pip chose another file than the index's best for a target it fetched whole:
+            # that plan was a guess, and the closure pip saved is what the target gets.
+            unplanned = {
+                e.key
+                for p in planned
+                if p.plan not in failures and (e := p.entry("planned")).key not in saved
+            }
         else:
-            files, failures = _fetch_direct(http, plans, dest, progress, workers)
-    new_entries = [
-        ManifestEntry(f.file, f.sha256, f.size, f.url, f.platform, f.python) for f in files
-    ]
-    manifest = dest / MANIFEST_NAME
-    if new_entries or manifest.exists():  # a fetch that got nothing leaves no empty manifest
-        write_manifest(dest, merge_entries(old_entries, new_entries, dest))
-    if failures:
-        raise DownloadsFailedError([str(f) for f in failures])
-    return FetchReport(dest, index, with_deps, plans, tuple(files), manifest)
+            planned = _plan_direct(http, plans, workers)
+            clean_stale(
+                dest, (part_name(f.filename, verify_algorithm(f)[1]) for f in _unique(planned))
+            )
+            _record(dest, old, [p.entry("planned") for p in planned])
+            files, failed_files = _fetch_direct(http, planned, dest, progress, workers, limits)
+            names = {f.file.filename for f in failed_files}
+            failed = [p for p in planned if p.file.filename in names]
+            errors = [f.error for f in failed_files]
+            unplanned = set()
+        done = [ManifestEntry(f.file, f.sha256, f.size, f.url, f.platform, f.python) for f in files]
+        recorded = [e for e in _old_entries(dest) if e.key not in unplanned]
+        _record(dest, recorded, [*done, *(p.entry("failed") for p in failed)])
+    if errors:
+        raise DownloadsFailedError([str(e) for e in errors])
+    return FetchReport(dest, index, with_deps, plans, tuple(files), dest / MANIFEST_NAME)
 
 
-def _fetch_direct(
-    http: HttpClient,
-    plans: Sequence[TargetPlan],
-    dest: Path,
-    progress: Progress | None,
-    workers: int,
-) -> tuple[list[FetchedFile], list[FetchError]]:
+def _unique(planned: Sequence[_Planned]) -> list[IndexFile]:
+    return list({p.file.filename: p.file for p in planned}.values())
+
+
+def _plan_direct(http: HttpClient, plans: Sequence[TargetPlan], workers: int) -> list[_Planned]:
     pages = _fetch_pages(http, [r.name for p in plans for r in p.requirements], workers)
-    chosen: list[tuple[TargetPlan, IndexFile]] = []
+    chosen: list[_Planned] = []
     problems: list[str] = []
     for plan in plans:
         for requirement in plan.requirements:
             page = pages[canonicalize_name(requirement.name)]
             try:
-                chosen.append((plan, select_file(page, requirement, plan.target).file))
+                chosen.append(_Planned(plan, select_file(page, requirement, plan.target).file))
             except NoMatchingWheelError as exc:
                 problems.append(str(exc))
     if problems:
         raise NoMatchingWheelError("; ".join(problems))
-    unique = list({file.filename: file for _, file in chosen}.values())
-    done, failures = download_all(http, unique, dest, progress, workers)
+    for planned in chosen:
+        verify_algorithm(planned.file)  # an index without digests fails before any download
+    return chosen
+
+
+def _fetch_direct(
+    http: HttpClient,
+    planned: Sequence[_Planned],
+    dest: Path,
+    progress: Progress | None,
+    workers: int,
+    limits: DownloadLimits | None,
+) -> tuple[list[FetchedFile], list[FailedDownload]]:
+    done, failures = download_all(http, _unique(planned), dest, progress, workers, limits)
     by_name = {d.filename: d for d in done}
     files = [
         FetchedFile(
@@ -315,14 +390,33 @@ def _fetch_direct(
             d.sha256,
             d.size,
             d.url,
-            plan.target.platform,
-            str(plan.target.python),
+            p.plan.target.platform,
+            str(p.plan.target.python),
             d.status,
         )
-        for plan, file in chosen
-        if (d := by_name.get(file.filename)) is not None
+        for p in planned
+        if (d := by_name.get(p.file.filename)) is not None
     ]
     return files, failures
+
+
+def _plan_with_pip(http: HttpClient, plans: Sequence[TargetPlan], workers: int) -> list[_Planned]:
+    """The top-level files pip is expected to save, read from the index before pip runs: a name
+    that does not resolve or an index that refuses access fails here with its own message. A
+    requirement the index does not have (pip may find it through the user's extra indexes) is
+    left to pip."""
+    pages = _fetch_pages_lenient(http, [r.name for p in plans for r in p.requirements], workers)
+    chosen: list[_Planned] = []
+    for plan in plans:
+        for requirement in plan.requirements:
+            page = pages.get(canonicalize_name(requirement.name))
+            if page is None:
+                continue
+            try:
+                chosen.append(_Planned(plan, select_file(page, requirement, plan.target).file))
+            except NoMatchingWheelError:
+                continue
+    return chosen
 
 
 def _index_url_with_credentials(index: IndexLocation) -> str:
@@ -410,14 +504,14 @@ def _fetch_with_pip(
     workers: int,
     environ: Mapping[str, str] | None,
     pip: Sequence[str],
-) -> tuple[list[FetchedFile], list[FetchError]]:
+) -> tuple[list[FetchedFile], dict[TargetPlan, FetchError]]:
     files: list[FetchedFile] = []
-    failures: list[FetchError] = []
+    failures: dict[TargetPlan, FetchError] = {}
     for plan in plans:
         try:
             files += _pip_one_target(http, plan, dest, workers, environ, pip)
         except FetchError as exc:
-            failures.append(exc)
+            failures[plan] = exc
     return files, failures
 
 

@@ -7,12 +7,16 @@
 * `FaultyIndex` is a small threaded http.server serving the PEP 691 JSON API (or HTML when the
   client does not ask for JSON, or when JSON is switched off), with faults per file: the
   connection cut mid-file, 5xx before success, 404, slow answers, Range support on or off, a
-  wrong digest, and any file name (such as '../../evil.whl'). Every request is recorded.
+  wrong digest, and any file name (such as '../../evil.whl'); and the misbehaving servers of
+  issue 16: a body longer than announced, an endless one, a gzip bomb, a trickle, 401/403, a
+  redirect loop. It listens on 127.0.0.1, or on ::1 for the IPv6 tests. Every request is
+  recorded.
 """
 
 from __future__ import annotations
 
 import base64
+import gzip
 import hashlib
 import html
 import json
@@ -165,6 +169,11 @@ class ServedFile:
     delay: float = 0.0  # seconds before the response headers
     requires_python: str | None = None
     size_listed: bool = True  # PEP 700 "size" on the JSON page
+    extra_bytes: int = 0  # send this much more than the Content-Length announces
+    no_length: bool = False  # no Content-Length: the body ends when the connection closes
+    endless: bool = False  # no Content-Length, and after the data bytes keep coming forever
+    gzip_bomb: int = 0  # answer with a gzip stream (Content-Encoding) that inflates this far
+    trickle: tuple[int, float] | None = None  # (bytes, seconds): send a few bytes at a time
     requests: int = 0
 
     @property
@@ -191,6 +200,8 @@ class FaultyIndex:
     files: list[ServedFile] = field(default_factory=list)
     range_supported: bool = True
     json_enabled: bool = True
+    page_status: int | None = None  # answer every page request with this status (401, 403)
+    redirect_loop: bool = False  # every request is redirected to another that redirects back
     requests: list[Recorded] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -263,6 +274,15 @@ def _handler(index: FaultyIndex) -> type[BaseHTTPRequestHandler]:
                 index.requests.append(record)
             path = urlsplit(self.path).path
             parts = [p for p in path.split("/") if p]
+            if index.redirect_loop:
+                record.status = 302
+                other = path[len("/loop") :] if path.startswith("/loop/") else "/loop" + path
+                self._send(302, b"", "text/plain", {"Location": other})
+                return
+            if len(parts) == 2 and parts[0] == "simple" and index.page_status is not None:
+                record.status = index.page_status
+                self._send(index.page_status, b"refused", "text/plain")
+                return
             if len(parts) == 2 and parts[0] == "simple":
                 wants_json = JSON_TYPE in self.headers.get("Accept", "") and index.json_enabled
                 page = index.page(parts[1], wants_json)
@@ -314,12 +334,27 @@ def _handler(index: FaultyIndex) -> type[BaseHTTPRequestHandler]:
                     extra["Content-Range"] = f"bytes {start}-{len(data) - 1}/{len(data)}"
                     data = data[start:]
             record.status = status
+            self._body(served, number, status, data, extra)
+
+        def _body(
+            self, served: ServedFile, number: int, status: int, data: bytes, extra: dict[str, str]
+        ) -> None:
+            if served.gzip_bomb:
+                data = gzip.compress(b"\0" * served.gzip_bomb)
+                extra["Content-Encoding"] = "gzip"
             self.send_response(status)
             self.send_header("Content-Type", "application/octet-stream")
-            self.send_header("Content-Length", str(len(data)))
+            if served.no_length or served.endless:
+                self.send_header("Connection", "close")
+                self.close_connection = True
+            else:
+                self.send_header("Content-Length", str(len(data)))
             for key, value in extra.items():
                 self.send_header(key, value)
             self.end_headers()
+            if served.endless or served.extra_bytes or served.trickle:
+                self._misbehave(served, data)
+                return
             if served.cut_after is not None and number <= served.cut_times:
                 self.wfile.write(data[: served.cut_after])
                 self.wfile.flush()
@@ -328,21 +363,44 @@ def _handler(index: FaultyIndex) -> type[BaseHTTPRequestHandler]:
                 return
             self.wfile.write(data)
 
+        def _misbehave(self, served: ServedFile, data: bytes) -> None:
+            """The body of a file served too long, endlessly or a trickle at a time; stops
+            when the client hangs up."""
+            step, pause = served.trickle or (len(data) or 1, 0.0)
+            try:
+                for start in range(0, len(data), step):
+                    self.wfile.write(data[start : start + step])
+                    self.wfile.flush()
+                    time.sleep(pause)
+                self.wfile.write(b"\1" * served.extra_bytes)
+                while served.endless:
+                    self.wfile.write(b"\2" * 65536)
+            except OSError:
+                pass  # the client gave up, as it should
+            self.close_connection = True
+
     return Handler
 
 
 class _QuietServer(ThreadingHTTPServer):
     daemon_threads = True
+    block_on_close = False  # a handler still trickling to a client that left must not block
 
     def handle_error(self, request: object, client_address: object) -> None:
         pass  # clients that time out leave broken pipes behind: expected here
 
 
+class _QuietServer6(_QuietServer):
+    address_family = socket.AF_INET6
+
+
 @contextmanager
-def faulty_index() -> Iterator[FaultyIndex]:
-    """A FaultyIndex listening on a free 127.0.0.1 port for the duration of the block."""
-    server = _QuietServer(("127.0.0.1", 0), BaseHTTPRequestHandler)
-    index = FaultyIndex(f"http://127.0.0.1:{server.server_address[1]}")
+def faulty_index(host: str = "127.0.0.1") -> Iterator[FaultyIndex]:
+    """A FaultyIndex listening on a free port of `host` (127.0.0.1, or ::1) for the block."""
+    server_class = _QuietServer6 if ":" in host else _QuietServer
+    server = server_class((host, 0), BaseHTTPRequestHandler)
+    shown = f"[{host}]" if ":" in host else host
+    index = FaultyIndex(f"http://{shown}:{server.server_address[1]}")
     server.RequestHandlerClass = _handler(index)
     thread = threading.Thread(
         target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True

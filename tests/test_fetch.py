@@ -275,7 +275,7 @@ def test_fetch_for_windows_from_linux_through_pypiserver(pypi: PypiServer, tmp_p
     assert result.stderr == ""  # quiet when not on a terminal
     assert _leftovers(dest) == sorted([WIN_CP310, "wheelhouse.json"])
     manifest = json.loads((dest / "wheelhouse.json").read_text())
-    assert manifest["schema"] == "envcheck.wheelhouse/1"
+    assert manifest["schema"] == "envcheck.wheelhouse/2"
     assert manifest["files"] == [
         {
             "file": WIN_CP310,
@@ -284,6 +284,7 @@ def test_fetch_for_windows_from_linux_through_pypiserver(pypi: PypiServer, tmp_p
             "url": pypi.url.replace("/simple/", f"/packages/{WIN_CP310}"),
             "platform": "win_amd64",
             "python": "3.10",
+            "status": "downloaded",
         }
     ]
 
@@ -389,7 +390,10 @@ def test_hash_mismatch_is_rejected_and_leaves_nothing(faulty: FaultyIndex, tmp_p
     assert result.exit_code == EXIT_FAILED
     assert "does not match the index's 0000" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
-    assert _leftovers(dest) == []  # no wheel, no .part file, no empty manifest
+    assert _leftovers(dest) == ["wheelhouse.json"]  # no wheel, no .part file
+    assert [f["status"] for f in json.loads((dest / "wheelhouse.json").read_text())["files"]] == [
+        "failed"
+    ]
 
 
 def test_connection_cut_mid_file_resumes_with_range(
@@ -442,7 +446,7 @@ def test_404_for_a_listed_file(faulty: FaultyIndex, tmp_path: Path, matrix: Matr
     with pytest.raises(DownloadsFailedError, match=r"HTTP 404 .*does not serve it"):
         _fetch_windows(matrix, tmp_path, faulty)
     assert len(faulty.file_requests(WIN_CP310)) == 1  # a 404 is not retried
-    assert _leftovers(tmp_path) == []
+    assert _leftovers(tmp_path) == ["wheelhouse.json"]  # which records the failure
 
 
 def test_slow_server_times_out_after_the_retries(
@@ -454,7 +458,7 @@ def test_slow_server_times_out_after_the_retries(
         _fetch_windows(matrix, tmp_path, faulty, timeouts=Timeouts(connect=1, read=0.2))
     assert time.monotonic() - started < 3
     assert len(faulty.file_requests(WIN_CP310)) == 3
-    assert _leftovers(tmp_path) == []
+    assert _leftovers(tmp_path) == ["wheelhouse.json"]  # no empty .part
 
 
 @pytest.mark.parametrize("json_enabled", [True, False], ids=["json", "html"])

@@ -375,6 +375,18 @@ FETCH_COMMAND = Command(
             minimum=0.1,
             maximum=MAX_TIMEOUT_S,
         ),
+        Option(
+            ("--deadline",),
+            "deadline",
+            "Overall time limit per file, all retries included; an unfinished file is kept "
+            "as a .part that the next run resumes (default: 10 minutes, or the file's size at "
+            "100 kB/s when longer).",
+            kind=NUMBER,
+            envvar="ENVCHECK_FETCH_DEADLINE",
+            metavar="SECONDS",
+            minimum=0.1,
+            maximum=MAX_TIMEOUT_S,
+        ),
         MATRIX,
     ),
 )

@@ -68,7 +68,7 @@ def redact(text: str) -> str:
     try:
         parts = urlsplit(text)
     except ValueError:
-        return "<the URL given>"
+        return text if "@" not in text else "<the URL given>"
     userinfo, at, host = parts.netloc.rpartition("@")
     if not at:
         return text
@@ -194,14 +194,24 @@ def resolve_index(
 def _location(url: str, found_via: str, cert: str | None) -> IndexLocation:
     try:
         parts = urlsplit(url)
-        valid = parts.scheme in ("http", "https") and bool(parts.hostname)
-    except ValueError:
-        valid = False
-    if not valid:
+        hostname = parts.hostname
+    except ValueError as exc:  # an unclosed or invalid IPv6 literal such as http://[::1:80/
+        raise InputError(
+            f"index URL {redact(url)!r} (from {found_via}) is not a valid URL ({exc}); an IPv6 "
+            "address goes in brackets, e.g. http://[::1]:8080/simple/"
+        ) from None
+    if parts.scheme not in ("http", "https") or not hostname:
         raise InputError(
             f"index URL {redact(url)!r} (from {found_via}) is not an http(s) URL; envcheck "
             "fetch reads an index's simple API over HTTP, e.g. http://127.0.0.1:8080/simple/"
         )
+    try:
+        parts.port  # noqa: B018 - urlsplit checks the port only when it is asked for
+    except ValueError:
+        port = parts.netloc.rpartition(":")[2]
+        raise InputError(
+            f"index URL {redact(url)!r} (from {found_via}): port {port} is not a port (0-65535)"
+        ) from None
     clean, auth = split_credentials(url)
     clean = clean.split("#", 1)[0]
     if not clean.endswith("/"):

@@ -1,11 +1,16 @@
 """Download listed files into a directory: verified, resumable, retried, concurrent, bounded.
 
-Each file streams into a temporary name in the destination (`.NAME.XXXX.part`) while it is
-hashed, and is renamed to its own name only when its digest equals the index's; otherwise the
-temporary file is deleted and nothing is left behind. A connection that breaks off resumes with
-an HTTP Range request (If-Range guards against a file that changed meanwhile) and starts over
-when the server ignores Range. A file already present with the right digest is kept as is.
-This module prints nothing: progress goes to a `Progress` the caller passes.
+Each file streams into a hidden name in the destination, `.NAME.DIGEST16.part` (the first 16
+hex digits of the digest the index lists), while it is hashed, and is renamed to its own name
+only when its digest equals the index's. A connection that breaks off resumes with an HTTP Range
+request (If-Range guards against a file that changed meanwhile) and starts over when the server
+ignores Range. The `.part` outlives a failed or interrupted run (a timeout, the deadline, Ctrl-C,
+SIGTERM, SIGKILL) and the next run resumes it: its name ties it to the digest it must end with,
+its length must not pass the listed size, and the finished file is checked whole. What is proven
+wrong (a digest mismatch, a body longer than the file) is deleted at once. Bytes are counted as
+they come off the wire (never inflated by a Content-Encoding), and every file has a size cap and
+an overall deadline (`limits.DownloadLimits`). A file already present with the right digest is
+kept as is. This module prints nothing: progress goes to a `Progress` the caller passes.
 """
 
 from __future__ import annotations
@@ -13,8 +18,8 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import tempfile
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -36,9 +41,12 @@ from envcheck.index.http import (
     HttpClient,
     RetryableStatusError,
     describe_failure,
+    is_permanent,
     is_retryable_status,
+    refused_access_message,
     retry_after_seconds,
 )
+from envcheck.index.limits import DownloadLimits
 from envcheck.index.simple_api import IndexFile, check_file_name
 
 # The digest checked against the index: SHA-256 where listed (PEP 503/691 recommend it), else a
@@ -57,7 +65,8 @@ def _umask() -> int:
     return mask
 
 
-# mkstemp creates 0600 files; a wheelhouse file gets the mode any new file would get.
+# A wheelhouse file gets the mode any new file would get, also when its `.part` came from a
+# run under another umask.
 FILE_MODE = 0o666 & ~_umask()
 
 
@@ -104,6 +113,22 @@ class DownloadCancelledError(FetchError):
     """Another download failed badly or the user interrupted; this one stopped early."""
 
 
+class BodyTooLongError(FetchError):
+    """The server sent more than the file can hold; what it sent was deleted."""
+
+
+class DeadlineError(FetchError):
+    """A file did not finish within its overall deadline; its `.part` is kept to resume."""
+
+
+@dataclass(frozen=True)
+class FailedDownload:
+    """One file that could not be fetched, and why."""
+
+    file: IndexFile
+    error: FetchError
+
+
 class _ShortBodyError(Exception):
     """The body ended before the size the index or the server announced."""
 
@@ -138,6 +163,16 @@ def safe_target(dest: Path, filename: str, project: str = "") -> Path:
     return target
 
 
+def part_name(filename: str, expected_digest: str) -> str:
+    """The hidden name a download of `filename` with `expected_digest` grows under."""
+    return f".{filename}.{expected_digest.lower()[:16]}{PART_SUFFIX}"
+
+
+def is_temporary(name: str) -> bool:
+    """Whether `name` in a wheelhouse is a download in progress (or left by one)."""
+    return name.startswith(".") and name.endswith(PART_SUFFIX)
+
+
 def _content_range_start(value: str | None) -> int | None:
     match = re.match(r"\s*bytes\s+(\d+)-", value or "")
     return int(match.group(1)) if match else None
@@ -156,6 +191,8 @@ class _Transfer:
     resumed: bool = False
     validator: str | None = None  # a strong ETag or Last-Modified, for If-Range
     started: bool = False  # whether progress.start was called (at the first answer)
+    began: float = field(default_factory=time.monotonic)
+    deadline_s: float = 0.0  # seconds from `began` the whole file may take
     sha256: _Hasher = field(default_factory=hashlib.sha256)
     check: _Hasher | None = None
 
@@ -169,6 +206,18 @@ class _Transfer:
             self.check.update(chunk)
         self.written += len(chunk)
         self.progress.advance(self.name, len(chunk))
+
+    def prime(self) -> None:
+        """Take the bytes a previous run left in the file as already written."""
+        self.out.seek(0)
+        for block in iter(lambda: self.out.read(CHUNK_BYTES), b""):
+            self.sha256.update(block)
+            if self.check is not None:
+                self.check.update(block)
+            self.written += len(block)
+
+    def remaining(self) -> float:
+        return self.deadline_s - (time.monotonic() - self.began)
 
     def restart(self) -> None:
         self.out.seek(0)
@@ -193,6 +242,8 @@ def _accept_response(response: requests.Response, file: IndexFile, transfer: _Tr
             f"{file.filename}: HTTP 404 for {file.url}; the index lists the file but does not "
             "serve it"
         )
+    if status in (401, 403):
+        raise IndexResponseError(f"{file.filename}: {refused_access_message(status, file.url)}")
     if status == 206 and transfer.written:
         if _content_range_start(response.headers.get("Content-Range")) != transfer.written:
             transfer.restart()  # not the range asked for: start over
@@ -213,15 +264,18 @@ def _accept_response(response: requests.Response, file: IndexFile, transfer: _Tr
 
 def _body_chunks(response: requests.Response) -> Iterator[bytes]:
     """The body as it arrives, so that every byte received counts when the connection breaks
-    (urllib3 2's read(amt) drops a partial chunk then; read1 returns what is there)."""
+    (urllib3 2's read(amt) drops a partial chunk then; read1 returns what is there).
+
+    The bytes are the ones on the wire, as pip keeps them: a wheel is never Content-Encoded on
+    purpose, and inflating one would let a small announced body grow without bound."""
     read1 = getattr(response.raw, "read1", None)
     if read1 is None:  # urllib3 1.26: read(amt) already returns what arrived
-        yield from response.iter_content(CHUNK_BYTES)
+        yield from response.raw.stream(CHUNK_BYTES, decode_content=False)
         return
     announced = response.headers.get("Content-Length", "")
     received = 0
     while True:
-        chunk = read1(CHUNK_BYTES, decode_content=True)
+        chunk = read1(CHUNK_BYTES, decode_content=False)
         if not chunk:
             break
         received += len(chunk)
@@ -230,8 +284,35 @@ def _body_chunks(response: requests.Response) -> Iterator[bytes]:
         raise _ShortBodyError(f"{received} of the {announced} bytes announced")
 
 
+def _deadline_error(file: IndexFile, transfer: _Transfer) -> DeadlineError:
+    total = f" of {file.size}" if file.size is not None else ""
+    return DeadlineError(
+        f"{file.filename}: did not finish within its {transfer.deadline_s:g} s deadline "
+        f"({transfer.written}{total} bytes arrived from {file.url}); the partial download is "
+        "kept and the next run resumes it (--deadline or ENVCHECK_FETCH_DEADLINE sets the limit)"
+    )
+
+
+def _cap(
+    file: IndexFile, response: requests.Response, transfer: _Transfer, limits: DownloadLimits
+) -> tuple[int, str, bool]:
+    """The most bytes the file may have once this response's body is in, who says so, and
+    whether that is the file's size (not just a ceiling)."""
+    if file.size is not None:
+        return file.size, "the index lists", True
+    length = response.headers.get("Content-Length", "")
+    if length.isdigit():  # a 206 continues at transfer.written, a 200 has restarted at 0
+        return transfer.written + int(length), "the server announced", True
+    whose = "envcheck accepts for a file whose size neither the index nor the server states"
+    return limits.max_unknown_bytes, whose, False
+
+
 def _one_request(
-    http: HttpClient, file: IndexFile, transfer: _Transfer, cancel: threading.Event
+    http: HttpClient,
+    file: IndexFile,
+    transfer: _Transfer,
+    cancel: threading.Event,
+    limits: DownloadLimits,
 ) -> None:
     """One GET (a Range request when bytes are already there); raises TRANSIENT to retry."""
     headers = {"Accept-Encoding": "identity"}
@@ -240,50 +321,61 @@ def _one_request(
         if transfer.validator:
             headers["If-Range"] = transfer.validator
     transfer.requests += 1
-    with http.get(file.url, headers, stream=True) as response:
+    read_timeout = min(http.timeouts.read, max(transfer.remaining(), 0.001))
+    with http.get(file.url, headers, stream=True, read_timeout=read_timeout) as response:
         _accept_response(response, file, transfer)
+        cap, whose, known = _cap(file, response, transfer, limits)
         if not transfer.started:
-            length = response.headers.get("Content-Length", "")
-            total = file.size
-            if total is None and length.isdigit():
-                total = transfer.written + int(length)
+            total = cap if known else None
+            if limits.deadline is None:  # the size is known now: scale the deadline to it
+                transfer.deadline_s = limits.deadline_for(total)
             transfer.progress.start(transfer.name, total)
+            transfer.progress.advance(transfer.name, transfer.written)
             transfer.started = True
         for chunk in _body_chunks(response):
             if cancel.is_set():
                 raise DownloadCancelledError(f"{file.filename}: stopped")
-            transfer.write(chunk)
-            if file.size is not None and transfer.written > file.size:
-                raise HashMismatchError(
-                    f"{file.filename}: the server sent more than the {file.size} bytes the "
-                    f"index lists ({file.url}); the file was discarded"
+            if transfer.written + len(chunk) > cap:
+                raise BodyTooLongError(
+                    f"{file.filename}: the server sent more than the {cap} bytes {whose} "
+                    f"({file.url}); the partial file was deleted"
                 )
+            transfer.write(chunk)
+            if transfer.remaining() <= 0:
+                raise _deadline_error(file, transfer)
     if file.size is not None and transfer.written < file.size:
         raise _ShortBodyError(f"{transfer.written} of {file.size} bytes")
 
 
 def _transfer_with_retries(
-    http: HttpClient, file: IndexFile, transfer: _Transfer, cancel: threading.Event
+    http: HttpClient,
+    file: IndexFile,
+    transfer: _Transfer,
+    cancel: threading.Event,
+    limits: DownloadLimits,
 ) -> None:
     attempt = 0
     while True:
         attempt += 1
         try:
-            _one_request(http, file, transfer, cancel)
+            _one_request(http, file, transfer, cancel, limits)
             return
         except (*TRANSIENT, _ShortBodyError) as exc:
+            if transfer.remaining() <= 0:
+                raise _deadline_error(file, transfer) from None
             if isinstance(exc, _ShortBodyError):
                 reason = f"the body ended early ({exc})"
             else:
-                reason = describe_failure(exc, http.timeouts)
-            if attempt >= http.retry.attempts:
+                reason = describe_failure(exc, http.timeouts, file.url)
+            if attempt >= http.retry.attempts or is_permanent(exc):
                 raise IndexUnavailableError(
                     f"{file.filename}: {reason} at {file.url} (tried {attempt} time(s)); check "
                     "the network or the index, or try again later"
                 ) from None
-            http.retry.wait(
-                attempt, exc.retry_after if isinstance(exc, RetryableStatusError) else None
-            )
+            after = exc.retry_after if isinstance(exc, RetryableStatusError) else None
+            if http.retry.delay(attempt, after) >= transfer.remaining():
+                raise _deadline_error(file, transfer) from None
+            http.retry.wait(attempt, after)
 
 
 def download_file(
@@ -292,10 +384,12 @@ def download_file(
     dest: Path,
     progress: Progress | None = None,
     cancel: threading.Event | None = None,
+    limits: DownloadLimits | None = None,
 ) -> Downloaded:
     """Fetch `file` into `dest` unless a verified copy is there; raise FetchError on failure."""
     progress = progress or NoProgress()
     cancel = cancel or threading.Event()
+    limits = limits or DownloadLimits()
     if cancel.is_set():
         raise DownloadCancelledError(f"{file.filename}: not started")
     target = safe_target(dest, file.filename)
@@ -313,23 +407,28 @@ def download_file(
                 0,
                 False,
             )
+    part = dest / part_name(file.filename, expected)
+    keep = False
     try:
-        handle, temporary = tempfile.mkstemp(
-            prefix=f".{target.name}.", suffix=PART_SUFFIX, dir=dest
-        )
-    except OSError as exc:
-        raise FetchError(f"cannot write into {str(dest)!r}: {exc.strerror or exc}") from exc
-    part = Path(temporary)
-    try:
-        with os.fdopen(handle, "w+b") as out:
+        with _open_part(part, target) as out:
             transfer = _Transfer(out, algorithm, progress, file.filename)
-            _transfer_with_retries(http, file, transfer, cancel)
-            if transfer.digest() != expected.lower() and transfer.resumed:
-                # A resumed file may join two versions of it: fetch it whole once more.
-                transfer.restart()
-                _transfer_with_retries(http, file, transfer, cancel)
+            transfer.deadline_s = limits.deadline_for(file.size)
+            if file.size is not None and os.fstat(out.fileno()).st_size > file.size:
+                out.truncate(0)  # longer than the file can be: not a prefix of it
+            transfer.prime()
+            keep = True  # from here on, what was written is worth resuming ...
+            try:
+                _transfer_with_retries(http, file, transfer, cancel, limits)
+                if transfer.digest() != expected.lower() and transfer.resumed:
+                    # A resumed file may join two versions of it: fetch it whole once more.
+                    transfer.restart()
+                    _transfer_with_retries(http, file, transfer, cancel, limits)
+            except (BodyTooLongError, UnsafeFileNameError):
+                keep = False  # ... unless it is proven wrong
+                raise
             actual = transfer.digest()
             if actual != expected.lower():
+                keep = False
                 raise HashMismatchError(
                     f"{file.filename}: {algorithm} {actual} does not match the index's "
                     f"{expected.lower()} ({file.url}); the file was discarded"
@@ -352,7 +451,25 @@ def download_file(
     except OSError as exc:
         raise FetchError(f"cannot write {str(target)!r}: {exc.strerror or exc}") from exc
     finally:
-        part.unlink(missing_ok=True)
+        if not keep or _empty(part):
+            part.unlink(missing_ok=True)
+
+
+def _open_part(part: Path, target: Path) -> IO[bytes]:
+    """The `.part` of `target`, opened for reading and appending, created when missing."""
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0)
+    try:
+        handle = os.open(part, flags, 0o666)
+    except OSError as exc:
+        raise FetchError(f"cannot write {str(target)!r}: {exc.strerror or exc}") from exc
+    return os.fdopen(handle, "r+b")
+
+
+def _empty(path: Path) -> bool:
+    try:
+        return path.stat().st_size == 0
+    except OSError:
+        return True
 
 
 def download_all(
@@ -361,18 +478,19 @@ def download_all(
     dest: Path,
     progress: Progress | None = None,
     workers: int = DEFAULT_WORKERS,
-) -> tuple[list[Downloaded], list[FetchError]]:
+    limits: DownloadLimits | None = None,
+) -> tuple[list[Downloaded], list[FailedDownload]]:
     """Download `files` with at most `workers` at a time; (done in input order, failures).
 
     One failure does not stop the others (what was verified is kept); an interruption
-    (Ctrl-C) or a bug stops them all and leaves no temporary file.
+    (Ctrl-C) or a bug stops them all, each leaving its `.part` for the next run to resume.
     """
     cancel = threading.Event()
     results: dict[int, Downloaded] = {}
-    failures: list[FetchError] = []
+    failures: list[FailedDownload] = []
     with ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="fetch") as pool:
         futures: list[Future[Downloaded]] = [
-            pool.submit(download_file, http, file, dest, progress, cancel) for file in files
+            pool.submit(download_file, http, file, dest, progress, cancel, limits) for file in files
         ]
         try:
             for index, future in enumerate(futures):
@@ -381,7 +499,7 @@ def download_all(
                 except DownloadCancelledError:
                     continue
                 except FetchError as exc:
-                    failures.append(exc)
+                    failures.append(FailedDownload(files[index], exc))
         except BaseException:
             cancel.set()
             pool.shutdown(wait=True, cancel_futures=True)

@@ -9,6 +9,7 @@ file hosted elsewhere never sees them; URLs handled here never contain them.
 from __future__ import annotations
 
 import re
+import socket
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -54,10 +55,15 @@ class RetryPolicy:
     backoff: Callable[[int], float] = exponential_backoff
     sleep: Callable[[float], None] = field(default=time.sleep)
 
-    def wait(self, retry: int, retry_after: float | None = None) -> None:
+    def delay(self, retry: int, retry_after: float | None = None) -> float:
+        """Seconds `wait` will sleep before retry number `retry`."""
         delay = self.backoff(retry)
         if retry_after is not None:
             delay = max(delay, min(retry_after, MAX_RETRY_AFTER_S))
+        return delay
+
+    def wait(self, retry: int, retry_after: float | None = None) -> None:
+        delay = self.delay(retry, retry_after)
         if delay > 0:
             self.sleep(delay)
 
@@ -91,10 +97,56 @@ TRANSIENT = (
 )
 
 
-def describe_failure(exc: BaseException, timeouts: Timeouts) -> str:
+def _causes(exc: BaseException) -> list[BaseException]:
+    """`exc` and what it wraps: requests and urllib3 nest the socket's error two or three deep
+    (ConnectionError(MaxRetryError(reason=NameResolutionError(...gaierror))))."""
+    found: list[BaseException] = []
+    pending = [exc]
+    while pending and len(found) < 16:
+        current = pending.pop()
+        if any(current is seen for seen in found):
+            continue
+        found.append(current)
+        linked = [current.__cause__, current.__context__, getattr(current, "reason", None)]
+        linked += list(current.args)
+        pending += [e for e in linked if isinstance(e, BaseException)]
+    return found
+
+
+def name_resolution_failure(exc: BaseException) -> socket.gaierror | None:
+    """The resolver's error when `exc` is a host name that did not resolve."""
+    for cause in _causes(exc):
+        if isinstance(cause, socket.gaierror):
+            return cause
+        if type(cause).__name__ == "NameResolutionError":  # urllib3 2 keeps the gaierror as text
+            return socket.gaierror(socket.EAI_NONAME, str(cause))
+    return None
+
+
+def is_permanent(exc: BaseException) -> bool:
+    """A failure no retry cures: a host name the resolver says does not exist."""
+    failure = name_resolution_failure(exc)
+    return failure is not None and failure.errno == socket.EAI_NONAME
+
+
+def cannot_resolve_message(url: str) -> str:
+    host = urlsplit(url).hostname or url
+    return f"cannot resolve host {host!r} (for {url}): check the index URL and this machine's DNS"
+
+
+def refused_access_message(status: int, where: str) -> str:
+    return (
+        f"the index refused access (HTTP {status}) to {where}: check the credentials in pip's "
+        "configuration (or in the index URL, or ~/.netrc)"
+    )
+
+
+def describe_failure(exc: BaseException, timeouts: Timeouts, url: str = "") -> str:
     """A short reason for a failed attempt, without the library's long wrapper text."""
     if isinstance(exc, RetryableStatusError):
         return str(exc)
+    if name_resolution_failure(exc) is not None:
+        return f"cannot resolve host {urlsplit(url).hostname or url!r}"
     if isinstance(exc, requests.Timeout) or "timed out" in str(exc).lower():
         return f"timed out ({timeouts.describe()})"
     if isinstance(exc, requests.exceptions.ChunkedEncodingError) or "IncompleteRead" in str(exc):
@@ -103,6 +155,15 @@ def describe_failure(exc: BaseException, timeouts: Timeouts) -> str:
     if errno:
         return f"connection failed: {errno.group(0).strip()}"
     return f"connection failed: {type(exc).__name__}"
+
+
+def _origin(url: str) -> tuple[str, str | None, int | None] | None:
+    """(scheme, host, port) of `url`; None when its port or host does not parse."""
+    try:
+        parts = urlsplit(url)
+        return (parts.scheme, parts.hostname, parts.port)
+    except ValueError:
+        return None
 
 
 class HttpClient:
@@ -117,8 +178,7 @@ class HttpClient:
         self.index = index
         self.timeouts = timeouts or Timeouts()
         self.retry = retry or RetryPolicy()
-        parts = urlsplit(index.url)
-        self._auth_origin = (parts.scheme, parts.hostname, parts.port)
+        self._auth_origin = _origin(index.url)
         self._local = threading.local()
         self._sessions: list[requests.Session] = []
         self._lock = threading.Lock()
@@ -148,26 +208,36 @@ class HttpClient:
         return session
 
     def _auth_for(self, url: str) -> tuple[str, str] | None:
-        parts = urlsplit(url)
-        same_origin = (parts.scheme, parts.hostname, parts.port) == self._auth_origin
-        return self.index.auth if same_origin else None
+        origin = _origin(url)
+        return self.index.auth if origin is not None and origin == self._auth_origin else None
 
     def get(
-        self, url: str, headers: Mapping[str, str] | None = None, stream: bool = False
+        self,
+        url: str,
+        headers: Mapping[str, str] | None = None,
+        stream: bool = False,
+        read_timeout: float | None = None,
     ) -> requests.Response:
-        """One attempt; malformed URLs become IndexResponseError, transient errors propagate."""
+        """One attempt; malformed URLs and redirect loops become IndexResponseError, transient
+        errors propagate. `read_timeout` shortens the read timeout (a download's deadline)."""
+        read = self.timeouts.read if read_timeout is None else read_timeout
         try:
             return self.session().get(
                 url,
                 headers=dict(headers or {}),
                 stream=stream,
-                timeout=(self.timeouts.connect, self.timeouts.read),
+                timeout=(min(self.timeouts.connect, read), read),
                 auth=self._auth_for(url),
             )
         except (requests.exceptions.InvalidURL, requests.exceptions.InvalidSchema) as exc:
             raise IndexResponseError(f"the index gave an unusable URL {url!r}: {exc}") from exc
-        except requests.exceptions.MissingSchema as exc:
+        except (requests.exceptions.MissingSchema, ValueError) as exc:
             raise IndexResponseError(f"the index gave an unusable URL {url!r}") from exc
+        except requests.exceptions.TooManyRedirects as exc:
+            raise IndexResponseError(
+                f"{url}: the index redirects in a loop (more than "
+                f"{self.session().max_redirects} redirects); check the index URL"
+            ) from exc
 
     def get_small(self, url: str, headers: Mapping[str, str] | None = None) -> requests.Response:
         """GET a page (read whole), retrying transient failures; the last status is returned."""
@@ -182,9 +252,13 @@ class HttpClient:
                     )
                 return response
             except TRANSIENT as exc:
+                if name_resolution_failure(exc) is not None and (
+                    is_permanent(exc) or attempt >= self.retry.attempts
+                ):
+                    raise IndexUnavailableError(cannot_resolve_message(url)) from None
                 if attempt >= self.retry.attempts:
                     raise IndexUnavailableError(
-                        f"{url}: {describe_failure(exc, self.timeouts)} "
+                        f"{url}: {describe_failure(exc, self.timeouts, url)} "
                         f"(tried {attempt} time(s)); check the index URL and the network, or "
                         "try again later"
                     ) from None

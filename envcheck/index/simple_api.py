@@ -21,7 +21,7 @@ from packaging.utils import canonicalize_name
 
 from envcheck.index.config import split_credentials
 from envcheck.index.errors import IndexResponseError, NotFoundError, UnsafeFileNameError
-from envcheck.index.http import HttpClient
+from envcheck.index.http import HttpClient, refused_access_message
 
 JSON_TYPE = "application/vnd.pypi.simple.v1+json"
 HTML_TYPE = "application/vnd.pypi.simple.v1+html"
@@ -206,10 +206,7 @@ def fetch_project(http: HttpClient, name: str) -> ProjectPage:
             "the index URL"
         )
     if response.status_code in (401, 403):
-        raise IndexResponseError(
-            f"the index refused access: HTTP {response.status_code} for {where}; check the "
-            "credentials in the index URL or ~/.netrc"
-        )
+        raise IndexResponseError(refused_access_message(response.status_code, where))
     if response.status_code != 200:
         raise IndexResponseError(f"HTTP {response.status_code} for {where}")
     page_url, _ = split_credentials(response.url or url)

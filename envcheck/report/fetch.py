@@ -95,11 +95,15 @@ def verification_to_json(result: Verification) -> dict[str, Any]:
         "missing": list(result.missing),
         "extra": list(result.extra),
         "conflicting": list(result.conflicting),
+        "failed": list(result.failed),
+        "incomplete": list(result.incomplete),
+        "partial": list(result.partial),
     }
 
 
 def verification_to_text(result: Verification) -> str:
     bad = {m.file for m in result.mismatched} | set(result.missing)
+    bad |= set(result.failed) | set(result.incomplete)
     lines = [f"ok          {name}" for name in result.checked if name not in bad]
     lines += [
         f"MISMATCH    {m.file}: sha256 {m.actual_sha256} ({m.actual_size} bytes), the manifest "
@@ -107,12 +111,26 @@ def verification_to_text(result: Verification) -> str:
         for m in result.mismatched
     ]
     lines += [f"MISSING     {name}" for name in result.missing]
+    lines += [
+        f"FAILED      {name} (its download failed; run envcheck fetch again)"
+        for name in result.failed
+    ]
+    lines += [
+        f"INCOMPLETE  {name} (planned, not downloaded: the fetch was cut short; run it again)"
+        for name in result.incomplete
+    ]
+    lines += [
+        f"PARTIAL     {name} (an unfinished download, not a wheel; the next fetch resumes or "
+        "removes it)"
+        for name in result.partial
+    ]
     lines += [f"EXTRA       {name} (not in the manifest)" for name in result.extra]
     lines += [f"CONFLICT    {name} (listed with two digests)" for name in result.conflicting]
     verdict = "verified" if result.ok else "verification FAILED"
     lines.append(
         f"{result.directory}: {verdict}: {len(result.checked)} file(s) listed, "
         f"{len(result.mismatched)} mismatched, {len(result.missing)} missing, "
+        f"{len(result.failed)} failed, {len(result.incomplete)} incomplete, "
         f"{len(result.extra)} extra"
     )
     return "\n".join(lines) + "\n"

@@ -58,12 +58,18 @@ def run(args: argparse.Namespace) -> int:
             target_python(args.python, args.python_version)[0],
             args.with_deps,
             args.timeout,
+            args.deadline,
             args.matrix_option,
         )
     except EnvcheckError as exc:  # bad input exits 2, a failed download 1 (its class says)
         raise _fail(str(exc), exc.exit_code, secrets) from None
     except KeyboardInterrupt:
-        raise _fail("interrupted; no partial file was kept", EXIT_INTERRUPTED, secrets) from None
+        raise _fail(
+            "interrupted; unfinished downloads are kept as hidden .part files in the "
+            "wheelhouse and the next run resumes them",
+            EXIT_INTERRUPTED,
+            secrets,
+        ) from None
     if as_json:
         print(json.dumps(fetch_report.report_to_json(report), indent=2))
     else:
@@ -74,7 +80,10 @@ def run(args: argparse.Namespace) -> int:
 def _secrets(index_url: str | None) -> tuple[str, ...]:
     if not index_url:
         return ()
-    _, auth = split_credentials(index_url.strip())
+    try:
+        _, auth = split_credentials(index_url.strip())
+    except ValueError:  # a malformed URL: resolve_index says so in one line
+        return ()
     return tuple(s for s in (auth or ()) if len(s) >= 3)
 
 
@@ -92,10 +101,12 @@ def _fetch(
     python: str | None,
     with_deps: bool,
     timeout: float,
+    deadline: float | None,
     matrix_option: str | None,
 ) -> FetchReport:
     from envcheck.fetch import fetch_wheelhouse  # noqa: PLC0415 - see TYPE_CHECKING above
     from envcheck.index.http import Timeouts  # noqa: PLC0415
+    from envcheck.index.limits import DownloadLimits  # noqa: PLC0415
 
     matrix = load_matrix(matrix_dir(matrix_option))
     progress = TerminalProgress(sys.stderr) if sys.stderr.isatty() else None
@@ -110,10 +121,20 @@ def _fetch(
             with_deps=with_deps,
             timeouts=Timeouts(connect=min(CONNECT_TIMEOUT_S, timeout), read=timeout),
             progress=progress,
+            limits=DownloadLimits(deadline=deadline),
+            on_wait=_say_waiting,
         )
     finally:
         if progress is not None:
             progress.close()
+
+
+def _say_waiting(dest: Path) -> None:
+    print(
+        f"envcheck: waiting for another envcheck fetch into {str(dest)!r} to finish",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 def _verify(directory: Path, as_json: bool) -> int:
