@@ -11,6 +11,7 @@ This module does not read logs from disk, print, or decide which hits matter mos
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 import sys
@@ -253,10 +254,18 @@ def _sre_parse(pattern: str, flags: int) -> Any:
 
 def required_literals(pattern: re.Pattern[str]) -> set[str] | None:
     """Literals one of which every match of `pattern` contains (None: cannot tell)."""
+    found = _literals_of(pattern.pattern, pattern.flags)
+    return None if found is None else set(found)
+
+
+@functools.cache
+def _literals_of(source: str, flags: int) -> frozenset[str] | None:
+    # Parsing a pattern costs more than compiling it; the screen and the scan triggers both ask.
     try:
-        return _required_literals(_sre_parse(pattern.pattern, pattern.flags))
+        found = _required_literals(_sre_parse(source, flags))
     except Exception:
         return None
+    return None if found is None else frozenset(found)
 
 
 def _key_words(pattern: re.Pattern[str]) -> set[str] | None:

@@ -58,7 +58,8 @@ class ChunkScanner:
 
     def __iter__(self) -> Iterator[tuple[int, str]]:
         carry = b""
-        for chunk in self._chunks:
+        while (chunk := next(self._chunks, None)) is not None:
+            # (not a for loop: _endless puts back what follows a long line into self._chunks)
             buffer = carry + chunk if carry else chunk
             end = _last_break(buffer)
             if end == -1:
@@ -101,10 +102,9 @@ class ChunkScanner:
         progress bar redrawn in place) splits a line into parts that share its number.
         """
         scan = self._triggers
-        region = buffer[:stop]
         if not self.saw_text:
-            self.saw_text = bool(region.strip())  # checked until the first text, then never
-        prepared = scan.prepare(region)
+            self.saw_text = bool(buffer[:stop].strip())  # checked until the first text
+        prepared = scan.prepare(buffer)
         position = 0  # every LF before `position` is counted in self.lines
         while position < stop:
             if self._through > self.lines:
@@ -121,14 +121,25 @@ class ChunkScanner:
             start = buffer.rfind(b"\n", position, at) + 1 or position
             end = buffer.find(b"\n", at, stop)
             self.lines += buffer.count(b"\n", position, start) + 1
-            line = buffer[start:end]
-            if b"\r" in line:
-                # Only the part that holds the trigger; its neighbours had their own chance.
-                left = line.rfind(b"\r", 0, at - start) + 1
-                right = line.find(b"\r", at - start)
-                line = line[left : None if right == -1 else right]
-            yield self.lines, decode(_ends(line))
+            if buffer.find(b"\r", start, end) == -1:
+                yield self.lines, decode(_ends(buffer[start:end]))
+            else:
+                yield from self._parts_with_triggers(buffer, prepared, start, at, end)
             position = end + 1
+
+    def _parts_with_triggers(
+        self, buffer: bytes, prepared: bytes, start: int, at: int, end: int
+    ) -> Iterator[tuple[int, str]]:
+        """The parts of one line (split at lone CRs: a progress bar redrawn in place) that hold
+        a trigger, each with the line's number; the first trigger is at `at`."""
+        while at != -1:
+            left = buffer.rfind(b"\r", start, at) + 1 or start
+            right = buffer.find(b"\r", at, end)
+            right = end if right == -1 else right
+            yield self.lines, decode(_ends(buffer[left:right]))
+            if right >= end:
+                return
+            at = self._triggers.next(prepared, buffer, right + 1, end)
 
     def _parts(self, line: bytes) -> Iterator[tuple[int, str]]:
         for part in line.removesuffix(b"\r").split(b"\r") if b"\r" in line else (line,):

@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 
 from envcheck.atomic_file import write_atomically
-from envcheck.cli.commands.flags import gpus_from_flags, load
+from envcheck.cli.commands.flags import gpus_from_flags
+from envcheck.cli.commands.matrix_choice import load
 from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK
 from envcheck.diagnose.context import Target
 from envcheck.diagnose.run import run_doctor

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from envcheck.cli.commands.flags import load
+from envcheck.cli.commands.matrix_choice import load
 from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, handles_errors
 from envcheck.explain.explain import explain_log
 from envcheck.explain.reader import read_chunks

@@ -9,17 +9,10 @@ from pathlib import Path
 
 from envcheck.errors import EnvcheckError, InputError
 from envcheck.matrix.gpu_names import GpuIndex
-from envcheck.matrix.load import bundled_matrix_dir, matrix_dir
-from envcheck.matrix.model import Matrix, load_matrix
+from envcheck.matrix.model import Matrix
 from envcheck.probe.interpreter import Interpreter, describe_interpreter
 from envcheck.recommend.machine import GpuDescription
 from envcheck.versions import ComputeCapability
-
-
-def load(matrix_option: str | None) -> Matrix:
-    """The bundled matrix, or the one in the --matrix directory (read whole: see load_matrix)."""
-    directory = matrix_dir(matrix_option)
-    return load_matrix(directory, gpus_when_needed=directory == bundled_matrix_dir())
 
 
 def capability_lookup(matrix: Matrix) -> Callable[[str], ComputeCapability | None]:

@@ -12,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from envcheck.cli.commands.flags import load
+from envcheck.cli.commands.matrix_choice import load
 from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, fail, handles_errors
 from envcheck.errors import InputError
 from envcheck.install import InstallError

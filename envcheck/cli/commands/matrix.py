@@ -8,7 +8,7 @@ import sys
 
 from packaging.version import Version
 
-from envcheck.cli.commands.flags import load
+from envcheck.cli.commands.matrix_choice import load
 from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, EXIT_USAGE, fail, handles_errors
 from envcheck.errors import EnvcheckError
 from envcheck.matrix.checks import Problem, check_advisories, check_matrix

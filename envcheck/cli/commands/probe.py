@@ -23,7 +23,7 @@ def run(args: argparse.Namespace) -> int:
     started = start_probe(args.python, args.timeout, args.import_frameworks)
     try:
         # Loaded now, while the probe's children run (see the module's docstring).
-        from envcheck.cli.commands.flags import load  # noqa: PLC0415
+        from envcheck.cli.commands.matrix_choice import load  # noqa: PLC0415
         from envcheck.probe.collect import collect_facts  # noqa: PLC0415
         from envcheck.report import facts as report_facts  # noqa: PLC0415
 

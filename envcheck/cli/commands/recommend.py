@@ -7,7 +7,8 @@ import json
 import sys
 from dataclasses import replace
 
-from envcheck.cli.commands.flags import capability_lookup, gpus_from_flags, load, target_python
+from envcheck.cli.commands.flags import capability_lookup, gpus_from_flags, target_python
+from envcheck.cli.commands.matrix_choice import load
 from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, fail, handles_errors
 from envcheck.recommend.machine import describe_machine, with_capabilities
 from envcheck.recommend.rank import recommend

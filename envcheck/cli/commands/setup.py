@@ -14,7 +14,8 @@ import argparse
 import json
 from pathlib import Path
 
-from envcheck.cli.commands.flags import capability_lookup, gpus_from_flags, load
+from envcheck.cli.commands.flags import capability_lookup, gpus_from_flags
+from envcheck.cli.commands.matrix_choice import load
 from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, handles_errors
 from envcheck.errors import InputError
 from envcheck.recommend.machine import describe_machine, with_capabilities
