@@ -470,6 +470,8 @@ def test_cli_json_shape() -> None:
         "tensorflow_range",
         "cudnn",
         "driver",
+        "python",
+        "python_bits",
     }
     assert report["facts"]["expected_cuda"] == ["10.1"]
     assert report["facts"]["platforms"] == ["windows"]
@@ -609,6 +611,8 @@ def test_no_facts_are_invented() -> None:
         "tensorflow_range": ">=2.16",  # real: its lines come from external/local_xla/ paths
         "cudnn": None,
         "driver": None,
+        "python": None,
+        "python_bits": None,
     }
 
 

@@ -1,5 +1,6 @@
 """The big-log scan (envcheck.explain.scanner and .triggers): it yields exactly the lines that
-hold a trigger text, numbered as `grep -n` does, whatever the chunking; both engines (RE2 and the
+hold a trigger text (each with the line before it), numbered as `grep -n` does, whatever the
+chunking; both engines (RE2 and the
 standard library's) pick the same lines; no line a signature matches is ever skipped; an endless
 line costs bounded memory.
 
@@ -56,11 +57,17 @@ def _reference(data: bytes, triggers: list[Trigger]) -> tuple[list[tuple[int, st
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
+    last = 0  # the last line number yielded
     for number, line in enumerate(lines, start=1):
         body = line.removesuffix(b"\r")
-        for part in body.split(b"\r"):
-            if any(text in part for text in texts):
-                wanted.append((number, part.decode("utf-8", errors="replace")))
+        parts = [part for part in body.split(b"\r") if any(text in part for text in texts)]
+        if parts and last < number - 1:
+            # The line before a triggered one comes too (a message may start there).
+            before = lines[number - 2].removesuffix(b"\r")
+            wanted.append((number - 1, before.decode("utf-8", errors="replace")))
+        for part in parts:
+            wanted.append((number, part.decode("utf-8", errors="replace")))
+            last = number
     return wanted, len(lines)
 
 

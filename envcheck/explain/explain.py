@@ -33,6 +33,7 @@ from envcheck.matrix.model import Matrix
 from envcheck.matrix.recipes import install_recipe
 from envcheck.matrix.records import TensorflowRelease
 from envcheck.matrix.signatures import Signature
+from envcheck.versions import PythonVersion
 
 RELEVANT_LINES = 8
 HITS_KEPT_PER_SIGNATURE = 50
@@ -140,6 +141,25 @@ def _driver_floor(facts: LogFacts, matrix: Matrix) -> str:
     )
 
 
+def _python_support(facts: LogFacts, matrix: Matrix) -> str:
+    """Which TensorFlow releases have wheels for the Python the log shows (matrix python)."""
+    if facts.python_bits == "32":
+        return " The log shows a 32-bit Python; TensorFlow has 64-bit wheels only."
+    if facts.python is None:
+        return ""
+    wanted = PythonVersion.parse(facts.python)
+    fitting = [r for r in matrix.releases if wanted in r.python]
+    if fitting:
+        verb = "has" if len(fitting) == 1 else "have"
+        return f" The log shows Python {wanted}: {_series(fitting)} {verb} wheels for it."
+    newest = max(matrix.releases, key=lambda r: r.latest)
+    supported = ", ".join(str(p) for p in newest.python)
+    return (
+        f" The log shows Python {wanted}, for which no TensorFlow release has wheels: use "
+        f"Python {supported} (TensorFlow {newest.series})."
+    )
+
+
 def _with_matrix(finding: Finding, facts: LogFacts, matrix: Matrix) -> Finding:
     """Add what the matrix says: the set-up of the cuDNN the log's TensorFlow was built with,
     the driver of its CUDA, the CUDA version the libraries it asked for belong to."""
@@ -147,6 +167,8 @@ def _with_matrix(finding: Finding, facts: LogFacts, matrix: Matrix) -> Finding:
         return replace(finding, fix=finding.fix + _cudnn_install(facts, matrix))
     if finding.code == "driver-too-old":
         return replace(finding, fix=finding.fix + _driver_floor(facts, matrix))
+    if finding.code == "python-unsupported":
+        return replace(finding, fix=finding.fix + _python_support(facts, matrix))
     if finding.code not in _LIBRARY_CODES or not facts.libraries:
         return finding
     wanted = sorted(set(facts.libraries.values()))
@@ -229,9 +251,11 @@ class _Reading:
         self._per_signature: dict[str, int] = {}
         self._relevant: list[tuple[int, int, str]] = []  # a min-heap of (score, -line, text)
         self.texts = 0
+        self._pending: tuple[int, str] | None = None  # an unexplained line the next may finish
 
     def line(self, number: int, raw: str) -> None:
         text = clean_line(raw)
+        pending, self._pending = self._pending, None
         if not text:
             return
         self.texts += 1
@@ -239,16 +263,14 @@ class _Reading:
         line_hits = list(self.screen.match(text, number))
         if self.followers.waiting:
             line_hits.extend(self.followers.match(text, number))
+        if pending is not None and pending[0] == number - 1:
+            self._join(pending, text, {hit.signature.id for hit in line_hits})
         if line_hits:
-            self.followers.opened_by(line_hits, number)
-            for hit in line_hits:
-                # A log repeating one message a million times keeps its first few as evidence.
-                seen = self._per_signature.get(hit.signature.id, 0)
-                self._per_signature[hit.signature.id] = seen + 1
-                if seen < HITS_KEPT_PER_SIGNATURE:
-                    self.hits.append(hit)
-            self.collector.hits(line_hits)
+            self._keep(line_hits, number)
             return
+        # A line with a trigger and no message may be the first half of one a terminal or a
+        # copy wrapped: the next line is read with it.
+        self._pending = (number, text)
         if not any(word in text for word in ALARM_TRIGGERS):
             return
         lowered = text.lower()
@@ -258,6 +280,32 @@ class _Reading:
             heapq.heappush(self._relevant, entry)
         elif entry > self._relevant[0]:
             heapq.heapreplace(self._relevant, entry)
+
+    @property
+    def wants_next(self) -> int:
+        """The number of the line to read next whatever its triggers (0: none)."""
+        return self._pending[0] + 1 if self._pending is not None else 0
+
+    def _keep(self, line_hits: list[LogHit], number: int) -> None:
+        self.followers.opened_by(line_hits, number)
+        for hit in line_hits:
+            # A log repeating one message a million times keeps its first few as evidence.
+            seen = self._per_signature.get(hit.signature.id, 0)
+            self._per_signature[hit.signature.id] = seen + 1
+            if seen < HITS_KEPT_PER_SIGNATURE:
+                self.hits.append(hit)
+        self.collector.hits(line_hits)
+
+    def _join(self, pending: tuple[int, str], text: str, found_here: set[str]) -> None:
+        """Messages split over two lines: a hard wrap (joined as is) or a break at a space."""
+        number, first = pending
+        for joined in (first + text, f"{first} {text}"):
+            hits = [
+                h for h in self.screen.match(joined, number) if h.signature.id not in found_here
+            ]
+            if hits:
+                self._keep(hits, number)
+                return
 
     def explanation(
         self, count: int, any_text: bool, matrix: Matrix, known_bugs: Sequence[KnownBug]
@@ -344,5 +392,5 @@ def explain_log(
         reading.line(number, text)
         waiting = reading.followers.waiting
         if scan is not None:
-            scanner.read_through(max(waiting.values()) if waiting else 0)
+            scanner.read_through(max(reading.wants_next, 0, *waiting.values()))
     return reading.explanation(scanner.lines, scanner.saw_text, matrix, known_bugs)

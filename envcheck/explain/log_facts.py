@@ -51,7 +51,22 @@ _DRIVER = re.compile(
     r"(?:libcuda reported version is|Driver Version):?\s+(?P<version>\d{3}\.\d{1,3}(?:\.\d{1,3})?)"
 )
 _DRIVER_GATES = ("libcuda reported version is", "Driver Version")
+# The interpreter that ran: its banner ("Python 3.12.1 (tags/...) [MSC v.1937 64 bit (AMD64)]"),
+# "Python 3.13.0" in pip's or a report's output, or its library path (".../python3.10/site-").
+_PYTHON = re.compile(
+    r"\bPython (?P<version>3\.\d{1,2})(?:\.\d{1,2})?\b|/python(?P<path>3\.\d{1,2})/(?:site|dist)-"
+)
+_PYTHON_GATES = ("Python 3.", "/python3.")
+_BITS = re.compile(r"\b(?P<bits>32|64) bit \((?:Intel|AMD64|ARM64)\)")
+_BITS_GATES = (" bit (",)
 _LIBRARY = re.compile(r"[\w.+-]+\.(?:so(?:\.\d+)+|dll)")
+# One-value facts: (LogFacts attribute, pattern, gates, keep the first value seen or the last).
+_VALUES: tuple[tuple[str, re.Pattern[str], tuple[str, ...], bool], ...] = (
+    ("tensorflow", _TF_VERSION, _TF_VERSION_GATES, True),
+    ("driver", _DRIVER, _DRIVER_GATES, False),
+    ("python", _PYTHON, _PYTHON_GATES, True),
+    ("python_bits", _BITS, _BITS_GATES, True),
+)
 _LIBRARY_GATES = (".so.", ".dll", ".DLL")
 
 
@@ -73,7 +88,8 @@ _TF_PATH_RANGES = (
 FACT_GATES = tuple(
     sorted(
         {gate for _, gates, _ in _PLATFORM_MARKERS for gate in gates}
-        | {*_GPU_GATES, *_TF_VERSION_GATES, *_DRIVER_GATES, *_LIBRARY_GATES}
+        | {*_GPU_GATES, *_TF_VERSION_GATES, *_DRIVER_GATES, *_LIBRARY_GATES, *_PYTHON_GATES}
+        | set(_BITS_GATES)
     )
 )
 
@@ -94,6 +110,8 @@ class LogFacts:
     tensorflow_range: str | None = None  # PEP 440 specifier the log's source paths imply
     cudnn: str | None = None  # the cuDNN TensorFlow loaded, decoded (8400 -> 8.4.0)
     driver: str | None = None
+    python: str | None = None  # X.Y of the interpreter the log shows
+    python_bits: str | None = None  # "32" or "64", from the interpreter's banner
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -106,6 +124,8 @@ class LogFacts:
             "tensorflow_range": self.tensorflow_range,
             "cudnn": self.cudnn,
             "driver": self.driver,
+            "python": self.python,
+            "python_bits": self.python_bits,
         }
 
 
@@ -148,14 +168,14 @@ class LogFactCollector:
             gpu = _GPU.search(text)
             if gpu:
                 self.facts.gpus[gpu.group("name").strip()] = gpu.group("cc")
-        if self.facts.tensorflow is None and _gate(text, _TF_VERSION_GATES):
-            version = _TF_VERSION.search(text)
-            if version:
-                self.facts.tensorflow = version.group("version")
-        if _gate(text, _DRIVER_GATES):
-            driver = _DRIVER.search(text)
-            if driver:
-                self.facts.driver = driver.group("version")
+        for attribute, pattern, value_gates, keep_first in _VALUES:
+            if keep_first and getattr(self.facts, attribute) is not None:
+                continue
+            found = pattern.search(text) if _gate(text, value_gates) else None
+            if found:
+                # The first named group that took part is the value.
+                value = next(v for v in found.groupdict().values() if v is not None)
+                setattr(self.facts, attribute, value)
         if _gate(text, _LIBRARY_GATES):
             for name in _LIBRARY.findall(text):
                 cuda = self._libraries.get(name.lower())

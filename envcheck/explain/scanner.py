@@ -12,7 +12,8 @@ than MAX_LINE is kept as its two ends (a line of megabytes is data, and the mess
 end), and an endless line is never held whole: memory stays bounded by the chunk size.
 
 `read_through(n)` asks for every line up to line n, triggers or not: what a call printed after
-its leader's message (`[]` after `list_physical_devices('GPU')`) has no trigger of its own.
+its leader's message (`[]` after `list_physical_devices('GPU')`) has no trigger of its own. The
+line before a triggered one comes too (when not yielded already), for messages split in two.
 """
 
 from __future__ import annotations
@@ -50,6 +51,8 @@ class ChunkScanner:
         self._through = 0  # every line up to this number is wanted
         self.lines = 0  # lines read so far; after the scan, the log's line count
         self.saw_text = False  # whether any line holds more than white space
+        self._yielded = 0  # the number of the last line yielded
+        self._last_line = b""  # the last line of the previous region
 
     def read_through(self, last: int) -> None:
         """Yield every line up to line `last` from now on, triggered or not (0: only lines
@@ -112,20 +115,36 @@ class ChunkScanner:
                 end = buffer.find(b"\n", position, stop)
                 self.lines += 1
                 yield from self._parts(buffer[position:end])
+                self._yielded = self.lines
                 position = end + 1
                 continue
             at = scan.next(prepared, buffer, position, stop)
             if at == -1:
                 self.lines += buffer.count(b"\n", position, stop)
-                return
+                break
             start = buffer.rfind(b"\n", position, at) + 1 or position
             end = buffer.find(b"\n", at, stop)
             self.lines += buffer.count(b"\n", position, start) + 1
+            if self._yielded < self.lines - 1:
+                # The line before, untriggered, comes too: a message a console wrapped may
+                # start there ("Could n" / "ot load dynamic library ..."). Nothing in it can
+                # match alone, so reading it costs only the time.
+                if start > 0:
+                    before = buffer[buffer.rfind(b"\n", 0, start - 1) + 1 : start - 1]
+                else:
+                    before = self._last_line
+                yield self.lines - 1, decode(_ends(before.removesuffix(b"\r")))
             if buffer.find(b"\r", start, end) == -1:
                 yield self.lines, decode(_ends(buffer[start:end]))
             else:
                 yield from self._parts_with_triggers(buffer, prepared, start, at, end)
+            self._yielded = self.lines
             position = end + 1
+        self._keep_last_line(buffer, stop)
+
+    def _keep_last_line(self, buffer: bytes, stop: int) -> None:
+        """The region's last line, the line before the next buffer's first (kept by its ends)."""
+        self._last_line = _ends(buffer[buffer.rfind(b"\n", 0, stop - 1) + 1 : stop - 1])
 
     def _parts_with_triggers(
         self, buffer: bytes, prepared: bytes, start: int, at: int, end: int

@@ -1,0 +1,103 @@
+"""`envcheck explain` on partial input (issue 15, item 5): a message a terminal or a copy wrapped
+over two lines, a line cut short, facts the log reveals (the Python that ran, its bitness) used in
+the fix, and known bugs scoped by the TensorFlow version the log shows.
+
+The lines are real wording from public logs (the corpus, tests/corpus, and tests/logs); the wraps
+are made here, at the places a console of a given width would make them.
+"""
+
+from __future__ import annotations
+
+from envcheck.explain.explain import Explanation, explain_lines
+from envcheck.matrix.load import bundled_matrix_dir
+from envcheck.matrix.model import load_matrix
+
+MATRIX = load_matrix(bundled_matrix_dir())
+
+# tensorflow/tensorflow#44869-style dso_loader line (TF 2.3/2.4 wording)
+DLOPEN = (
+    "2020-11-14 09:40:02.123456: W tensorflow/stream_executor/platform/default/dso_loader.cc:59] "
+    "Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open shared "
+    "object file: No such file or directory"
+)
+# TF 2.16.1's dso_loader wording (external/local_tsl), as in tensorflow/tensorflow#63362
+DLOPEN_216 = (
+    "2024-03-09 19:15:45.018171: W external/local_tsl/tsl/platform/default/dso_loader.cc:67] "
+    "Could not load dynamic library 'libcudart.so.12'; dlerror: libcudart.so.12: cannot open "
+    "shared object file: No such file or directory"
+)
+PIP_NONE = (
+    "ERROR: Could not find a version that satisfies the requirement tensorflow (from versions: "
+    "none)"
+)
+
+
+def explain(lines: list[str]) -> Explanation:
+    return explain_lines(lines, MATRIX.signatures, MATRIX, MATRIX.known_bugs)
+
+
+def codes(explanation: Explanation) -> set[str]:
+    return {f.code for f in explanation.findings}
+
+
+def test_a_message_hard_wrapped_by_a_console_is_still_read() -> None:
+    whole = explain([DLOPEN])
+    assert "cudnn-missing" in codes(whole)
+    for width in (80, 100, 120, 160):
+        # A console copies a long line as rows of its width: cut at every `width` characters.
+        rows = [DLOPEN[i : i + width] for i in range(0, len(DLOPEN), width)]
+        wrapped = explain(rows)
+        assert codes(wrapped) >= {"cudnn-missing"}, width
+
+
+def test_a_message_broken_at_a_space_is_still_read() -> None:
+    cut = DLOPEN.index(" cannot open")
+    wrapped = explain([DLOPEN[:cut], DLOPEN[cut + 1 :]])
+    assert "cudnn-missing" in codes(wrapped)
+    (finding,) = [f for f in wrapped.findings if f.code == "cudnn-missing"]
+    assert finding.lines == (1,)  # the message starts on line 1
+
+
+def test_two_unrelated_lines_are_not_joined_into_a_message() -> None:
+    explanation = explain(["Traceback (most recent call last):", '  File "train.py", line 3'])
+    assert not explanation.findings
+
+
+def test_the_python_the_log_shows_names_the_releases_for_it() -> None:
+    banner = "Python 3.13.0 (main, Oct  7 2024, 05:02:14) [MSC v.1941 64 bit (AMD64)] on win32"
+    explanation = explain([banner, PIP_NONE])
+    assert explanation.facts.python == "3.13" and explanation.facts.python_bits == "64"
+    (finding,) = [f for f in explanation.findings if f.code == "python-unsupported"]
+    assert "Python 3.13" in finding.fix
+    releases = [r.series for r in MATRIX.releases if any(str(p) == "3.13" for p in r.python)]
+    assert releases and f"TensorFlow {releases[0]}" in finding.fix
+
+
+def test_a_32_bit_python_is_named_in_the_fix() -> None:
+    banner = (
+        "Python 3.8.10 (tags/v3.8.10:3d8993a, May  3 2021, 11:34:34) [MSC v.1928 32 bit (Intel)]"
+    )
+    explanation = explain([banner, PIP_NONE])
+    (finding,) = [f for f in explanation.findings if f.code == "python-unsupported"]
+    assert "32-bit" in finding.fix
+
+
+def test_a_python_too_new_for_every_release_gets_the_supported_ones() -> None:
+    explanation = explain(["Python 3.99.0 (main)", PIP_NONE])
+    (finding,) = [f for f in explanation.findings if f.code == "python-unsupported"]
+    assert "no TensorFlow release has wheels" in finding.fix
+
+
+def test_a_known_bug_is_scoped_by_the_version_the_log_shows() -> None:
+    bug = "tf-2-16-runpath-misses-pip-cuda"
+    url = next(b.url for b in MATRIX.known_bugs if b.id == bug)
+    in_range = explain(["tensorflow version: 2.16.1", DLOPEN_216])
+    assert url in {e for f in in_range.findings if f.code == "known-bug" for e in f.evidence}
+    for version in ("2.21.0", "2.15.1"):
+        outside = explain([f"tensorflow version: {version}", DLOPEN_216])
+        assert url not in {e for f in outside.findings for e in f.evidence}, version
+
+
+def test_a_line_cut_mid_sentence_is_still_read() -> None:
+    cut = DLOPEN[: DLOPEN.index("dlerror") + 4]  # the public copy ends in "...; dler"
+    assert "cudnn-missing" in codes(explain([cut]))
