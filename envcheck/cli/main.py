@@ -17,9 +17,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from envcheck import __version__
+from envcheck.cli import signals
 from envcheck.cli.exits import (
     EXIT_INTERNAL,
-    EXIT_INTERRUPTED,
     EXIT_NEGATIVE,
     EXIT_OK,
     EXIT_USAGE,
@@ -59,6 +59,12 @@ def run(argv: Sequence[str]) -> int:
 def main(argv: Sequence[str] | None = None) -> None:
     """Console-script entry point: every way a command ends becomes an exit code."""
     args = sys.argv[1:] if argv is None else list(argv)
+    with signals.handled():
+        code = _run_to_exit_code(args)
+    sys.exit(code)
+
+
+def _run_to_exit_code(args: Sequence[str]) -> int:
     try:
         code = _run_and_flush(args)
     except BrokenPipeError:
@@ -69,9 +75,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         message = " ".join(str(exc).split())
         print(f"envcheck: error: {message} (see {exc.command or PROG} --help)", file=sys.stderr)
         code = EXIT_USAGE
-    except KeyboardInterrupt:
-        print("envcheck: interrupted", file=sys.stderr)
-        code = EXIT_INTERRUPTED
+    except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM, SIGHUP (signals.py)
+        code = signals.finish(exc)
     except Exception as exc:  # a bug: say so in one line unless asked for the traceback
         if os.environ.get("ENVCHECK_DEBUG"):
             raise
@@ -81,7 +86,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             file=sys.stderr,
         )
         code = EXIT_INTERNAL
-    sys.exit(code)
+    return signals.exit_code(code)
 
 
 def _run_and_flush(args: Sequence[str]) -> int:
