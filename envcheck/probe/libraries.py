@@ -22,6 +22,7 @@ from packaging.version import InvalidVersion, Version
 
 from envcheck.matrix.model import Matrix
 from envcheck.matrix.records import LibraryFile
+from envcheck.probe import file_system
 from envcheck.probe.binary_files import (
     BinaryInfo,
     compatible_with,
@@ -174,7 +175,7 @@ def tensorflow_requester(frameworks: Sequence[FrameworkFacts]) -> Path | None:
         return None
     for name in ("libtensorflow_framework.so.2", "libtensorflow_framework.so"):
         path = Path(tf.location) / "tensorflow" / name
-        if path.is_file():
+        if file_system.is_file(path):
             return path
     return None
 
@@ -202,7 +203,7 @@ def wheel_owners(wheels: Sequence[WheelFacts]) -> dict[str, str]:
         if not wheel.location:
             continue
         stem = re.sub(r"[-_.]+", "_", wheel.name).lower()
-        for dist_info in Path(wheel.location).glob("*.dist-info"):
+        for dist_info in file_system.matching(wheel.location, "*.dist-info"):
             if not dist_info.name.lower().startswith(f"{stem}-"):
                 continue
             try:
@@ -222,7 +223,7 @@ def conda_owners(prefix: str | None) -> dict[str, str]:
     owners: dict[str, str] = {}
     if not prefix:
         return owners
-    for record in Path(prefix, "conda-meta").glob("*.json"):
+    for record in file_system.matching(Path(prefix, "conda-meta"), "*.json"):
         try:
             data = json.loads(record.read_text(errors="replace"))
         except (OSError, ValueError):
@@ -270,7 +271,7 @@ def version_from_headers(library_path: str, role: str) -> str | None:
     if entry is None:
         return None
     names, parse = entry
-    directory = Path(library_path).resolve().parent
+    directory = Path(file_system.real_path(library_path)).parent
     for include in (directory.parent / "include", directory / "include"):
         for name in names:
             try:
@@ -452,7 +453,7 @@ def sublibrary_candidates(
     path, info = shim
     found = search_from(search, info, path).candidates(file_name)
     beside = Path(path).with_name(file_name)
-    if not beside_shim or not beside.is_file():
+    if not beside_shim or not file_system.is_file(beside):
         return found
     real = os.path.realpath(beside)
     how = f"beside {Path(path).name} (cuDNN opens its sub-libraries there first)"
@@ -616,7 +617,7 @@ def _read_candidate(
 @functools.lru_cache(maxsize=64)
 def _site_owners(site: str) -> dict[str, str]:
     wheels = []
-    for dist_info in Path(site).glob("nvidia_*.dist-info"):
+    for dist_info in file_system.matching(site, "nvidia_*.dist-info"):
         name, _, version = dist_info.name[: -len(".dist-info")].partition("-")
         wheels.append(WheelFacts(name.replace("_", "-"), version, site))
     return wheel_owners(wheels)
