@@ -38,7 +38,9 @@ def handled() -> Iterator[None]:
     names = _HANDLED if threading.current_thread() is threading.main_thread() else {}
     for name in names:
         number = getattr(signal, name, None)
-        if number is not None:
+        # An ignored signal stays ignored: `nohup envcheck doctor` must outlive its terminal,
+        # and a background job of a non-interactive shell ignores Ctrl-C on purpose.
+        if number is not None and signal.getsignal(number) is not signal.SIG_IGN:
             before[number] = signal.signal(number, _raise_interrupted)
     try:
         yield

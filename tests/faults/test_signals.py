@@ -29,6 +29,13 @@ time.sleep(600)
 """
 
 
+def _default_dispositions() -> None:
+    """In the child: the signals at their defaults, whatever the test runner ignores (a
+    background job of a non-interactive shell ignores SIGINT, nohup SIGHUP)."""
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_DFL)
+
+
 def fake_site(root: Path) -> Path:
     """A directory for PYTHONPATH holding an installed `tensorflow` whose import hangs."""
     site = root / "site"
@@ -62,7 +69,7 @@ def test_a_signal_kills_the_smoke_test_and_exits_128_plus_it(
     doctor = subprocess.Popen(
         [*ENVCHECK, "doctor", "--timeout", "300", "--json"],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env=env, cwd=tmp_path,
+        env=env, cwd=tmp_path, preexec_fn=_default_dispositions,  # noqa: PLW1509
     )  # fmt: skip
     try:
         smoke = int(wait_for_file(pidfile, 60))
@@ -87,7 +94,7 @@ def test_a_signal_during_the_interpreter_check_kills_it(tmp_path: Path) -> None:
     probe = subprocess.Popen(
         [*ENVCHECK, "probe", "--python", str(python), "--timeout", "300"],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env=environment(),
+        env=environment(), preexec_fn=_default_dispositions,  # noqa: PLW1509
     )  # fmt: skip
     try:
         child = int(wait_for_file(pidfile, 60))
@@ -99,3 +106,31 @@ def test_a_signal_during_the_interpreter_check_kills_it(tmp_path: Path) -> None:
     assert wait_until_gone(child, 5), "the --python child outlived envcheck"
     assert probe.returncode == 143, stderr
     assert stderr == "envcheck: terminated (SIGTERM)\n"
+
+
+def test_an_ignored_hangup_stays_ignored(tmp_path: Path) -> None:
+    """`nohup envcheck doctor`: SIGHUP was ignored before envcheck started, and stays so."""
+    pidfile = tmp_path / "smoke.pid"
+    env = environment(PYTHONPATH=str(fake_site(tmp_path)), FAKE_TF_PIDFILE=str(pidfile))
+
+    def ignore_hangup() -> None:
+        _default_dispositions()
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+    doctor = subprocess.Popen(
+        [*ENVCHECK, "doctor", "--timeout", "300", "--json"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=env, cwd=tmp_path, preexec_fn=ignore_hangup,  # noqa: PLW1509
+    )  # fmt: skip
+    try:
+        smoke = int(wait_for_file(pidfile, 60))
+        doctor.send_signal(signal.SIGHUP)
+        with pytest.raises(subprocess.TimeoutExpired):
+            doctor.wait(timeout=1)
+        doctor.send_signal(signal.SIGTERM)
+        _, stderr = doctor.communicate(timeout=15)
+    finally:
+        doctor.kill()
+        doctor.wait()
+    assert wait_until_gone(smoke, 5)
+    assert doctor.returncode == 143, stderr
