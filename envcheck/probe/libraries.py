@@ -34,6 +34,7 @@ from envcheck.probe.binary_files import (
 from envcheck.probe.facts import (
     ANOTHER_VERSION,
     DANGLING_SYMLINK,
+    SYMLINK_LOOP,
     FrameworkFacts,
     LibraryFacts,
     WheelFacts,
@@ -541,22 +542,24 @@ def _other_versions(
 def _broken_links(
     library: WantedLibrary, directories: Sequence[str], listing: ListingCache | None
 ) -> list[LibraryFacts]:
-    """Symlinks with the library's name that lead nowhere: the loader skips them silently."""
+    """Symlinks with the library's name that lead nowhere (or round in a loop): the loader
+    skips them silently."""
     broken = []
     for directory in dict.fromkeys(directories):
         if listing is not None and library.file not in listing.names(directory):
             continue
         path = Path(directory) / library.file
-        try:
-            if not path.is_symlink() or path.exists():
-                continue
-            target = str(path.readlink())
-        except OSError:  # a symlink loop, or an unreadable directory
-            target = "?"
+        if not file_system.is_symlink(path) or file_system.exists(path):
+            continue
+        target = file_system.link_target(path) or "?"
+        if file_system.is_symlink_loop(path):
+            how, problem = SYMLINK_LOOP, f"symlink loop ({library.file} -> {target} -> ...)"
+        else:
+            how, problem = DANGLING_SYMLINK, f"dangling symlink to {target}"
         broken.append(
             LibraryFacts(
-                library.role, library.file, str(path), None, None, False, DANGLING_SYMLINK,
-                None, (f"dangling symlink to {target}: the loader skips it",),
+                library.role, library.file, str(path), None, None, False, how, None,
+                (f"{problem}: the loader skips it",),
             )
         )  # fmt: skip
     return broken
