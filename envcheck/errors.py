@@ -13,7 +13,10 @@ EXIT_OK = 0  # success; a positive answer
 EXIT_NEGATIVE = 1  # a negative answer, or an action that failed (install, fetch)
 EXIT_USAGE = 2  # a usage error or unusable input
 EXIT_INTERNAL = 3  # a bug in envcheck
-EXIT_INTERRUPTED = 130  # Ctrl-C (SIGINT): 128 + the signal's number, as shells report it
+# Ended by a signal: 128 + the signal's number, as shells report it.
+EXIT_HANGUP = 129  # SIGHUP: the terminal or the session went away
+EXIT_INTERRUPTED = 130  # SIGINT: Ctrl-C
+EXIT_TERMINATED = 143  # SIGTERM: `timeout`, a CI cancel, `docker stop`, kill
 
 
 class EnvcheckError(Exception):
@@ -25,6 +28,18 @@ class EnvcheckError(Exception):
 
 class InputError(EnvcheckError):
     """A value given on the command line or in the environment cannot be used (exit 2)."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """A signal that ends envcheck (SIGINT, SIGTERM, SIGHUP), raised in the main thread.
+
+    A KeyboardInterrupt, so the code that already cleans up after Ctrl-C (a partial download
+    deleted, an installer given time to roll back) does the same for `timeout` and
+    `docker stop`."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
 
 
 def assert_never(value: NoReturn) -> NoReturn:

@@ -71,6 +71,9 @@ class Finding:
     evidence: tuple[str, ...] = ()  # paths, versions, the log line
     fix: str = ""  # commands to run, or the exact version to install
     lines: tuple[int, ...] = field(default=())  # log line numbers, for findings from a log
+    # How many log lines the finding stands for in all: a log repeating one message 80,900
+    # times keeps the first lines as `lines`, and counts every one here. 0: len(lines).
+    lines_total: int = 0
 
     def __post_init__(self) -> None:
         if self.code not in CODES:
@@ -86,6 +89,7 @@ class Finding:
         }
         if self.lines:
             data["lines"] = list(self.lines)
+            data["lines_total"] = max(self.lines_total, len(self.lines))
         return data
 
 

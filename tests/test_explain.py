@@ -457,7 +457,16 @@ def test_cli_json_shape() -> None:
     assert report["lines_read"] == 8
     assert report["relevant_lines"] == []  # only listed when nothing was recognised
     for finding in report["findings"]:
-        assert set(finding) == {"code", "severity", "message", "evidence", "fix", "lines"}
+        assert set(finding) == {
+            "code",
+            "severity",
+            "message",
+            "evidence",
+            "fix",
+            "lines",
+            "lines_total",
+        }
+        assert finding["lines_total"] >= len(finding["lines"])
         assert finding["severity"] in ("error", "warning", "info")
         assert finding["evidence"] and all(isinstance(n, int) for n in finding["lines"])
     assert set(report["facts"]) == {

@@ -6,7 +6,6 @@ Docker build or a setup script pays only for the interpreter.
 
 from __future__ import annotations
 
-import os
 import sys
 
 from envcheck import __version__
@@ -14,10 +13,16 @@ from envcheck import __version__
 
 def main() -> None:
     if sys.argv[1:] == ["--version"]:
+        from envcheck.cli import standard_output  # noqa: PLC0415 - only when it is needed
+
         try:
             print(f"envcheck {__version__}", flush=True)
         except BrokenPipeError:  # `| true`: nobody reads it, and that is not an error
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            standard_output.discard()
+        except OSError as exc:  # a full disk
+            if not standard_output.is_output_failure(exc):
+                raise
+            sys.exit(standard_output.give_up(exc))
         return
     from envcheck.cli.main import main as cli_main  # noqa: PLC0415 - the point of this module
 

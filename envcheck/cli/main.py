@@ -17,9 +17,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from envcheck import __version__
+from envcheck.cli import signals, standard_output
 from envcheck.cli.exits import (
     EXIT_INTERNAL,
-    EXIT_INTERRUPTED,
     EXIT_NEGATIVE,
     EXIT_OK,
     EXIT_USAGE,
@@ -59,6 +59,12 @@ def run(argv: Sequence[str]) -> int:
 def main(argv: Sequence[str] | None = None) -> None:
     """Console-script entry point: every way a command ends becomes an exit code."""
     args = sys.argv[1:] if argv is None else list(argv)
+    with signals.handled():
+        code = _run_to_exit_code(args)
+    sys.exit(code)
+
+
+def _run_to_exit_code(args: Sequence[str]) -> int:
     try:
         code = _run_and_flush(args)
     except BrokenPipeError:
@@ -69,19 +75,28 @@ def main(argv: Sequence[str] | None = None) -> None:
         message = " ".join(str(exc).split())
         print(f"envcheck: error: {message} (see {exc.command or PROG} --help)", file=sys.stderr)
         code = EXIT_USAGE
-    except KeyboardInterrupt:
-        print("envcheck: interrupted", file=sys.stderr)
-        code = EXIT_INTERRUPTED
-    except Exception as exc:  # a bug: say so in one line unless asked for the traceback
-        if os.environ.get("ENVCHECK_DEBUG"):
-            raise
-        print(
-            f"envcheck: internal error: {type(exc).__name__}: {exc} "
-            "(set ENVCHECK_DEBUG=1 for the traceback, and please report it)",
-            file=sys.stderr,
-        )
-        code = EXIT_INTERNAL
-    sys.exit(code)
+    except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM, SIGHUP (signals.py)
+        code = signals.finish(exc)
+    except OSError as exc:  # standard output on a full disk, else a bug
+        if standard_output.is_output_failure(exc):
+            code = standard_output.give_up(exc)
+        else:
+            code = _internal_error(exc)
+    except Exception as exc:
+        code = _internal_error(exc)
+    return signals.exit_code(code)
+
+
+def _internal_error(exc: Exception) -> int:
+    """A bug: say so in one line unless asked for the traceback."""
+    if os.environ.get("ENVCHECK_DEBUG"):
+        raise exc
+    print(
+        f"envcheck: internal error: {type(exc).__name__}: {exc} "
+        "(set ENVCHECK_DEBUG=1 for the traceback, and please report it)",
+        file=sys.stderr,
+    )
+    return EXIT_INTERNAL
 
 
 def _run_and_flush(args: Sequence[str]) -> int:
@@ -98,6 +113,5 @@ def _run_and_flush(args: Sequence[str]) -> int:
 
 def _reader_left() -> int:
     # Nothing more can reach the reader; point stdout at /dev/null so the exit flush is quiet.
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
+    standard_output.discard()
     return EXIT_NEGATIVE

@@ -17,7 +17,7 @@ from envcheck.findings import Finding, Severity
 from envcheck.matrix.recipes import install_recipe
 from envcheck.matrix.records import LibraryFile
 from envcheck.matrix.rules import cudnn_runtime_compatible
-from envcheck.probe.facts import ANOTHER_VERSION, DANGLING_SYMLINK, LibraryFacts
+from envcheck.probe.facts import ANOTHER_VERSION, BROKEN_LINKS, LibraryFacts
 from envcheck.versions import major_minor
 
 
@@ -67,7 +67,7 @@ def missing_libraries(context: Context) -> list[Finding]:
         wanted = copies[0].file if copies else role
         others = [c for c in copies if c.found_via == ANOTHER_VERSION]
         unsearched = [
-            c for c in copies if c.path and c.found_via not in (ANOTHER_VERSION, DANGLING_SYMLINK)
+            c for c in copies if c.path and c.found_via not in (ANOTHER_VERSION, *BROKEN_LINKS)
         ]
         where = [f"{c.path} ({c.found_via})" for c in unsearched]
         if role == "cudnn":
@@ -252,7 +252,7 @@ def shadowed_copies(context: Context) -> list[Finding]:
             c
             for c in copies
             if not c.selected
-            and c.found_via != DANGLING_SYMLINK
+            and c.found_via not in BROKEN_LINKS
             and (selected is None or c.file == selected.file)
         ]
         if selected is None or not others:
@@ -298,7 +298,7 @@ def below_tensorflow_floor(context: Context) -> list[Finding]:
         copies = [
             c
             for c in context.libraries(library.role)
-            if c.path and c.found_via not in (ANOTHER_VERSION, DANGLING_SYMLINK)
+            if c.path and c.found_via not in (ANOTHER_VERSION, *BROKEN_LINKS)
         ]
         selected = next((c for c in copies if c.selected), None)
         if spec is None or selected is None or _meets(selected, spec) is not False:

@@ -3,33 +3,18 @@ atomic write of a report file. The only module of the doctor that does I/O."""
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import asdict
-from pathlib import Path
 from typing import Any
 
 from envcheck.diagnose.context import Target
 from envcheck.diagnose.doctor import Report, diagnose
-from envcheck.errors import InputError
+from envcheck.diagnose.facts_file import read_facts
 from envcheck.findings import Finding
 from envcheck.matrix.model import Matrix
 from envcheck.probe.background import StartedProbe, probe_timeout
 from envcheck.probe.collect import collect_facts
-from envcheck.probe.facts import Facts, FactsFileError, facts_from_json
-
-
-def read_facts(path: str) -> Facts:
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8", errors="replace"))
-    except OSError as exc:
-        raise InputError(f"--facts {path!r} cannot be read: {exc.strerror or exc}") from exc
-    except ValueError as exc:
-        raise InputError(f"--facts {path!r} is not JSON: {exc}") from exc
-    try:
-        return facts_from_json(data)
-    except FactsFileError as exc:
-        raise InputError(f"--facts {path!r}: {exc}") from exc
+from envcheck.probe.facts import Facts
 
 
 def run_doctor(

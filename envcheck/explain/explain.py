@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import heapq
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from packaging.specifiers import SpecifierSet
@@ -210,7 +210,11 @@ def _implied_tensorflow(facts: LogFacts, matrix: Matrix) -> list[Version]:
 
 
 def _known_bugs(
-    hits: Sequence[LogHit], facts: LogFacts, bugs: Sequence[KnownBug], matrix: Matrix
+    hits: Sequence[LogHit],
+    facts: LogFacts,
+    bugs: Sequence[KnownBug],
+    matrix: Matrix,
+    unkept: Mapping[str, int],
 ) -> list[Finding]:
     """known-bug for each bug whose symptoms the log shows, unless the log rules it out: a TF
     outside its range, or a platform it does not happen on."""
@@ -226,7 +230,8 @@ def _known_bugs(
             continue
         if bug.os and platforms and not platforms & bug.os:
             continue
-        lines = tuple(sorted({h.line for h in hits if h.signature.id in bug.symptoms}))[:20]
+        every = sorted({h.line for h in hits if h.signature.id in bug.symptoms})
+        total = len(every) + sum(n for s, n in unkept.items() if s in bug.symptoms)
         findings.append(
             Finding(
                 "known-bug",
@@ -234,7 +239,8 @@ def _known_bugs(
                 f"These lines match a known bug: {bug.title}.",
                 (bug.url,),
                 bug.workaround,
-                lines,
+                tuple(every[:20]),
+                total,
             )
         )
     return findings
@@ -316,11 +322,16 @@ class _Reading:
                 "output of the failing command, e.g. python train.py 2>&1 | envcheck explain -"
             )
         facts = self.collector.facts
+        unkept = {
+            signature: seen - HITS_KEPT_PER_SIGNATURE
+            for signature, seen in self._per_signature.items()
+            if seen > HITS_KEPT_PER_SIGNATURE
+        }
         findings = [
             _with_matrix(f, facts, matrix)
-            for f in findings_from_log(self.hits, harmless_by_signature=True)
+            for f in findings_from_log(self.hits, harmless_by_signature=True, unkept=unkept)
         ]
-        findings.extend(_known_bugs(self.hits, facts, known_bugs, matrix))
+        findings.extend(_known_bugs(self.hits, facts, known_bugs, matrix, unkept))
         best = sorted(((-neg, text) for _, neg, text in self._relevant))
         return Explanation(tuple(ordered(findings)), facts, tuple(best), count)
 

@@ -8,7 +8,7 @@ explain asks for one harmless finding per signature, so each keeps its own label
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from envcheck.explain.matcher import LogHit
 from envcheck.findings import Finding
@@ -16,9 +16,16 @@ from envcheck.findings import Finding
 MAX_EVIDENCE = 12
 
 
-def findings_from_log(hits: Sequence[LogHit], harmless_by_signature: bool = False) -> list[Finding]:
+def findings_from_log(
+    hits: Sequence[LogHit],
+    harmless_by_signature: bool = False,
+    unkept: Mapping[str, int] | None = None,
+) -> list[Finding]:
     """One finding per cause; with `harmless_by_signature` (explain) one harmless finding per
-    signature, each with its own label, else one for all harmless lines (the doctor)."""
+    signature, each with its own label, else one for all harmless lines (the doctor).
+
+    `unkept`: hits of each signature id beyond those in `hits` (a log repeating one line is
+    kept bounded); each finding's lines_total counts them too."""
     roots = [h for h in hits if h.root_cause]
     groups: dict[str, list[LogHit]] = {}
     for hit in sorted(hits, key=lambda h: (not h.root_cause, h.line)):
@@ -45,6 +52,14 @@ def findings_from_log(hits: Sequence[LogHit], harmless_by_signature: bool = Fals
                 tuple(dict.fromkeys(h.text for h in group))[:MAX_EVIDENCE],
                 first.fix,
                 tuple(sorted({h.line for h in group})),
+                _total(group, unkept or {}),
             )
         )
     return findings
+
+
+def _total(group: Sequence[LogHit], unkept: Mapping[str, int]) -> int:
+    """The log lines a group of kept hits stands for: its own, and every hit left unkept of the
+    signatures in it."""
+    signatures = {h.signature.id for h in group}
+    return len({h.line for h in group}) + sum(unkept.get(s, 0) for s in signatures)

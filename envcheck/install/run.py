@@ -11,10 +11,12 @@ a failed install is judged by comparing `pip freeze` before and after, never ass
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 from collections import deque
@@ -30,7 +32,7 @@ from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from envcheck.diagnose.run import run_doctor
-from envcheck.errors import EnvcheckError, InputError
+from envcheck.errors import EnvcheckError, InputError, Interrupted
 from envcheck.install import InstallerError
 from envcheck.install.plan import Action, InstallPlan
 from envcheck.matrix.model import Matrix
@@ -490,8 +492,13 @@ def run_install(
                 tail.append(masked)
                 echo(masked)
             returncode = process.wait()
-        except KeyboardInterrupt:
-            # The installer got the same Ctrl-C; let it finish rolling back, then look.
+        except KeyboardInterrupt as exc:
+            # The installer got the same Ctrl-C; let it finish rolling back, then look. A
+            # SIGTERM or SIGHUP reached envcheck alone: pass the installer the Ctrl-C it rolls
+            # back on (never a second one after a real Ctrl-C: that would cut the rollback).
+            if isinstance(exc, Interrupted) and exc.signum != signal.SIGINT:
+                with contextlib.suppress(OSError):
+                    process.send_signal(signal.SIGINT)
             interrupted = True
             try:
                 returncode = process.wait(timeout=60)

@@ -37,6 +37,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Union
 
+from envcheck.probe import file_system
+
 FORMAT_ELF = "elf"
 FORMAT_PE = "pe"
 FORMAT_UNKNOWN = "unknown"
@@ -218,8 +220,8 @@ def _not_a_readable_file(name: str) -> str | None:
     try:
         status = file.stat()
     except FileNotFoundError:
-        if file.is_symlink():
-            return f"dangling symlink to {file.readlink()}"
+        if file_system.is_symlink(file):
+            return f"dangling symlink to {file_system.link_target(file) or '?'}"
         return "does not exist"
     except OSError as exc:
         if exc.errno == errno.ELOOP or getattr(exc, "winerror", None) == _WINERROR_CANT_RESOLVE:

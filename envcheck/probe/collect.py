@@ -35,6 +35,7 @@ from envcheck.probe.search import (
     conda_dirs,
     host_search,
     nvidia_wheel_dirs,
+    unsearchable_locations,
 )
 
 
@@ -114,7 +115,7 @@ def collect_facts(
         libraries=libraries,
         frameworks=frameworks,
         wheels=wheels,
-        errors=tuple(framework_errors),
+        errors=(*framework_errors, *unsearchable_locations(search)),
         seconds=round(time.monotonic() - started.started, 3),
     )
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from envcheck.probe import file_system
 from envcheck.probe.binary_files import expand_origin, read_binary
 from envcheck.probe.facts import DriverFacts, DriverState, GpuFacts, ProbeStep
 from envcheck.probe.isolation import ChildGroup, ChildResult, run_child
@@ -327,7 +328,7 @@ def loader_locate(env: Mapping[str, str], executable: str | None = None) -> Loca
     if not isinstance(search, LinuxSearch) or not search.ld_cache:
         return None
     if any(
-        Path(directory, sub).is_dir()
+        file_system.is_dir(Path(directory, sub))
         for directory in search.ld_library_path
         if directory
         for sub in _HWCAP_SUBDIRS

@@ -15,10 +15,12 @@ SCHEMA = "envcheck.facts/1"
 DriverState = Literal["ok", "missing", "stub", "mismatch", "no-device", "error", "unknown"]
 DRIVER_STATES: tuple[DriverState, ...] = get_args(DriverState)
 # LibraryFacts.found_via for files the loader never takes for the name it is asked for: the same
-# library with another version (libcudart.so.11.0 asked, libcudart.so.12 there), and a link to
-# nothing.
+# library with another version (libcudart.so.11.0 asked, libcudart.so.12 there), a link to
+# nothing, and a link whose chain never ends (a -> b -> a).
 ANOTHER_VERSION = "another version"
 DANGLING_SYMLINK = "dangling symlink"
+SYMLINK_LOOP = "symlink loop"
+BROKEN_LINKS = (DANGLING_SYMLINK, SYMLINK_LOOP)
 
 
 @dataclass(frozen=True)

@@ -116,6 +116,33 @@ def kill_tree(process: subprocess.Popen[str]) -> None:
         process.kill()
 
 
+# Every child process group running now, whichever thread started it: a signal that ends
+# envcheck (SIGTERM from `timeout` or `docker stop`) reaches only envcheck, because each child
+# runs in its own session, so the command line kills these on its way out (kill_live_children).
+_LIVE: set[subprocess.Popen[str]] = set()
+_LIVE_LOCK = threading.Lock()
+
+
+def register_child(process: subprocess.Popen[str]) -> None:
+    """Count `process` as live until unregister_child; kill_live_children kills its group."""
+    with _LIVE_LOCK:
+        _LIVE.add(process)
+
+
+def unregister_child(process: subprocess.Popen[str]) -> None:
+    with _LIVE_LOCK:
+        _LIVE.discard(process)
+
+
+def kill_live_children() -> int:
+    """Kill the process group of every registered child still running; how many there were."""
+    with _LIVE_LOCK:
+        running = [process for process in _LIVE if process.poll() is None]
+    for process in running:
+        kill_tree(process)
+    return len(running)
+
+
 class ChildGroup:
     """The child processes one probe runs: `cancel()` kills those still running and refuses new
     ones, so a command that fails while its probe runs in the background exits at once instead
@@ -147,6 +174,7 @@ class ChildGroup:
                 start_new_session=os.name == "posix",
             )
             self._running.add(process)
+            register_child(process)
         try:
             try:
                 stdout, stderr = process.communicate(timeout=timeout)
@@ -163,6 +191,7 @@ class ChildGroup:
         finally:
             with self._lock:
                 self._running.discard(process)
+            unregister_child(process)
         if self._cancelled:
             raise ChildCancelledError(command[0])
         return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)

@@ -22,6 +22,7 @@ from packaging.version import InvalidVersion, Version
 
 from envcheck.matrix.model import Matrix
 from envcheck.matrix.records import LibraryFile
+from envcheck.probe import file_system
 from envcheck.probe.binary_files import (
     BinaryInfo,
     compatible_with,
@@ -33,6 +34,7 @@ from envcheck.probe.binary_files import (
 from envcheck.probe.facts import (
     ANOTHER_VERSION,
     DANGLING_SYMLINK,
+    SYMLINK_LOOP,
     FrameworkFacts,
     LibraryFacts,
     WheelFacts,
@@ -174,7 +176,7 @@ def tensorflow_requester(frameworks: Sequence[FrameworkFacts]) -> Path | None:
         return None
     for name in ("libtensorflow_framework.so.2", "libtensorflow_framework.so"):
         path = Path(tf.location) / "tensorflow" / name
-        if path.is_file():
+        if file_system.is_file(path):
             return path
     return None
 
@@ -202,7 +204,7 @@ def wheel_owners(wheels: Sequence[WheelFacts]) -> dict[str, str]:
         if not wheel.location:
             continue
         stem = re.sub(r"[-_.]+", "_", wheel.name).lower()
-        for dist_info in Path(wheel.location).glob("*.dist-info"):
+        for dist_info in file_system.matching(wheel.location, "*.dist-info"):
             if not dist_info.name.lower().startswith(f"{stem}-"):
                 continue
             try:
@@ -222,7 +224,7 @@ def conda_owners(prefix: str | None) -> dict[str, str]:
     owners: dict[str, str] = {}
     if not prefix:
         return owners
-    for record in Path(prefix, "conda-meta").glob("*.json"):
+    for record in file_system.matching(Path(prefix, "conda-meta"), "*.json"):
         try:
             data = json.loads(record.read_text(errors="replace"))
         except (OSError, ValueError):
@@ -270,7 +272,7 @@ def version_from_headers(library_path: str, role: str) -> str | None:
     if entry is None:
         return None
     names, parse = entry
-    directory = Path(library_path).resolve().parent
+    directory = Path(file_system.real_path(library_path)).parent
     for include in (directory.parent / "include", directory / "include"):
         for name in names:
             try:
@@ -452,7 +454,7 @@ def sublibrary_candidates(
     path, info = shim
     found = search_from(search, info, path).candidates(file_name)
     beside = Path(path).with_name(file_name)
-    if not beside_shim or not beside.is_file():
+    if not beside_shim or not file_system.is_file(beside):
         return found
     real = os.path.realpath(beside)
     how = f"beside {Path(path).name} (cuDNN opens its sub-libraries there first)"
@@ -540,22 +542,24 @@ def _other_versions(
 def _broken_links(
     library: WantedLibrary, directories: Sequence[str], listing: ListingCache | None
 ) -> list[LibraryFacts]:
-    """Symlinks with the library's name that lead nowhere: the loader skips them silently."""
+    """Symlinks with the library's name that lead nowhere (or round in a loop): the loader
+    skips them silently."""
     broken = []
     for directory in dict.fromkeys(directories):
         if listing is not None and library.file not in listing.names(directory):
             continue
         path = Path(directory) / library.file
-        try:
-            if not path.is_symlink() or path.exists():
-                continue
-            target = str(path.readlink())
-        except OSError:  # a symlink loop, or an unreadable directory
-            target = "?"
+        if not file_system.is_symlink(path) or file_system.exists(path):
+            continue
+        target = file_system.link_target(path) or "?"
+        if file_system.is_symlink_loop(path):
+            how, problem = SYMLINK_LOOP, f"symlink loop ({library.file} -> {target} -> ...)"
+        else:
+            how, problem = DANGLING_SYMLINK, f"dangling symlink to {target}"
         broken.append(
             LibraryFacts(
-                library.role, library.file, str(path), None, None, False, DANGLING_SYMLINK,
-                None, (f"dangling symlink to {target}: the loader skips it",),
+                library.role, library.file, str(path), None, None, False, how, None,
+                (f"{problem}: the loader skips it",),
             )
         )  # fmt: skip
     return broken
@@ -616,7 +620,7 @@ def _read_candidate(
 @functools.lru_cache(maxsize=64)
 def _site_owners(site: str) -> dict[str, str]:
     wheels = []
-    for dist_info in Path(site).glob("nvidia_*.dist-info"):
+    for dist_info in file_system.matching(site, "nvidia_*.dist-info"):
         name, _, version = dist_info.name[: -len(".dist-info")].partition("-")
         wheels.append(WheelFacts(name.replace("_", "-"), version, site))
     return wheel_owners(wheels)

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from envcheck.platforms import host_arch, os_name, wsl_kind
+from envcheck.probe import file_system
 from envcheck.probe.facts import PlatformFacts
 
 
@@ -100,16 +101,13 @@ def nvidia_gpu_presence(
     if os_name == "windows":
         return parse_video_controllers(windows_adapters())
     if wsl is not None:
-        if (root / _WSL_GPU_DEVICE).exists():
+        if file_system.exists(root / _WSL_GPU_DEVICE):
             return None, ("/dev/dxg present: a GPU is shared from Windows (vendor not visible)",)
         return "absent", ("no /dev/dxg: no GPU is shared with this WSL distribution",)
     if os_name != "linux":
         return None, ()
     devices = root / "sys" / "bus" / "pci" / "devices"
-    try:
-        entries = sorted(devices.iterdir())
-    except OSError:
-        return None, ()
+    entries = file_system.children(devices)
     if not entries:
         return None, ()  # a sandbox that hides the PCI bus tells nothing
     found = []
@@ -125,10 +123,7 @@ def nvidia_gpu_presence(
 
 
 def _read(path: Path) -> str:
-    try:
-        return path.read_text(errors="replace")
-    except OSError:
-        return ""
+    return file_system.read_text(path) or ""
 
 
 def read_platform(
@@ -142,17 +137,14 @@ def read_platform(
     wsl = wsl_kind(proc_version, env) if system == "Linux" else None
     name = os_name(system, wsl)
     device_dir = root / "dev"
-    try:
-        nodes = tuple(sorted(str(p) for p in device_dir.iterdir() if p.name.startswith("nvidia")))
-    except OSError:
-        nodes = ()
+    nodes = tuple(str(p) for p in file_system.children(device_dir) if p.name.startswith("nvidia"))
     container = None
     if system == "Linux":
         container = container_kind(
             _read(root / "proc" / "1" / "cgroup"),
             env,
-            (root / ".dockerenv").exists(),
-            (root / "run" / ".containerenv").exists(),
+            file_system.exists(root / ".dockerenv"),
+            file_system.exists(root / "run" / ".containerenv"),
         )
     # Windows is asked only when it matters (no driver found: collect.py), as the query costs a
     # PowerShell start.

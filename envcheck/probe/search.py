@@ -38,6 +38,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
+from envcheck.probe import file_system
+
 LD_CACHE = "ld.so.cache"
 DEFAULT_DIRECTORY = "default directory"
 _NOT_IN_CACHE = "ld.so.cache directory (this copy is not in the cache)"
@@ -467,7 +469,7 @@ class ListingCache:
 
     def exists(self, path: str) -> bool:
         directory, name = os.path.split(path)
-        return name in self.names(directory or ".") and Path(path).is_file()
+        return name in self.names(directory or ".") and file_system.is_file(path)
 
     def starting_with(self, directory: str, prefix: str) -> list[str]:
         """The names in `directory` that start with `prefix`, ignoring case, sorted.
@@ -487,6 +489,22 @@ class ListingCache:
                 break
             found.append(name)
         return sorted(found)
+
+
+def unsearchable_locations(search: LoaderSearch) -> tuple[str, ...]:
+    """One sentence for each place the loader searches but the file system refuses to (a name
+    too long, a path through a regular file, a symlink loop, no permission): the loader skips
+    it, and so would every copy of a library placed there. A missing directory is no news."""
+    sentences: dict[str, None] = {}
+    for location in search.locations():
+        if not location.searched:
+            continue
+        reason = file_system.unsearchable(location.directory)
+        if reason is not None:
+            sentences[
+                f"{location.found_via} entry not searchable: {reason}: {location.directory}"
+            ] = None
+    return tuple(sentences)
 
 
 def _single(path: str, exists: bool, found_via: str) -> tuple[Candidate, ...]:
@@ -605,13 +623,9 @@ def nvidia_wheel_dirs(
     subdirectory = "bin" if on_windows else "lib"
     result = []
     for site in site_packages:
-        try:
-            components = sorted(Path(site, "nvidia").iterdir())
-        except OSError:
-            continue
-        for component in components:
+        for component in file_system.children(Path(site, "nvidia")):
             directory = component / subdirectory
-            if directory.is_dir():
+            if file_system.is_dir(directory):
                 how = f"pip wheel nvidia/{component.name}"
                 result.append(SearchLocation(str(directory), how, False))
     return tuple(result)
@@ -735,4 +749,5 @@ __all__ = [
     "read_ld_so_system_dirs",
     "split_ld_library_path",
     "split_windows_path",
+    "unsearchable_locations",
 ]

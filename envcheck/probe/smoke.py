@@ -31,6 +31,8 @@ from envcheck.probe.isolation import (
     crash_signal,
     decoded,
     kill_tree,
+    register_child,
+    unregister_child,
     user_python_path,
 )
 
@@ -301,6 +303,7 @@ def run_smoke_test(
             seconds=time.monotonic() - started,
         )
     timed_out = False
+    register_child(process)
     try:
         try:
             stdout, stderr = process.communicate(timeout=timeout)
@@ -314,5 +317,6 @@ def run_smoke_test(
     finally:
         if process.poll() is None:  # interrupted (KeyboardInterrupt): never leave it running
             kill_tree(process)
+        unregister_child(process)
     ending = ChildEnding(process.returncode, timed_out, time.monotonic() - started, stderr or "")
     return result_from_output(wanted, stdout or "", ending, timeout)

@@ -1,8 +1,9 @@
 """Render a doctor Report as text, JSON or Markdown. Pure: no I/O, no terminal queries.
 
 Text: the verdict first, the component table, the findings (errors first) with their fixes, then
-the recommendation. Colour only when the caller says the output is a terminal. Markdown is for
-bug reports: user names and home directories are redacted.
+the recommendation. Colour only when the caller says the output is a terminal, painted after the
+values are made safe (terminal_text.shown): the only escape sequences in the text are its own.
+Markdown is for bug reports: user names and home directories are redacted.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from envcheck.diagnose.doctor import Report
 from envcheck.errors import assert_never
 from envcheck.report import recommendation as recommendation_report
 from envcheck.report.formats import Format
+from envcheck.report.terminal_text import shown, shown_lines
 
 SCHEMA = "envcheck.report/1"
 
@@ -51,26 +53,30 @@ def _table(rows: list[list[str]]) -> list[str]:
 
 
 def to_text(report: Report, colour: bool = False) -> str:
-    lines = [_paint(report.verdict(), report.status, colour), ""]
+    lines = [_paint(shown_lines(report.verdict()), report.status, colour), ""]
     rows = [["component", "found", "required", "status"]]
-    rows += [[c.name, c.found, c.required, c.status] for c in report.components]
+    rows += [
+        [shown(c.name), shown(c.found), shown(c.required), c.status] for c in report.components
+    ]
     table = _table(rows)
     lines.append(table[0])
     for row, component in zip(table[1:], report.components):
         lines.append(_paint(row, component.status, colour))
     if report.smoke is not None:
-        lines.append(f"  smoke test: {report.smoke.get('describe', report.smoke.get('status'))}")
+        lines.append(
+            f"  smoke test: {shown(report.smoke.get('describe', report.smoke.get('status')))}"
+        )
     lines.append("")
-    shown = [f for f in report.findings if f.code != "benign-warning"]
+    listed = [f for f in report.findings if f.code != "benign-warning"]
     benign = [f for f in report.findings if f.code == "benign-warning"]
-    if shown:
+    if listed:
         lines.append("Findings:")
-    for finding in shown:
+    for finding in listed:
         label = _paint(finding.severity.value.upper(), finding.severity.value, colour)
-        lines.append(f"  {label} [{finding.code}] {finding.message}")
-        lines.extend(f"      evidence: {item}" for item in finding.evidence if item)
+        lines.append(f"  {label} [{finding.code}] {shown_lines(finding.message)}")
+        lines.extend(f"      evidence: {shown(item)}" for item in finding.evidence if item)
         if finding.fix:
-            lines.append(f"      fix: {finding.fix}")
+            lines.append(f"      fix: {shown_lines(finding.fix)}")
     if benign:
         lines.append(
             f"  ({len(benign)} harmless message(s) in the smoke test's log; --json lists them)"
@@ -135,7 +141,7 @@ def to_markdown(report: Report, home: str | None = None, user: str | None = None
             "",
             "</details>",
         ]
-    return redact("\n".join(lines) + "\n", home, user)
+    return shown_lines(redact("\n".join(lines), home, user)) + "\n"
 
 
 def render(report: Report, output: Format, colour: bool = False, home: str | None = None,

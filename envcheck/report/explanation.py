@@ -8,6 +8,7 @@ from typing import Any
 from envcheck.errors import assert_never
 from envcheck.explain.explain import Explanation
 from envcheck.report.formats import Format
+from envcheck.report.terminal_text import shown, shown_lines
 
 SCHEMA = "envcheck.explain/1"
 
@@ -16,7 +17,10 @@ def to_json(explanation: Explanation) -> dict[str, Any]:
     return {
         "schema": SCHEMA,
         "summary": explanation.summary(),
-        "findings": [f.to_json() | {"lines": list(f.lines)} for f in explanation.findings],
+        "findings": [
+            f.to_json() | {"lines": list(f.lines), "lines_total": max(f.lines_total, len(f.lines))}
+            for f in explanation.findings
+        ],
         "facts": explanation.facts.to_json(),
         "relevant_lines": [{"line": number, "text": text} for number, text in explanation.relevant]
         if not explanation.recognised
@@ -25,11 +29,14 @@ def to_json(explanation: Explanation) -> dict[str, Any]:
     }
 
 
-def _lines(numbers: tuple[int, ...]) -> str:
+def _lines(numbers: tuple[int, ...], total: int = 0) -> str:
+    """The first line numbers, and how many more lines there are in all (`total`, when the
+    finding counted more lines than it kept)."""
     if not numbers:
         return ""
     shown = ", ".join(str(n) for n in numbers[:6])
-    more = f" (+{len(numbers) - 6} more)" if len(numbers) > 6 else ""
+    hidden = max(total, len(numbers)) - min(len(numbers), 6)
+    more = f" (+{hidden} more)" if hidden > 0 else ""
     return f" (line {shown}{more})" if len(numbers) == 1 else f" (lines {shown}{more})"
 
 
@@ -38,20 +45,21 @@ def to_text(explanation: Explanation) -> str:
     real = [f for f in explanation.findings if f.code != "benign-warning"]
     benign = [f for f in explanation.findings if f.code == "benign-warning"]
     for finding in real:
-        lines.append(f"{finding.severity.value.upper()} [{finding.code}]{_lines(finding.lines)}")
+        where = _lines(finding.lines, finding.lines_total)
+        lines.append(f"{finding.severity.value.upper()} [{finding.code}]{where}")
         lines.append(f"  {finding.message}")
-        lines.extend(f"  > {item}" for item in finding.evidence[:6])
+        lines.extend(f"  > {shown(item)}" for item in finding.evidence[:6])
         if finding.fix:
             lines.append(f"  fix: {finding.fix}")
         lines.append("")
     if benign:
         lines.append("Harmless (no need to chase these):")
         for finding in benign:
-            lines.append(f"  -{_lines(finding.lines)} {finding.message}")
+            lines.append(f"  -{_lines(finding.lines, finding.lines_total)} {finding.message}")
         lines.append("")
     if not explanation.recognised and explanation.relevant:
         lines.append("Lines that looked most relevant:")
-        lines.extend(f"  {number}: {text}" for number, text in explanation.relevant)
+        lines.extend(f"  {number}: {shown(text)}" for number, text in explanation.relevant)
         lines.append("")
     facts = explanation.facts
     known = []
@@ -69,17 +77,17 @@ def to_text(explanation: Explanation) -> str:
         known.append("platform: " + ", ".join(sorted(facts.platforms)))
     if known:
         lines.append("From the log: " + "; ".join(known))
-    return "\n".join(lines).rstrip() + "\n"
+    return shown_lines("\n".join(lines).rstrip()) + "\n"
 
 
 def to_markdown(explanation: Explanation) -> str:
     lines = ["### envcheck explain", "", explanation.summary(), ""]
     for finding in explanation.findings:
-        where = _lines(finding.lines)
+        where = _lines(finding.lines, finding.lines_total)
         lines.append(f"- **{finding.severity.value}** `{finding.code}`{where}: {finding.message}")
         if finding.fix:
             lines.append(f"  - fix: {finding.fix}")
-    return "\n".join(lines) + "\n"
+    return shown_lines("\n".join(lines)) + "\n"
 
 
 def render(explanation: Explanation, output: Format) -> str:

@@ -6,11 +6,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from envcheck.probe.facts import ANOTHER_VERSION, Facts, LibraryFacts
+from envcheck.report.terminal_text import shown, shown_lines
 
 
 def _table(rows: Sequence[Sequence[str]], indent: str = "  ") -> list[str]:
     if not rows:
         return []
+    rows = [[shown(cell) for cell in row] for row in rows]
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return [
         indent + "  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip()
@@ -49,7 +51,7 @@ def _driver_lines(facts: Facts) -> list[str]:
             f"            kernel module {d.kernel_module or '?'} vs user-space library "
             f"{d.user_library or '?'}"
         )
-    lines.extend(f"            tried {error}" for error in d.errors)
+    lines.extend(f"            tried {shown(error)}" for error in d.errors)
     return lines
 
 
@@ -84,7 +86,7 @@ def _framework_lines(facts: Facts) -> list[str]:
             details.append("CPU-only build")
         via = f" (build info from {f.build_found_via})" if f.build_found_via else ""
         lines.append(f"  {f.name} {f.version} [{f.distribution}]: {', '.join(details) or '-'}{via}")
-        lines.extend(f"    ! {problem}" for problem in f.problems)
+        lines.extend(f"    ! {shown(problem)}" for problem in f.problems)
     return lines
 
 
@@ -114,7 +116,10 @@ def _library_lines(libraries: Sequence[LibraryFacts]) -> list[str]:
     ]  # fmt: skip
     lines.extend(_table(rows))
     for lib in found:
-        lines.extend(f"    ! {lib.file} at {lib.path}: {problem}" for problem in lib.problems)
+        lines.extend(
+            f"    ! {shown(lib.file)} at {shown(lib.path)}: {shown(problem)}"
+            for problem in lib.problems
+        )
     for path, (_, asked) in others.items():
         lines.append(
             f"    ! {path} is {ANOTHER_VERSION}: the loader is asked for {_names(asked)}, "
@@ -153,6 +158,6 @@ def to_text(facts: Facts) -> str:
         wheels = ", ".join(f"{w.name} {w.version}" for w in facts.wheels)
         lines.append(f"Wheels:     {wheels}")
     lines.extend(_library_lines(facts.libraries))
-    lines.extend(f"Probe error: {error}" for error in facts.errors)
+    lines.extend(f"Probe error: {shown(error)}" for error in facts.errors)
     lines.append(f"Probed in {facts.seconds:.2f} s")
-    return "\n".join(lines) + "\n"
+    return shown_lines("\n".join(lines)) + "\n"

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from envcheck.report.terminal_text import shown_lines
+
 if TYPE_CHECKING:
     from envcheck.fetch import FetchReport
     from envcheck.index.wheelhouse import Verification
@@ -73,7 +75,7 @@ def report_to_text(report: FetchReport) -> str:
         f"{len(seen)} file(s), {_size(total)}, in {report.dest}; manifest {report.manifest}"
     )
     lines.append(f"index: {report.index.display} (from {report.index.found_via})")
-    return "\n".join(lines) + "\n"
+    return shown_lines("\n".join(lines)) + "\n"
 
 
 def verification_to_json(result: Verification) -> dict[str, Any]:
@@ -133,4 +135,4 @@ def verification_to_text(result: Verification) -> str:
         f"{len(result.failed)} failed, {len(result.incomplete)} incomplete, "
         f"{len(result.extra)} extra"
     )
-    return "\n".join(lines) + "\n"
+    return shown_lines("\n".join(lines)) + "\n"

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from envcheck.install.plan import Action, InstallPlan
 from envcheck.install.run import Change, DryRun, plan_mismatches
 from envcheck.recommend.machine import MachineDescription
+from envcheck.report.terminal_text import shown, shown_lines
 
 
 def _machine_line(machine: MachineDescription) -> str:
@@ -58,7 +59,7 @@ def plan_text(plan: InstallPlan) -> str:
     if plan.notes:
         lines.append("Notes:")
         lines += [f"  - {note}" for note in plan.notes]
-    return "\n".join(lines) + "\n"
+    return shown_lines("\n".join(lines)) + "\n"
 
 
 def dry_run_text(plan: InstallPlan, check: DryRun, label: str) -> str:
@@ -76,10 +77,10 @@ def dry_run_text(plan: InstallPlan, check: DryRun, label: str) -> str:
     if not check.packages:
         lines.append("  (everything is installed already)")
     lines += [f"  ! {problem}" for problem in plan_mismatches(plan, check.packages)]
-    return "\n".join(lines) + "\n"
+    return shown_lines("\n".join(lines)) + "\n"
 
 
 def changes_text(changes: Sequence[Change]) -> str:
     if not changes:
         return "Installed: nothing changed (everything was installed already).\n"
-    return "Installed:\n" + "".join(f"  {c.describe()}\n" for c in changes)
+    return "Installed:\n" + "".join(f"  {shown(c.describe())}\n" for c in changes)

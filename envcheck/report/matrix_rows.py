@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from envcheck.matrix.model import Matrix
 from envcheck.matrix.records import TensorflowRelease
+from envcheck.report.terminal_text import shown, shown_lines
 
 if TYPE_CHECKING:  # `envcheck matrix` (rows) need not load the checks
     from envcheck.matrix.checks import Problem
@@ -85,7 +86,7 @@ def to_text(matrix: Matrix, releases: tuple[TensorflowRelease, ...]) -> str:
     lines = [
         "  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows
     ]
-    return "\n".join(lines) + "\n"
+    return shown_lines("\n".join(lines)) + "\n"
 
 
 def validation_to_json(directory: Path, problems: Sequence[Problem]) -> dict[str, Any]:
@@ -100,4 +101,5 @@ def validation_to_json(directory: Path, problems: Sequence[Problem]) -> dict[str
 
 def validation_to_text(directory: Path, problems: Sequence[Problem]) -> str:
     summary = "matrix is valid" if not problems else f"{len(problems)} problem(s)"
-    return "".join(f"{problem}\n" for problem in problems) + f"{directory}: {summary}\n"
+    lines = [*(shown(problem) for problem in problems), f"{shown(directory)}: {summary}"]
+    return "\n".join(lines) + "\n"

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from envcheck.recommend.rank import Candidate, Recommendation
+from envcheck.report.terminal_text import shown_lines
 
 SCHEMA = "envcheck.recommend/1"
 TEXT_CANDIDATES = 3  # the text report details the best few; --json has them all
@@ -129,4 +130,4 @@ def to_text(
         for rejection in rejected:
             own = [r for r in rejection.reasons if r not in shared]
             lines.append(f"  TensorFlow {rejection.tensorflow}: {'; '.join(own) or 'as above'}")
-    return "\n".join(lines) + "\n"
+    return shown_lines("\n".join(lines)) + "\n"

@@ -1,0 +1,83 @@
+"""SIGTERM, SIGHUP and SIGINT end envcheck alike: the child processes die with it, and it exits
+with 128 + the signal's number (README, "Exit codes").
+
+Each child runs in its own session (so that a timeout can kill its whole group), which also
+means a signal sent to envcheck never reaches it: without this, `timeout`, a CI cancel or
+`docker stop` left the smoke test's TensorFlow running and holding GPU memory.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from types import FrameType
+from typing import Any
+
+from envcheck.errors import EXIT_HANGUP, EXIT_INTERRUPTED, EXIT_TERMINATED, Interrupted
+from envcheck.probe.isolation import kill_live_children
+
+# signal name -> (exit code, what envcheck says on stderr); those this OS has are handled.
+_HANDLED = {
+    "SIGINT": (EXIT_INTERRUPTED, "interrupted"),
+    "SIGTERM": (EXIT_TERMINATED, "terminated (SIGTERM)"),
+    "SIGHUP": (EXIT_HANGUP, "hung up (SIGHUP)"),
+}
+_received: list[int] = []
+
+
+@contextlib.contextmanager
+def handled() -> Iterator[None]:
+    """Inside: each handled signal raises Interrupted in the main thread. The handlers before
+    are put back after, for a caller that runs envcheck's main() in its own process."""
+    _received.clear()
+    before: dict[int, Any] = {}
+    # Python lets only the main thread set handlers (an embedding caller may use another).
+    names = _HANDLED if threading.current_thread() is threading.main_thread() else {}
+    for name in names:
+        number = getattr(signal, name, None)
+        # An ignored signal stays ignored: `nohup envcheck doctor` must outlive its terminal,
+        # and a background job of a non-interactive shell ignores Ctrl-C on purpose.
+        if number is not None and signal.getsignal(number) is not signal.SIG_IGN:
+            before[number] = signal.signal(number, _raise_interrupted)
+    try:
+        yield
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)
+
+
+def _raise_interrupted(signum: int, frame: FrameType | None) -> None:
+    del frame
+    if _received:
+        # Already on the way out: a second signal (a repeated Ctrl-C) must not cut short the
+        # cleanup that kills the children.
+        return
+    _received.append(signum)
+    raise Interrupted(signum)
+
+
+def received() -> int | None:
+    """The signal that is ending envcheck, if one is."""
+    return _received[0] if _received else None
+
+
+def finish(interrupted: KeyboardInterrupt) -> int:
+    """Kill what is still running, say why envcheck stops, and return its exit code."""
+    kill_live_children()
+    signum = interrupted.signum if isinstance(interrupted, Interrupted) else signal.SIGINT
+    code, words = _HANDLED.get(signal.Signals(signum).name, (128 + signum, "stopped"))
+    print(f"envcheck: {words}", file=sys.stderr)
+    return code
+
+
+def exit_code(code: int) -> int:
+    """`code`, unless a signal ends envcheck (a command that caught the interrupt itself, as
+    fetch does, still exits with the signal's code)."""
+    signum = received()
+    if signum is None:
+        return code
+    kill_live_children()
+    return _HANDLED.get(signal.Signals(signum).name, (128 + signum, ""))[0]

@@ -1,0 +1,113 @@
+"""The probe's questions to the file system, answered without raising.
+
+Paths come from the user's environment (LD_LIBRARY_PATH, PATH, CONDA_PREFIX, a RUNPATH, a
+package's RECORD) and may name anything: a component over 255 bytes (ENAMETOOLONG), something
+under a regular file (ENOTDIR), a symlink loop (ELOOP), a directory this user may not search
+(EACCES). pathlib's is_dir() and exists() swallow only some of these and raise the rest; a
+probe that meets one must report it as a fact about that entry, never end in "internal error".
+Every file-system question in envcheck/probe goes through here.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Union
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+def _mode(path: PathLike, *, follow: bool = True) -> int | None:
+    try:
+        return (Path(path).stat() if follow else Path(path).lstat()).st_mode
+    except (OSError, ValueError):  # ValueError: a NUL byte in the name
+        return None
+
+
+def is_dir(path: PathLike) -> bool:
+    mode = _mode(path)
+    return mode is not None and stat.S_ISDIR(mode)
+
+
+def is_file(path: PathLike) -> bool:
+    mode = _mode(path)
+    return mode is not None and stat.S_ISREG(mode)
+
+
+def exists(path: PathLike) -> bool:
+    return _mode(path) is not None
+
+
+def is_symlink(path: PathLike) -> bool:
+    mode = _mode(path, follow=False)
+    return mode is not None and stat.S_ISLNK(mode)
+
+
+def link_target(path: PathLike) -> str | None:
+    try:
+        return str(Path(path).readlink())
+    except (OSError, ValueError):
+        return None
+
+
+def is_symlink_loop(path: PathLike) -> bool:
+    """A symlink whose chain never ends (a -> b -> a), as opposed to one that leads nowhere."""
+    try:
+        Path(path).stat()
+    except OSError as exc:
+        return exc.errno == errno.ELOOP
+    except ValueError:
+        return False
+    return False
+
+
+def real_path(path: PathLike) -> str:
+    """os.path.realpath, which gives up quietly at a loop (Path.resolve raised before 3.13)."""
+    try:
+        return os.path.realpath(path)
+    except (OSError, ValueError):
+        return str(Path(path).absolute())
+
+
+def children(directory: PathLike) -> list[Path]:
+    """The entries of `directory`, sorted; none when it cannot be listed."""
+    try:
+        with os.scandir(directory) as entries:
+            return sorted(Path(entry.path) for entry in entries)
+    except (OSError, ValueError):
+        return []
+
+
+def matching(directory: PathLike, pattern: str) -> Iterator[Path]:
+    """Path(directory).glob(pattern) for one level, empty when it cannot be listed (glob raised
+    for an unsearchable or over-long directory name)."""
+    names = [path.name for path in children(directory)]
+    base = Path(directory)
+    for name in names:
+        if base.joinpath(name).match(pattern):
+            yield base / name
+
+
+def read_text(path: PathLike) -> str | None:
+    try:
+        return Path(path).read_text(errors="replace")
+    except (OSError, ValueError):
+        return None
+
+
+def unsearchable(directory: PathLike) -> str | None:
+    """Why the loader cannot search `directory` (os.strerror of the failure), or None when it can
+    or when it does not exist at all (ld.so skips a missing entry silently, and so does the
+    report: stale entries are common and harmless)."""
+    try:
+        with os.scandir(directory):
+            return None
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return os.strerror(exc.errno) if exc.errno else str(exc)
+    except ValueError as exc:  # a NUL byte in the name
+        return str(exc)
