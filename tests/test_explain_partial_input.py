@@ -101,3 +101,22 @@ def test_a_known_bug_is_scoped_by_the_version_the_log_shows() -> None:
 def test_a_line_cut_mid_sentence_is_still_read() -> None:
     cut = DLOPEN[: DLOPEN.index("dlerror") + 4]  # the public copy ends in "...; dler"
     assert "cudnn-missing" in codes(explain([cut]))
+
+
+# tensorflow/tensorflow#44869's cuInit line (TF 2.3/2.4 in a container)
+CUINIT_NO_DEVICE = (
+    "2020-11-16 10:27:31.447431: E tensorflow/stream_executor/cuda/cuda_driver.cc:314] failed "
+    "call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected"
+)
+
+
+def test_no_device_inside_a_container_is_a_container_without_gpu_access() -> None:
+    bare = explain([CUINIT_NO_DEVICE])
+    assert "container-gpu-unavailable" not in codes(bare)
+    for marker in (
+        "$ docker run --rm -it tensorflow/tensorflow:latest-gpu python",
+        "docker-compose up",
+    ):
+        inside = explain([marker, CUINIT_NO_DEVICE])
+        assert "container" in inside.facts.platforms, marker
+        assert "container-gpu-unavailable" in codes(inside), marker

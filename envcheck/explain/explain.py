@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import heapq
 import sys
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from packaging.specifiers import SpecifierSet
@@ -246,6 +246,13 @@ def _known_bugs(
     return findings
 
 
+def _in_place(hit: LogHit, platforms: Collection[str]) -> LogHit:
+    """A hit with the code its line means where the log ran (Signature.code_on): only known
+    once the whole log is read, so applied at the end."""
+    code = hit.signature.code_in(platforms)
+    return hit if code is None else replace(hit, code=code)
+
+
 class _Reading:
     """What one pass over a log keeps: hits, facts and the most telling unrecognised lines."""
 
@@ -322,6 +329,7 @@ class _Reading:
                 "output of the failing command, e.g. python train.py 2>&1 | envcheck explain -"
             )
         facts = self.collector.facts
+        hits = [_in_place(hit, facts.platforms) for hit in self.hits]
         unkept = {
             signature: seen - HITS_KEPT_PER_SIGNATURE
             for signature, seen in self._per_signature.items()
@@ -329,9 +337,9 @@ class _Reading:
         }
         findings = [
             _with_matrix(f, facts, matrix)
-            for f in findings_from_log(self.hits, harmless_by_signature=True, unkept=unkept)
+            for f in findings_from_log(hits, harmless_by_signature=True, unkept=unkept)
         ]
-        findings.extend(_known_bugs(self.hits, facts, known_bugs, matrix, unkept))
+        findings.extend(_known_bugs(hits, facts, known_bugs, matrix, unkept))
         best = sorted(((-neg, text) for _, neg, text in self._relevant))
         return Explanation(tuple(ordered(findings)), facts, tuple(best), count)
 

@@ -35,7 +35,13 @@ _PLATFORM_MARKERS = (
     # Debian/Ubuntu system pip and the TensorFlow Docker images too.
     (re.compile(r"google[./]colab"), ("google.colab", "google/colab"), "colab"),
     (
-        re.compile(r"/proc/1/cgroup.*docker|--gpus|nvidia-container", re.IGNORECASE),
+        # A container's cgroup, `docker run --gpus`, `docker compose`/`docker-compose`,
+        # `docker exec`, nvidia-docker and the NVIDIA Container Toolkit's own messages.
+        re.compile(
+            r"/proc/1/cgroup.*docker|--gpus|nvidia-container|nvidia-docker"
+            r"|\bdocker(?:-compose| compose| run| exec)\b",
+            re.IGNORECASE,
+        ),
         ("docker", "--gpus", "nvidia-container"),  # the pattern needs a lowercase "docker"
         "container",
     ),

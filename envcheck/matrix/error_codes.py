@@ -60,6 +60,9 @@ class ErrorCode:
     alias_of: str = ""  # another name of the same family with the same number
     majors: tuple[int, ...] = ()  # cuDNN majors that have this name with this number
     since: str = ""  # cuDNN 9 header's @since
+    # The code inside a container, where this value most often means the container was started
+    # without GPU access (no device, no driver library): Signature.code_on.
+    in_container: str | None = None
 
 
 @dataclass(frozen=True)
@@ -120,6 +123,11 @@ def _error_code(row: _ErrorRow, family: Family) -> ErrorCode:
         raise MatrixDataError(f"{row.where}: a row with 'code' needs 'cause' and 'fix'")
     if code is None and (cause or alternative or fix):
         raise MatrixDataError(f"{row.where}: 'cause', 'alternative' and 'fix' need a 'code'")
+    in_container = row.optional_string("in_container")
+    if in_container is not None and (code is None or in_container not in KNOWN_CODES):
+        raise row.error(
+            "in_container", f"{in_container!r} needs a 'code' and must be a finding code"
+        )
     majors = row.integer_list("majors")
     if (family in _WITH_MAJORS) != bool(majors):
         raise MatrixDataError(
@@ -141,6 +149,7 @@ def _error_code(row: _ErrorRow, family: Family) -> ErrorCode:
         alias_of=row.text("alias_of"),
         majors=majors,
         since=row.text("since"),
+        in_container=in_container,
     )
     row.done()
     return entry
@@ -244,6 +253,7 @@ def _signature_of(row: ErrorCode, numbered: bool) -> Signature:
         root_cause=code != "program-error",
         sources=row.sources,
         note="generated from matrix/error_codes.toml",
+        code_on=(("container", row.in_container),) if row.in_container else (),
     )
 
 

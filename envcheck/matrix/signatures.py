@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,6 +53,13 @@ class Signature:
     sources: tuple[str, ...] = ()
     note: str = ""
     follows: str = ""  # the id of the leader row; "" for a row tried on every line
+    # (platform the log shows, code): the cause a line means there, e.g. no device inside a
+    # container is a container started without GPU access. Platforms: LOG_PLATFORMS.
+    code_on: tuple[tuple[str, str], ...] = ()
+
+    def code_in(self, platforms: Collection[str]) -> str | None:
+        """The code `code_on` gives a hit in a log from one of these platforms, if any."""
+        return next((code for platform, code in self.code_on if platform in platforms), None)
 
     def code_for(self, groups: Mapping[str, str]) -> str:
         """The code of a hit: the first `code_when` entry whose regex finds its group's value."""
@@ -113,6 +120,24 @@ def _code_when(row: _Row, pattern: re.Pattern[str]) -> tuple[tuple[str, re.Patte
     return tuple(routes)
 
 
+# What a log can reveal about where it ran (envcheck.explain.log_facts); `code_on` keys.
+LOG_PLATFORMS = frozenset({"windows", "wsl", "colab", "container"})
+
+
+def _code_on(row: _Row) -> tuple[tuple[str, str], ...]:
+    routes = []
+    for index, table in enumerate(row.optional_table_list("code_on"), start=1):
+        entry = row.nested(table, f"{row.where} code_on #{index}")
+        platform = entry.string("platform")
+        if platform not in LOG_PLATFORMS:
+            raise entry.error(
+                "platform", f"{platform!r} is not one of {', '.join(sorted(LOG_PLATFORMS))}"
+            )
+        routes.append((platform, _code(entry, "code", entry.string("code"))))
+        entry.done()
+    return tuple(routes)
+
+
 def _signature(row: _Row) -> Signature:
     identifier = row.string("id")
     if not _ID.fullmatch(identifier):
@@ -145,6 +170,7 @@ def _signature(row: _Row) -> Signature:
         sources=row.sources(),
         note=row.text("note"),
         follows=row.text("follows"),
+        code_on=_code_on(row),
     )
     row.done()
     return signature
