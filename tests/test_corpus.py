@@ -15,7 +15,7 @@ import pytest
 from envcheck.findings import CODES
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import load_matrix
-from tests.corpus_cases import CORPUS, FIELDS, Case, cases, read_table
+from tests.corpus_cases import CORPUS, FIELDS, Case, cases, judge, read_table
 
 MATRIX = load_matrix(bundled_matrix_dir())
 CASES = list(cases())
@@ -52,3 +52,24 @@ def test_every_table_lists_exactly_its_logs_and_known_fields() -> None:
         assert len(listed) == len(set(listed)), table
         on_disk = sorted(p.name for p in table.parent.glob("*.log"))
         assert sorted(listed) == on_disk, table
+
+
+def test_explain_is_right_on_at_least_95_percent_and_never_blames_the_environment_wrongly() -> None:
+    verdicts = [judge(case, MATRIX) for case in CASES]
+    misses = [
+        f"{v.case.name}: expected {v.case.expect}, found {v.codes}"
+        for v in verdicts
+        if not v.correct
+    ]
+    share = 1 - len(misses) / len(verdicts)
+    assert share >= TARGET, f"{share:.1%} right; misses:\n" + "\n".join(misses)
+    false_errors = [v.case.name for v in verdicts if v.false_error]
+    assert not false_errors, false_errors
+
+
+def test_every_class_that_only_a_log_tells_is_recognised_somewhere() -> None:
+    """Each failure class issue 15 added is right on at least one real log."""
+    right = {code for v in (judge(c, MATRIX) for c in CASES) if v.correct for code in v.case.expect}
+    for code in ("gpu-unusable", "container-gpu-unavailable", "platform-unsupported",
+                 "nccl-error", "program-error"):  # fmt: skip
+        assert code in right, code

@@ -249,7 +249,7 @@ def _known_bugs(
 def _in_place(hit: LogHit, platforms: Collection[str]) -> LogHit:
     """A hit with the code its line means where the log ran (Signature.code_on): only known
     once the whole log is read, so applied at the end."""
-    code = hit.signature.code_in(platforms)
+    code = hit.signature.code_in(platforms, hit.code)
     return hit if code is None else replace(hit, code=code)
 
 

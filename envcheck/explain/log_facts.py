@@ -37,12 +37,14 @@ _PLATFORM_MARKERS = (
     (
         # A container's cgroup, `docker run --gpus`, `docker compose`/`docker-compose`,
         # `docker exec`, nvidia-docker and the NVIDIA Container Toolkit's own messages.
+        # Compose (v1) also says "Creating NAME ... done" as it starts a service's container.
         re.compile(
             r"/proc/1/cgroup.*docker|--gpus|nvidia-container|nvidia-docker"
-            r"|\bdocker(?:-compose| compose| run| exec)\b",
+            r"|\bdocker(?:-compose| compose| run| exec)\b"
+            r"|^(?:Creating|Starting|Recreating) \S+ \.\.\. done",
             re.IGNORECASE,
         ),
-        ("docker", "--gpus", "nvidia-container"),  # the pattern needs a lowercase "docker"
+        ("docker", "Docker", "--gpus", "nvidia-container", " ... done"),
         "container",
     ),
 )

@@ -253,7 +253,7 @@ def _signature_of(row: ErrorCode, numbered: bool) -> Signature:
         root_cause=code != "program-error",
         sources=row.sources,
         note="generated from matrix/error_codes.toml",
-        code_on=(("container", row.in_container),) if row.in_container else (),
+        code_on=(("container", row.in_container, frozenset()),) if row.in_container else (),
     )
 
 

@@ -55,11 +55,19 @@ class Signature:
     follows: str = ""  # the id of the leader row; "" for a row tried on every line
     # (platform the log shows, code): the cause a line means there, e.g. no device inside a
     # container is a container started without GPU access. Platforms: LOG_PLATFORMS.
-    code_on: tuple[tuple[str, str], ...] = ()
+    # (platform, code, the codes it replaces: empty = any).
+    code_on: tuple[tuple[str, str, frozenset[str]], ...] = ()
 
-    def code_in(self, platforms: Collection[str]) -> str | None:
-        """The code `code_on` gives a hit in a log from one of these platforms, if any."""
-        return next((code for platform, code in self.code_on if platform in platforms), None)
+    def code_in(self, platforms: Collection[str], code: str) -> str | None:
+        """The code `code_on` gives a hit (of `code`) in a log from one of these platforms."""
+        return next(
+            (
+                routed
+                for platform, routed, instead_of in self.code_on
+                if platform in platforms and (not instead_of or code in instead_of)
+            ),
+            None,
+        )
 
     def code_for(self, groups: Mapping[str, str]) -> str:
         """The code of a hit: the first `code_when` entry whose regex finds its group's value."""
@@ -124,7 +132,7 @@ def _code_when(row: _Row, pattern: re.Pattern[str]) -> tuple[tuple[str, re.Patte
 LOG_PLATFORMS = frozenset({"windows", "wsl", "colab", "container"})
 
 
-def _code_on(row: _Row) -> tuple[tuple[str, str], ...]:
+def _code_on(row: _Row) -> tuple[tuple[str, str, frozenset[str]], ...]:
     routes = []
     for index, table in enumerate(row.optional_table_list("code_on"), start=1):
         entry = row.nested(table, f"{row.where} code_on #{index}")
@@ -133,7 +141,11 @@ def _code_on(row: _Row) -> tuple[tuple[str, str], ...]:
             raise entry.error(
                 "platform", f"{platform!r} is not one of {', '.join(sorted(LOG_PLATFORMS))}"
             )
-        routes.append((platform, _code(entry, "code", entry.string("code"))))
+        routed = _code(entry, "code", entry.string("code"))
+        instead_of = entry.string_list("instead_of", required=False)
+        for code in instead_of:
+            _code(entry, "instead_of", code)
+        routes.append((platform, routed, frozenset(instead_of)))
         entry.done()
     return tuple(routes)
 
