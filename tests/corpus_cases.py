@@ -24,6 +24,9 @@ else:  # pragma: no cover - exercised on Python < 3.11 only
     import tomli as tomllib
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
+# Logs collected after the signatures were written, never tuned on: how the knowledge carries
+# over to logs it has not seen (reported by bench/corpus.py, not held to the 95% target).
+HOLDOUT = Path(__file__).resolve().parent / "corpus-holdout"
 FIELDS = {"log", "url", "where", "framework", "class", "environment", "established", "expect"}
 
 
@@ -66,8 +69,13 @@ def read_table(table: Path) -> list[dict[str, Any]]:
     return entries
 
 
-def cases() -> Iterator[Case]:
-    for table in sorted(CORPUS.glob("*/cases.toml")):
+def tables(root: Path = CORPUS) -> list[Path]:
+    """The cases.toml files under `root` (the corpus's topic folders, or the held-out folder)."""
+    return sorted(root.glob("*/cases.toml")) + sorted(root.glob("cases.toml"))
+
+
+def cases(root: Path = CORPUS) -> Iterator[Case]:
+    for table in tables(root):
         for entry in read_table(table):
             yield Case(
                 topic=table.parent.name,

@@ -15,12 +15,17 @@ import pytest
 from envcheck.findings import CODES
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import load_matrix
-from tests.corpus_cases import CORPUS, FIELDS, Case, cases, judge, read_table
+from tests.corpus_cases import CORPUS, FIELDS, HOLDOUT, Case, cases, judge, read_table, tables
 
 MATRIX = load_matrix(bundled_matrix_dir())
 CASES = list(cases())
 TARGET = 0.95
 _URL = re.compile(r"https://[^\s/]+/\S+")
+
+
+def test_the_held_out_logs_are_not_in_the_corpus() -> None:
+    seen = {case.url for case in CASES}
+    assert not [case.url for case in cases(HOLDOUT) if case.url in seen]
 
 
 def test_the_corpus_is_as_large_and_varied_as_issue_15_asks() -> None:
@@ -30,7 +35,7 @@ def test_the_corpus_is_as_large_and_varied_as_issue_15_asks() -> None:
     assert sum(not case.environment for case in CASES) >= 20
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+@pytest.mark.parametrize("case", CASES + list(cases(HOLDOUT)), ids=lambda c: c.name)
 def test_every_case_is_complete(case: Case) -> None:
     assert case.log.is_file(), case.log
     assert case.log.read_text(encoding="utf-8").strip(), "an empty log"
@@ -44,7 +49,7 @@ def test_every_case_is_complete(case: Case) -> None:
 
 
 def test_every_table_lists_exactly_its_logs_and_known_fields() -> None:
-    for table in sorted(CORPUS.glob("*/cases.toml")):
+    for table in tables(CORPUS) + tables(HOLDOUT):
         entries = read_table(table)
         for entry in entries:
             assert set(entry) == FIELDS, (table, entry.get("log"), set(entry) ^ FIELDS)
