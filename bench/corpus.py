@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))  # tests.corpus_cases reads the corpus
 # After the path set-up above, which is why these are not at the top.
 from envcheck.matrix.load import bundled_matrix_dir  # noqa: E402
 from envcheck.matrix.model import load_matrix  # noqa: E402
-from tests.corpus_cases import HOLDOUT, Verdict, cases, judge  # noqa: E402
+from tests.corpus_cases import HOLDOUTS, Verdict, cases, judge  # noqa: E402
 
 TARGET = 0.95
 
@@ -57,14 +57,17 @@ def main() -> None:
         f"false errors on the {not_environment} logs whose cause is not the environment: "
         f"{len(false_errors)}"
     )
-    held_out = [judge(case, matrix) for case in cases(HOLDOUT)]
-    if held_out:
-        right_out = sum(v.correct for v in held_out)
-        print(
-            f"held out (logs the signatures were not written from, {HOLDOUT.name}/): "
-            f"{right_out}/{len(held_out)} = {right_out / len(held_out):.1%}, false errors "
-            f"{sum(v.false_error for v in held_out)}"
-        )
+    held_out: list[Verdict] = []
+    for folder in HOLDOUTS:
+        these = [judge(case, matrix) for case in cases(folder)]
+        if these:
+            right_out = sum(v.correct for v in these)
+            print(
+                f"held out ({folder.name}/, logs the signatures were not written from): "
+                f"{right_out}/{len(these)} = {right_out / len(these):.1%}, false errors "
+                f"{sum(v.false_error for v in these)}"
+            )
+        held_out += these
     if args.misses:
         for verdict in verdicts + held_out:
             if not verdict.correct:

@@ -24,9 +24,13 @@ else:  # pragma: no cover - exercised on Python < 3.11 only
     import tomli as tomllib
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
-# Logs collected after the signatures were written, never tuned on: how the knowledge carries
-# over to logs it has not seen (reported by bench/corpus.py, not held to the 95% target).
-HOLDOUT = Path(__file__).resolve().parent / "corpus-holdout"
+# Logs collected after the signatures were written: how the knowledge carries over to logs it
+# was not written from (reported by bench/corpus.py, not held to the 95% target). The first set
+# was measured once (23/34) and then read for the classes it showed missing; the second was
+# collected after that and only measured.
+HOLDOUTS = tuple(
+    Path(__file__).resolve().parent / name for name in ("corpus-holdout", "corpus-holdout-2")
+)
 FIELDS = {"log", "url", "where", "framework", "class", "environment", "established", "expect"}
 
 

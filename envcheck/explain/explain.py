@@ -276,8 +276,9 @@ class _Reading:
         line_hits = list(self.screen.match(text, number))
         if self.followers.waiting:
             line_hits.extend(self.followers.match(text, number))
-        if pending is not None and pending[0] == number - 1:
-            self._join(pending, text, {hit.signature.id for hit in line_hits})
+        if pending is not None and pending[0] == number - 1 and not line_hits:
+            # (A line that explains itself is not read as the end of the one before.)
+            self._join(pending, text, set())
         if line_hits:
             self._keep(line_hits, number)
             return
