@@ -33,6 +33,18 @@ SIGNATURES = load_signatures(MATRIX)
 BY_ID = {s.id: s for s in SIGNATURES}
 
 SAMPLES: dict[str, tuple[str, ...]] = {
+    "windows-procedure-not-found": (
+        # zeyad-mansour/lunar#58 (issue description)
+        'OSError: [WinError 127] The specified procedure could not be found. Error loading "C:\\Users\\Admin\\AppData\\Local\\Programs\\Python\\Python39\\lib\\site-packages\\torch\\lib\\c10_cuda.dll" or one of its dependencies.',
+        # bmaltais/kohya_ss#486 (a French Windows)
+        'OSError: [WinError 127] La procédure spécifiée est introuvable. Error loading "E:\\SSD\\SuperSD2.0\\kohya\\kohya_ss\\venv\\lib\\site-packages\\torch\\lib\\cudnn_adv_infer64_8.dll" or one of its dependencies.',
+    ),
+    "windows-dll-init-failed": (
+        # 666ghj/BettaFish#428 (a Chinese Windows)
+        'OSError: [WinError 1114] 动态链接库(DLL)初始化例程失败。 Error loading "C:\\Program Files\\Python311\\Lib\\site-packages\\torch\\lib\\c10.dll" or one of its dependencies.',
+        # bitsandbytes-foundation/bitsandbytes#320 (llama_cpp's ctypes.CDLL)
+        "OSError: [WinError 1114] A dynamic link library (DLL) initialization routine failed",
+    ),
     "dlopen-failed": (
         # TF <= 2.12 LOG(WARNING) wording, §7 row 1; public log quoted in jax-ml/jax#3746
         "2021-04-09 19:52:41.024315: W tensorflow/stream_executor/platform/default/dso_loader.cc:60] Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: No such file or directory",
