@@ -219,9 +219,10 @@ def load_error_codes(directory: Path) -> ErrorCodes:
 
 # How logs write a result number: PyTorch "CUDA error 35" (older "cuda runtime error (35)"),
 # ONNX Runtime "CUDA failure 100:", llama.cpp "CUDA error 35 at ...", Numba "CUresult 100".
+# ... and "CUDA driver error code 100", "CUDA_ERROR (34)", "cudaError 35".
 _NUMBER_FORMS = (
-    r"(?:CUDA error|CUDA Error|CUDA failure|cuda runtime error|CUresult)"
-    r"[: ]*\(?{number}\)?(?![\d.])"
+    r"(?:CUDA error|CUDA Error|CUDA failure|cuda runtime error|CUresult|cudaError|CUDA_ERROR"
+    r"|(?:CUDA|cuda)[\w ]{{0,20}}? error code)[: =]*\(?{number}\)?(?![\d.])"
 )
 # A library string shorter than this many words ("out of memory", "unknown error") says too
 # little on its own: only the name or number of such a value is looked for.

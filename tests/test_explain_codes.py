@@ -1,0 +1,118 @@
+"""NVIDIA's result codes in logs (issue 15, item 1): every form a log writes a code in -- its
+name (CUDA_ERROR_X, cudaErrorX, CUDNN_STATUS_X, ncclX), its number after the words frameworks
+print before it, or the runtime's own string -- gives the code of the failure class it usually
+means, with the alternative named where the usual cause is not the literal meaning.
+
+The forms are those of real logs: PyTorch's "CUDA error: <string>" and older "cuda runtime error
+(N) : <string>", ONNX Runtime's "CUDA failure N: <string>", llama.cpp's "CUDA error N at ...",
+CuPy's "cudaErrorX: <string>", JAX's "CUDA_ERROR_X: <string>", Numba's "CUresult N".
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from envcheck.explain.explain import explain_lines
+from envcheck.matrix.load import bundled_matrix_dir
+from envcheck.matrix.model import load_matrix
+
+MATRIX = load_matrix(bundled_matrix_dir())
+
+
+def codes(line: str) -> set[str]:
+    explanation = explain_lines([line], MATRIX.signatures, MATRIX, MATRIX.known_bugs)
+    return {f.code for f in explanation.findings}
+
+
+@pytest.mark.parametrize(
+    ("line", "code"),
+    [
+        # 34: the toolkit's stub libcuda found before the driver's
+        ("RuntimeError: CUDA error 34: CUDA driver is a stub library", "library-shadowed"),
+        ("cuInit failed: CUDA_ERROR_STUB_LIBRARY", "library-shadowed"),
+        # 35: the driver older than the runtime
+        (
+            "cupy_backends.cuda.api.runtime.CUDARuntimeError: cudaErrorInsufficientDriver: CUDA driver version is insufficient for CUDA runtime version",
+            "driver-too-old",
+        ),
+        (
+            "RuntimeError: cuda runtime error (35) : CUDA driver version is insufficient for CUDA runtime version at /pytorch/aten/src/THC/THCGeneral.cpp:50",
+            "driver-too-old",
+        ),
+        ("CUDA error 35 at ggml-cuda.cu:493", "driver-too-old"),
+        # 100: no device
+        (
+            "[ONNXRuntimeError] : 1 : FAIL : CUDA failure 100: no CUDA-capable device is detected ; GPU=0",
+            "no-gpu",
+        ),
+        ("Call to cuInit results in CUDA_ERROR_NO_DEVICE (100)", "no-gpu"),
+        # 209: no kernels for this GPU
+        (
+            "RuntimeError: CUDA error: no kernel image is available for execution on the device",
+            "compute-capability-unsupported",
+        ),
+        ("CUDA_ERROR_NO_BINARY_FOR_GPU", "compute-capability-unsupported"),
+        # 222: PTX newer than the driver
+        (
+            "'cuModuleLoadData(&module, data)' failed with 'CUDA_ERROR_UNSUPPORTED_PTX_VERSION'",
+            "driver-too-old",
+        ),
+        (
+            "CUDA error 222: the provided PTX was compiled with an unsupported toolchain.",
+            "driver-too-old",
+        ),
+        # 303: libcuda not loadable
+        ("failed call to cuInit: CUresult(303)", "driver-missing"),
+        # 803 / 804
+        (
+            "CUDA error: system has unsupported display driver / cuda driver combination",
+            "driver-library-mismatch",
+        ),
+        (
+            "cudaErrorCompatNotSupportedOnDevice: forward compatibility was attempted on non supported HW",
+            "driver-library-mismatch",
+        ),
+        ("CUDA driver error code 804", "driver-library-mismatch"),
+        # cuDNN 9's sub-library codes
+        ("CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH", "cudnn-version-mismatch"),
+        ("cudnnCreate failed: CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED", "cudnn-sublibrary-missing"),
+        # NCCL
+        (
+            "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:121, ncclSystemError",
+            "nccl-error",
+        ),
+        # a device-side assert is the program's
+        ("RuntimeError: CUDA error: device-side assert triggered", "program-error"),
+    ],
+)
+def test_a_code_in_any_form_gives_its_class(line: str, code: str) -> None:
+    assert code in codes(line), (line, codes(line))
+
+
+def test_a_device_side_assert_is_never_an_error() -> None:
+    explanation = explain_lines(
+        ["RuntimeError: CUDA error: device-side assert triggered"],
+        MATRIX.signatures,
+        MATRIX,
+        MATRIX.known_bugs,
+    )
+    assert explanation.findings
+    assert all(f.severity.value != "error" for f in explanation.findings)
+
+
+def test_the_usual_cause_comes_with_the_alternative() -> None:
+    explanation = explain_lines(
+        [
+            "E tensorflow/stream_executor/cuda/cuda_dnn.cc:329] Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR"
+        ],
+        MATRIX.signatures,
+        MATRIX,
+        MATRIX.known_bugs,
+    )
+    finding = next(f for f in explanation.findings if f.code == "gpu-out-of-memory")
+    assert "cuDNN" in finding.message or "cuDNN" in finding.fix
+
+
+def test_a_number_alone_or_in_another_context_is_not_read_as_a_cuda_code() -> None:
+    assert not codes("Epoch 35/100 - loss: 0.35")
+    assert not codes("HTTP error code 100 from the proxy")
