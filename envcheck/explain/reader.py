@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import codecs
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import chain
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, TypeVar
 
 from envcheck.errors import InputError
 
@@ -23,6 +23,9 @@ from envcheck.errors import InputError
 # dump, a progress bar without line ends), and the message that matters is at one of its ends.
 MAX_LINE = 64 * 1024
 SNIFF = 8192  # bytes looked at for a NUL (git's buffer_is_binary looks at the first 8000)
+
+
+T = TypeVar("T")
 
 
 class NotTextError(InputError):
@@ -112,32 +115,26 @@ def _chunks(stream: BinaryIO, name: str, size: int) -> Iterator[bytes]:
 def read_chunks(source: str, size: int = 4 * 1024 * 1024) -> Iterator[bytes]:
     """The file `source` (or standard input for '-') in chunks of about `size` bytes, as UTF-8:
     what envcheck.explain.scanner reads. The same checks and errors as read_log."""
-    if source == "-":
-        yield from _chunks(sys.stdin.buffer, "standard input", size)
-        return
-    path = Path(source)
-    if path.is_dir():
-        raise InputError(f"{source!r} is a directory, not a log file")
-    try:
-        with path.open("rb") as stream:
-            yield from _chunks(stream, f"log file {source!r}", size)
-    except FileNotFoundError as exc:
-        raise InputError(f"log file {source!r} does not exist") from exc
-    except OSError as exc:
-        raise InputError(f"log file {source!r} cannot be read: {exc.strerror or exc}") from exc
+    yield from _read(source, lambda stream, name: _chunks(stream, name, size))
 
 
 def read_log(source: str) -> Iterator[str]:
     """Lines of the file `source`, or of standard input for '-'."""
+    yield from _read(source, _lines)
+
+
+def _read(source: str, reader: Callable[[BinaryIO, str], Iterator[T]]) -> Iterator[T]:
+    """What `reader` makes of the file `source` (standard input for '-'), with one-line errors
+    for a directory, a missing or an unreadable file."""
     if source == "-":
-        yield from _lines(sys.stdin.buffer, "standard input")
+        yield from reader(sys.stdin.buffer, "standard input")
         return
     path = Path(source)
     if path.is_dir():
         raise InputError(f"{source!r} is a directory, not a log file")
     try:
         with path.open("rb") as stream:
-            yield from _lines(stream, f"log file {source!r}")
+            yield from reader(stream, f"log file {source!r}")
     except FileNotFoundError as exc:
         raise InputError(f"log file {source!r} does not exist") from exc
     except OSError as exc:
