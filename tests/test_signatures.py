@@ -33,6 +33,16 @@ SIGNATURES = load_signatures(MATRIX)
 BY_ID = {s.id: s for s in SIGNATURES}
 
 SAMPLES: dict[str, tuple[str, ...]] = {
+    "library-file-not-loadable": (
+        # measured: ctypes.CDLL on an 11-byte file and on a Git LFS pointer (glibc 2.36)
+        "OSError: /tmp/libcublas.so.12: file too short",
+        "OSError: /tmp/libcudnn.so.9: invalid ELF header",
+        "OSError: /tmp/libgomp.so.1: file too short",
+    ),
+    "tf-matmul-shape-mismatch": (
+        # measured: TensorFlow 2.21.0 on the CPU, tf.matmul(tf.ones([2,3]), tf.ones([2,3]))
+        "W0000 00:00:1796173911.568945   12140 local_rendezvous.cc:412] Local rendezvous is aborting with status: INVALID_ARGUMENT: Matrix size-incompatible: In[0]: [2,3], In[1]: [2,3]",
+    ),
     "windows-procedure-not-found": (
         # zeyad-mansour/lunar#58 (issue description)
         'OSError: [WinError 127] The specified procedure could not be found. Error loading "C:\\Users\\Admin\\AppData\\Local\\Programs\\Python\\Python39\\lib\\site-packages\\torch\\lib\\c10_cuda.dll" or one of its dependencies.',
