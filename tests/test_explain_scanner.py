@@ -198,3 +198,27 @@ def test_a_long_line_in_a_chunk_is_read_by_its_ends() -> None:
     assert count == 2
     assert found[0][0] == 1 and "bytes not read" in found[0][1]
     assert found[0][1].startswith("Error ") and found[0][1].endswith(" the end")
+
+
+def test_the_standard_library_engine_with_every_bundled_trigger_agrees_with_the_reference() -> None:
+    """The folded engine's tricks (rarest pieces, plain texts found by shared prefix, a cache per
+    buffer) on the real trigger set, over real log lines shuffled among training-log noise."""
+    triggers = _bundled_triggers()
+    scan = folded_scan(triggers)
+    rng = random.Random(16)
+    public = [
+        line.encode()
+        for path in LOGS
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines()
+    ]
+    noise = [
+        b"Epoch 3/200",
+        b"1875/1875 [==============================] - 4s 2ms/step - loss: 0.2961 - accuracy: 0.9137",
+        b"I tensorflow/core/common_runtime/executor.cc:1197] (DEBUG INFO) Executor start aborting",
+        b"index = 7",
+        b"",
+    ]
+    for _ in range(20):
+        lines = [rng.choice(public if rng.random() < 0.3 else noise) for _ in range(400)]
+        data = b"\n".join(lines) + b"\n"
+        assert _scan(data, scan, rng.randrange(64, 8192)) == _reference(data, triggers)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from envcheck.explain.matcher import required_literals
@@ -99,6 +99,7 @@ def _render(node: dict[str, Any]) -> list[str]:
 
 
 _SENTINEL = 0x01  # what every trigger's first character becomes in the translated text
+_SPECIFIC = 3  # bytes of a piece's rest that folding must leave as they are
 
 
 class TriggerScan(Protocol):
@@ -126,11 +127,38 @@ class FoldedScan:
     # Folded piece the pattern matches -> (whole text, offset of the piece in it) for every
     # text whose folded piece starts with it.
     written: dict[bytes, tuple[tuple[bytes, int], ...]]
+    # Texts folding would blur into a run of sentinels ("ERROR", "FAIL", ".DLL": all their
+    # characters start some piece), by a prefix they share ("CUDA_ER" for every CUDA_ERROR_X):
+    # each prefix is found with bytes.find, about one pass per buffer, then its texts confirmed.
+    plain: dict[bytes, tuple[bytes, ...]] = field(default_factory=dict)
+    # prefix -> (the buffer searched, the next place found): the buffer itself, not its id,
+    # since a freed buffer's id comes back for the next one.
+    _found: dict[bytes, tuple[bytes, int]] = field(default_factory=dict, compare=False, repr=False)
 
     def prepare(self, data: bytes) -> bytes:
         return data.translate(self.table)
 
     def next(self, prepared: bytes, data: bytes, start: int, stop: int) -> int:
+        best = self._folded(prepared, data, start, stop)
+        for prefix, texts in self.plain.items():
+            at = self._plain(data, prefix, texts, start)
+            if at != -1 and at < stop and (best == -1 or at < best):
+                best = at
+        return best
+
+    def _plain(self, data: bytes, prefix: bytes, texts: tuple[bytes, ...], start: int) -> int:
+        """The next place at or after `start` where one of `texts` (which all begin with
+        `prefix`) is written; remembered per buffer, so a buffer is searched about once."""
+        known = self._found.get(prefix)
+        if known is not None and known[0] is data and (known[1] >= start or known[1] == -1):
+            return known[1]
+        at = data.find(prefix, start)
+        while at != -1 and not any(data.startswith(text, at) for text in texts):
+            at = data.find(prefix, at + 1)
+        self._found[prefix] = (data, at)
+        return at
+
+    def _folded(self, prepared: bytes, data: bytes, start: int, stop: int) -> int:
         search, written = self.pattern.search, self.written
         while True:
             found = search(prepared, start, stop)
@@ -178,8 +206,17 @@ def folded_scan(triggers: Iterable[Trigger]) -> FoldedScan:
         _SENTINEL if byte in {piece[0] for piece, _, _ in pieces} else byte for byte in range(256)
     )
     folds: dict[bytes, list[tuple[bytes, int]]] = {}
+    plain: list[bytes] = []
     for piece, text, offset in pieces:
-        folds.setdefault(piece.translate(table), []).append((text, offset))
+        # Folding makes every start character one byte, so a piece whose rest is mostly such
+        # characters would stop on any run of them: lengthen it until the rest says enough.
+        end = offset + len(piece)
+        while end < len(text) and _kept(text[offset + 1 : end], table) < _SPECIFIC:
+            end += 1
+        if _kept(text[offset + 1 : end], table) < _SPECIFIC:
+            plain.append(text)
+            continue
+        folds.setdefault(text[offset:end].translate(table), []).append((text, offset))
     rests = [folded[1:].decode("latin-1") for folded in sorted(folds)]
     alternatives = _render(_trie(rests))
     body = alternatives[0] if len(alternatives) == 1 else "(?:" + "|".join(alternatives) + ")"
@@ -198,7 +235,40 @@ def folded_scan(triggers: Iterable[Trigger]) -> FoldedScan:
         for folded in folds
         if not any(folded != shorter and folded.startswith(shorter) for shorter in folds)
     }
-    return FoldedScan(table, pattern, written)
+    return FoldedScan(table, pattern, written, _by_prefix(plain))
+
+
+_PREFIX = 7  # how much of a plain text its group shares: "CUDA_ER", "CUDNN_S", "tensorf"
+
+
+_GROUP = 5  # a family of at least this many texts is found by what they share
+
+
+def _by_prefix(texts: Iterable[bytes]) -> dict[bytes, tuple[bytes, ...]]:
+    """Plain texts keyed by what bytes.find looks for: a large family by its longest common
+    prefix (CUDA_ERROR for CUDA_ERROR_X), a small one text by text: a short shared prefix
+    ("tensorflow" of "tensorflow ", "tensorflow=") would stop on every "tensorflow/" path."""
+    groups: dict[bytes, list[bytes]] = {}
+    for text in sorted(set(texts)):
+        groups.setdefault(text[:_PREFIX], []).append(text)
+    keyed: dict[bytes, tuple[bytes, ...]] = {}
+    for members in groups.values():
+        if len(members) < _GROUP:
+            keyed.update({member: (member,) for member in members})
+        else:
+            keyed[_common_prefix(members)] = tuple(members)
+    return keyed
+
+
+def _common_prefix(texts: list[bytes]) -> bytes:
+    first, last = min(texts), max(texts)
+    size = next((i for i, (a, b) in enumerate(zip(first, last)) if a != b), len(first))
+    return first[:size]
+
+
+def _kept(rest: bytes, table: bytes) -> int:
+    """How many bytes of `rest` folding leaves as they are."""
+    return sum(1 for byte in rest if table[byte] == byte)
 
 
 def re2_scan(triggers: Iterable[Trigger]) -> Re2Scan | None:
