@@ -91,11 +91,13 @@ def _nobody_can_run_python() -> str | None:
     if setpriv is None:
         return "setpriv is not installed"
     check = subprocess.run(
-        [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-c", "0"],
-        capture_output=True, check=False,
+        [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-c",
+         "import envcheck"],
+        capture_output=True, check=False, env=environment(),
     )  # fmt: skip
     if check.returncode != 0:
-        return f"nobody cannot run {sys.executable} here (its directories are closed to it)"
+        # (CI's clone lives in a mktemp -d folder, mode 0700: closed to nobody.)
+        return f"nobody cannot run {sys.executable} and import envcheck here (a folder on the way is closed to it)"
     return None
 
 
