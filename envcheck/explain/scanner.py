@@ -119,7 +119,8 @@ class ChunkScanner:
         scan = self._triggers
         if not self.saw_text:
             self.saw_text = bool(buffer[begin:stop].strip())  # checked until the first text
-        prepared = scan.prepare(buffer)
+        prepared = scan.prepare(buffer, begin, stop)
+        base = self.lines  # lines before this region
         position = begin  # every LF before `position` is counted in self.lines
         while position < stop:
             if self._through > self.lines:
@@ -132,11 +133,12 @@ class ChunkScanner:
                 continue
             at = scan.next(prepared, buffer, position, stop)
             if at == -1:
-                self.lines += buffer.count(b"\n", position, stop)
+                self.lines = base + scan.newlines(prepared, buffer, stop)
                 break
             start = buffer.rfind(b"\n", position, at) + 1 or position
             end = buffer.find(b"\n", at, stop)
-            self.lines += buffer.count(b"\n", position, start) + 1
+            # (No LF lies between a line's start and its trigger: up to either counts the same.)
+            self.lines = base + scan.newlines(prepared, buffer, at) + 1
             if self._yielded < self.lines - 1:
                 # The line before, untriggered, comes too: a message a console wrapped may
                 # start there ("Could n" / "ot load dynamic library ..."). Nothing in it can
@@ -160,7 +162,7 @@ class ChunkScanner:
         self._last_line = _ends(buffer[start : stop - 1])
 
     def _parts_with_triggers(
-        self, buffer: bytes, prepared: bytes, start: int, at: int, end: int
+        self, buffer: bytes, prepared: object, start: int, at: int, end: int
     ) -> Iterator[tuple[int, str]]:
         """The parts of one line (split at lone CRs: a progress bar redrawn in place) that hold
         a trigger, each with the line's number; the first trigger is at `at`."""

@@ -12,9 +12,12 @@ and the alternatives are folded into a trie so that a stop tries few branches.
 
 from __future__ import annotations
 
+import bisect
 import importlib
+import os
 import re
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -103,13 +106,34 @@ _SPECIFIC = 3  # bytes of a piece's rest that folding must leave as they are
 
 
 class TriggerScan(Protocol):
-    """Finds the next place where one of the trigger texts is written."""
+    """Finds the next place where one of the trigger texts is written, and counts lines.
 
-    def prepare(self, data: bytes) -> bytes: ...
+    The scanner calls prepare() once per region of a buffer, then next() and newlines() with
+    positions that only grow within the region."""
 
-    def next(self, prepared: bytes, data: bytes, start: int, stop: int) -> int:
+    def prepare(self, data: bytes, begin: int, stop: int) -> Any: ...
+
+    def next(self, prepared: Any, data: bytes, start: int, stop: int) -> int:
         """Where in data[start:stop] a trigger starts (-1: none)."""
         ...
+
+    def newlines(self, prepared: Any, data: bytes, upto: int) -> int:
+        """How many LFs data[begin:upto] holds (begin: the region's), for `upto` the region's
+        stop or a place next() returned, never smaller than the one asked before."""
+        ...
+
+
+class LineCount:
+    """newlines() by counting on from the place asked before (each LF counted once)."""
+
+    def __init__(self, data: bytes, begin: int) -> None:
+        self.data, self.place, self.count = data, begin, 0
+
+    def upto(self, place: int) -> int:
+        if place > self.place:
+            self.count += self.data.count(b"\n", self.place, place)
+            self.place = place
+        return self.count
 
 
 @dataclass(frozen=True)
@@ -135,11 +159,14 @@ class FoldedScan:
     # since a freed buffer's id comes back for the next one.
     _found: dict[bytes, tuple[bytes, int]] = field(default_factory=dict, compare=False, repr=False)
 
-    def prepare(self, data: bytes) -> bytes:
-        return data.translate(self.table)
+    def prepare(self, data: bytes, begin: int, stop: int) -> tuple[bytes, LineCount]:  # noqa: ARG002
+        return data.translate(self.table), LineCount(data, begin)
 
-    def next(self, prepared: bytes, data: bytes, start: int, stop: int) -> int:
-        best = self._folded(prepared, data, start, stop)
+    def newlines(self, prepared: tuple[bytes, LineCount], data: bytes, upto: int) -> int:  # noqa: ARG002
+        return prepared[1].upto(upto)
+
+    def next(self, prepared: tuple[bytes, LineCount], data: bytes, start: int, stop: int) -> int:
+        best = self._folded(prepared[0], data, start, stop)
         for prefix, texts in self.plain.items():
             at = self._plain(data, prefix, texts, start)
             if at != -1 and at < stop and (best == -1 or at < best):
@@ -174,19 +201,72 @@ class FoldedScan:
 
 
 @dataclass(frozen=True)
+class Found:
+    """A region searched whole: where the triggers start, in order, and how many LFs come
+    before each (from the region's begin), and in all."""
+
+    starts: list[int]
+    lines: dict[int, int]  # start -> LFs before it
+    total: int
+
+
+@dataclass(frozen=True)
 class Re2Scan:
     """The RE2 engine (the optional google-re2 package): one automaton for every trigger text,
-    whose cost per byte does not grow with their number."""
+    whose cost per byte does not grow with their number. RE2 lets go of the interpreter lock
+    while it searches, so a region's parts are searched by several threads at once, each also
+    counting the lines before its matches; the scanner then only looks things up."""
 
     pattern: Any
+    threads: int = field(default_factory=lambda: min(4, os.cpu_count() or 1))
+    section: int = 1 << 20  # a region is searched in parts of about this size
 
-    def prepare(self, data: bytes) -> bytes:
-        return data
+    def prepare(self, data: bytes, begin: int, stop: int) -> Found:
+        # Parts end at a line break: a trigger never holds one, so none is cut in two.
+        bounds = [begin]
+        while bounds[-1] + self.section < stop:
+            cut = data.find(b"\n", bounds[-1] + self.section, stop)
+            if cut == -1 or cut + 1 >= stop:
+                break
+            bounds.append(cut + 1)
+        bounds.append(stop)
+        parts = list(zip(bounds, bounds[1:]))
+        if self.threads > 1 and len(parts) > 1:
+            with ThreadPoolExecutor(self.threads) as pool:
+                results = list(pool.map(lambda part: self._part(data, *part), parts))
+        else:
+            results = [self._part(data, *part) for part in parts]
+        starts: list[int] = []
+        lines: dict[int, int] = {}
+        before = 0
+        for found, counts, total in results:
+            starts.extend(found)
+            lines.update({start: before + count for start, count in zip(found, counts)})
+            before += total
+        return Found(starts, lines, before)
 
-    def next(self, prepared: bytes, data: bytes, start: int, stop: int) -> int:  # noqa: ARG002
-        # `data` is the protocol's: this engine searches the text as it is (prepared is data).
-        found = self.pattern.search(prepared, start, stop)
-        return -1 if found is None else int(found.start())
+    def _part(self, data: bytes, begin: int, stop: int) -> tuple[list[int], list[int], int]:
+        found, counts, count, place = [], [], 0, begin
+        for match in self.pattern.finditer(data, begin, stop):
+            start = int(match.start())
+            count += data.count(b"\n", place, start)
+            place = start
+            found.append(start)
+            counts.append(count)
+        return found, counts, count + data.count(b"\n", place, stop)
+
+    def next(self, prepared: Found, data: bytes, start: int, stop: int) -> int:  # noqa: ARG002
+        # `data` is the protocol's; the matches were found in prepare().
+        index = bisect.bisect_left(prepared.starts, start)
+        if index == len(prepared.starts) or prepared.starts[index] >= stop:
+            # A match that began before `start` may hide a later one (finditer does not
+            # overlap); within a line it does not matter, and none spans a line break.
+            return -1
+        return prepared.starts[index]
+
+    def newlines(self, prepared: Found, data: bytes, upto: int) -> int:  # noqa: ARG002
+        known = prepared.lines.get(upto)
+        return prepared.total if known is None else known
 
 
 def _texts(triggers: Iterable[Trigger]) -> list[bytes]:

@@ -20,6 +20,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.version import Version
 
 from envcheck.errors import EnvcheckError, InputError
+from envcheck.matrix import parsed_cache
 from envcheck.matrix.records import (
     PLATFORMS,
     ArchitectureTargets,
@@ -215,8 +216,11 @@ class _Row:
 def _read_toml(directory: Path, name: str) -> dict[str, Any]:
     path = directory / name
     try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
+        content = path.read_bytes()
+        data = parsed_cache.load(content)
+        if data is None:
+            data = tomllib.loads(content.decode("utf-8"))
+            parsed_cache.store(content, data)
     except FileNotFoundError as exc:
         raise MatrixDataError(f"{path}: file is missing") from exc
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:

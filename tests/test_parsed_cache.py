@@ -1,0 +1,86 @@
+"""The parsed-matrix cache (envcheck.matrix.parsed_cache): a second load reads the JSON entry
+instead of parsing TOML, an edited file never meets a stale entry, and nothing about the cache
+(corrupt, unwritable, turned off, data JSON cannot hold) changes what a load returns."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from envcheck.matrix import parsed_cache
+from envcheck.matrix.load import _read_toml, bundled_matrix_dir
+
+NAME = "log_signatures.toml"
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("ENVCHECK_CACHE_DIR", str(folder))
+    return folder
+
+
+def _matrix_copy(tmp_path: Path) -> Path:
+    folder = tmp_path / "matrix"
+    folder.mkdir()
+    (folder / NAME).write_bytes((bundled_matrix_dir() / NAME).read_bytes())
+    return folder
+
+
+def test_a_second_load_reads_the_entry_not_the_toml(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _matrix_copy(tmp_path)
+    first = _read_toml(folder, NAME)
+    assert len(list(cache.glob("*.json"))) == 1
+
+    def no_toml(_: str) -> dict[str, object]:
+        raise AssertionError("parsed the TOML again")
+
+    monkeypatch.setattr("envcheck.matrix.load.tomllib.loads", no_toml)
+    assert _read_toml(folder, NAME) == first
+
+
+def test_an_edited_file_is_parsed_again(cache: Path, tmp_path: Path) -> None:
+    folder = _matrix_copy(tmp_path)
+    before = _read_toml(folder, NAME)
+    path = folder / NAME
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("schema = 1", "schema = 1\nextra = 2", 1),
+        encoding="utf-8",
+    )
+    after = _read_toml(folder, NAME)
+    assert after["extra"] == 2 and "extra" not in before
+    assert len(list(cache.glob("*.json"))) == 2
+
+
+def test_a_corrupt_entry_is_ignored(cache: Path, tmp_path: Path) -> None:
+    folder = _matrix_copy(tmp_path)
+    expected = _read_toml(folder, NAME)
+    (entry,) = cache.glob("*.json")
+    for junk in (b"{not json", b"[1, 2]", b""):
+        entry.write_bytes(junk)
+        assert _read_toml(folder, NAME) == expected
+
+
+def test_an_unusable_or_disabled_cache_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _matrix_copy(tmp_path)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    expected = _read_toml(folder, NAME)
+    monkeypatch.setenv("ENVCHECK_CACHE_DIR", str(blocker / "cache"))
+    assert _read_toml(folder, NAME) == expected
+    monkeypatch.setenv("ENVCHECK_CACHE_DIR", "off")
+    assert parsed_cache.cache_dir() is None
+    assert _read_toml(folder, NAME) == expected
+
+
+def test_data_json_cannot_hold_is_not_kept(cache: Path) -> None:
+    import datetime  # noqa: PLC0415
+
+    parsed_cache.store(b"when = 2024-01-01", {"when": datetime.date(2024, 1, 1)})
+    assert not cache.exists() or not list(cache.glob("*.json"))
+    assert parsed_cache.load(b"when = 2024-01-01") is None
