@@ -84,3 +84,22 @@ def test_data_json_cannot_hold_is_not_kept(cache: Path) -> None:
     parsed_cache.store(b"when = 2024-01-01", {"when": datetime.date(2024, 1, 1)})
     assert not cache.exists() or not list(cache.glob("*.json"))
     assert parsed_cache.load(b"when = 2024-01-01") is None
+
+
+def test_the_literals_of_the_signatures_come_from_the_cache_or_are_worked_out(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import re  # noqa: PLC0415
+
+    from envcheck.explain import matcher  # noqa: PLC0415
+
+    patterns = [re.compile(r"Could not load dynamic library '(?P<l>[^']+)'"), re.compile(r"a|b")]
+    monkeypatch.setattr(matcher, "_PRIMED", {})
+    matcher.prime_literals(patterns)
+    worked_out = [matcher.required_literals(p) for p in patterns]
+    assert worked_out[0] == {"Could not load dynamic library '"}
+    for entry in cache.glob("*.json"):
+        entry.write_text('{"x": "not literals"}')
+    monkeypatch.setattr(matcher, "_PRIMED", {})
+    matcher.prime_literals(patterns)
+    assert [matcher.required_literals(p) for p in patterns] == worked_out

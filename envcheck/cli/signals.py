@@ -17,7 +17,6 @@ from types import FrameType
 from typing import Any
 
 from envcheck.errors import EXIT_HANGUP, EXIT_INTERRUPTED, EXIT_TERMINATED, Interrupted
-from envcheck.probe.isolation import kill_live_children
 
 # signal name -> (exit code, what envcheck says on stderr); those this OS has are handled.
 _HANDLED = {
@@ -66,7 +65,7 @@ def received() -> int | None:
 
 def finish(interrupted: KeyboardInterrupt) -> int:
     """Kill what is still running, say why envcheck stops, and return its exit code."""
-    kill_live_children()
+    _kill_live_children()
     signum = interrupted.signum if isinstance(interrupted, Interrupted) else signal.SIGINT
     code, words = _HANDLED.get(signal.Signals(signum).name, (128 + signum, "stopped"))
     print(f"envcheck: {words}", file=sys.stderr)
@@ -79,5 +78,13 @@ def exit_code(code: int) -> int:
     signum = received()
     if signum is None:
         return code
-    kill_live_children()
+    _kill_live_children()
     return _HANDLED.get(signal.Signals(signum).name, (128 + signum, ""))[0]
+
+
+def _kill_live_children() -> None:
+    """Kill the process groups envcheck.probe.isolation registered. A command that never
+    imported it (explain, matrix) started no child, and need not pay for its import."""
+    isolation = sys.modules.get("envcheck.probe.isolation")
+    if isolation is not None:
+        isolation.kill_live_children()

@@ -18,7 +18,7 @@ from packaging.version import Version
 from envcheck.errors import InputError
 from envcheck.explain.log_facts import FACT_GATES, LogFactCollector, LogFacts
 from envcheck.explain.log_findings import findings_from_log
-from envcheck.explain.matcher import Followers, LogHit, Screen, clean_line
+from envcheck.explain.matcher import Followers, LogHit, Screen, clean_line, prime_literals
 from envcheck.explain.scanner import ChunkScanner
 from envcheck.explain.triggers import (
     Trigger,
@@ -376,6 +376,7 @@ def scan_triggers(signatures: Sequence[Signature]) -> TriggerScan | None:
     cached = _SCANS.get(tuple(id(s) for s in signatures))
     if cached is not None:
         return cached
+    prime_literals(s.pattern for s in signatures if not s.follows)
     triggers = [Trigger(word) for word in ALARM_TRIGGERS]
     triggers.extend(Trigger(word) for word in FACT_GATES)
     for signature in signatures:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from envcheck.findings import Finding, Severity
+from envcheck.matrix import parsed_cache
 from envcheck.matrix.signatures import Signature, TemplateValues
 
 # The regex parser, to read which literal text a pattern requires (Screen). It is CPython's own
@@ -177,6 +178,7 @@ class Screen:
         cached = _SCREENS.get(key)
         if cached is not None:
             return cached
+        prime_literals(s.pattern for s in signatures if not s.follows)
         always: list[int] = []
         by_word: dict[str, list[int]] = {}
         followers: dict[str, list[int]] = {}
@@ -254,8 +256,38 @@ def _sre_parse(pattern: str, flags: int) -> Any:
 
 def required_literals(pattern: re.Pattern[str]) -> set[str] | None:
     """Literals one of which every match of `pattern` contains (None: cannot tell)."""
+    key = f"{pattern.flags}\t{pattern.pattern}"
+    if key in _PRIMED:
+        known = _PRIMED[key]
+        return None if known is None else set(known)
     found = _literals_of(pattern.pattern, pattern.flags)
     return None if found is None else set(found)
+
+
+_PRIMED: dict[str, list[str] | None] = {}
+
+
+def _literal_list(value: object) -> bool:
+    return value is None or (isinstance(value, list) and all(isinstance(v, str) for v in value))
+
+
+def prime_literals(patterns: Iterable[re.Pattern[str]]) -> None:
+    """Read the literals of all `patterns` from the parsed-matrix cache (or work them out and
+    keep them there): parsing every signature's regex for its literals cost as much as
+    compiling them all, on every run, for the same patterns."""
+    keys = sorted({f"{p.flags}\t{p.pattern}" for p in patterns} - set(_PRIMED))
+    if not keys:
+        return
+    content = "\n\0".join(["required-literals-1", *keys]).encode("utf-8")
+    cached = parsed_cache.load(content)
+    if cached is None or set(cached) != set(keys) or not all(map(_literal_list, cached.values())):
+        cached = {}
+        for key in keys:
+            flags, source = key.split("\t", 1)
+            found = _literals_of(source, int(flags))
+            cached[key] = None if found is None else sorted(found)
+        parsed_cache.store(content, cached)
+    _PRIMED.update(cached)
 
 
 @functools.cache

@@ -16,7 +16,6 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from packaging.requirements import InvalidRequirement, Requirement
 from packaging.version import Version
 
 from envcheck.errors import EnvcheckError, InputError
@@ -266,6 +265,9 @@ def _check_top_level(data: Mapping[str, Any], name: str, allowed: set[str]) -> N
 
 
 def _requirement(row: _Row, key: str, text: str) -> str:
+    # Imported here: only tensorflow.toml's pins need it, and explain never reads them.
+    from packaging.requirements import InvalidRequirement, Requirement  # noqa: PLC0415
+
     try:
         Requirement(text)
     except InvalidRequirement as exc:
