@@ -232,8 +232,7 @@ class Re2Scan:
         bounds.append(stop)
         parts = list(zip(bounds, bounds[1:]))
         if self.threads > 1 and len(parts) > 1:
-            with ThreadPoolExecutor(self.threads) as pool:
-                results = list(pool.map(lambda part: self._part(data, *part), parts))
+            results = list(_pool(self.threads).map(lambda part: self._part(data, *part), parts))
         else:
             results = [self._part(data, *part) for part in parts]
         starts: list[int] = []
@@ -267,6 +266,17 @@ class Re2Scan:
     def newlines(self, prepared: Found, data: bytes, upto: int) -> int:  # noqa: ARG002
         known = prepared.lines.get(upto)
         return prepared.total if known is None else known
+
+
+_POOLS: dict[int, ThreadPoolExecutor] = {}
+
+
+def _pool(threads: int) -> ThreadPoolExecutor:
+    """One pool of search threads for the whole log (starting threads per chunk cost more than
+    some chunks' search); its threads end with the process."""
+    if threads not in _POOLS:
+        _POOLS[threads] = ThreadPoolExecutor(threads, thread_name_prefix="envcheck-scan")
+    return _POOLS[threads]
 
 
 def _texts(triggers: Iterable[Trigger]) -> list[bytes]:
