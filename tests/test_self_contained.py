@@ -15,6 +15,7 @@ fresh clone in an empty directory, so a read outside the repository also fails t
 
 from __future__ import annotations
 
+import hashlib
 import re
 import subprocess
 from collections.abc import Iterable, Iterator
@@ -152,3 +153,41 @@ def test_a_reference_outside_the_repository_is_found(line: str, expected: list[s
 )
 def test_references_inside_the_repository_or_upstream_pass(line: str) -> None:
     assert list(dangling_references("x.md", line, TRACKED)) == []
+
+
+# SHA-256 (first 16 hex digits) of package registries' host names: the project never writes
+# one (the index comes from pip's configuration), and this list must not either, so it holds
+# their digests. The index's, its file host, pip's old one, TestPyPI, NVIDIA's two, conda's
+# three, PyTorch's wheel index, npm's and Docker Hub's.
+_REGISTRY_DIGESTS = {
+    "a4aa2ac280bb8d1a", "8b5bb5eb9d758455", "d6d7019ca9fcbf07", "9495278a74715c7e",
+    "bd848f96e7140691", "df62e3961d508122", "51c6b9f69c48a75b", "4db460c55b85212e",
+    "15bdb44dafa6843b", "03e390c8d8a6f2cf", "0dc11026ac75c015", "dcb6cc3991f9799e",
+}  # fmt: skip
+_HOSTNAME = re.compile(r"\b(?:[a-z0-9-]+\.)+(?:org|com|io|net)\b")
+
+
+def _is_registry(host: str) -> bool:
+    parts = host.split(".")
+    # The host and each of its parent domains ("files.x.org" and "x.org").
+    return any(
+        hashlib.sha256(".".join(parts[i:]).encode()).hexdigest()[:16] in _REGISTRY_DIGESTS
+        for i in range(len(parts) - 1)
+    )
+
+
+def test_no_tracked_file_names_a_package_registry() -> None:
+    found = []
+    for name in tracked_files(ROOT):
+        path = ROOT / name
+        if path.suffix in {".whl", ".png", ".gz"} or not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace").lower()
+        found += [f"{name}: {host}" for host in set(_HOSTNAME.findall(text)) if _is_registry(host)]
+    assert not found, found
+
+
+def test_the_registry_check_recognises_a_registry_host() -> None:
+    # Built from parts so that this file does not spell one out either.
+    host = ".".join(["files", "pythonhosted", "org"])
+    assert _is_registry(host) and not _is_registry("example.org")
