@@ -30,8 +30,9 @@ from envcheck.explain.explain import (
     Explanation,
     explain_lines,
 )
+from envcheck.explain.explain import explain_log as explain_chunks
 from envcheck.explain.log_findings import MAX_EVIDENCE
-from envcheck.explain.reader import SNIFF, NotTextError, read_log
+from envcheck.explain.reader import SNIFF, NotTextError, read_chunks
 from envcheck.findings import Finding, Severity
 from envcheck.matrix.advisories import load_known_bugs
 from envcheck.matrix.load import bundled_matrix_dir
@@ -583,7 +584,7 @@ def test_cli_unreadable_input_is_exit_2_in_one_line(tmp_path: Path) -> None:
 def test_line_numbers_count_blank_lines(tmp_path: Path) -> None:
     path = tmp_path / "pasted.log"
     path.write_bytes((LOGS / "tf218_xla_libdevice.log").read_bytes())
-    explanation = explain(read_log(str(path)))
+    explanation = explain_chunks(read_chunks(str(path)), SIGNATURES, MATRIX, KNOWN_BUGS)
     assert only(explanation, "xla-toolchain-missing").lines == (1, 13)
     assert explanation.lines_read == 13
     _, report = cli_json(
@@ -646,7 +647,7 @@ def _explain_or_refuse(data: bytes) -> Explanation | None:
     the binary (a NUL in the first block, no UTF-16 BOM) and the empty (no line with text)."""
     binary = b"\x00" in data[:SNIFF] and not data.startswith((b"\xff\xfe", b"\xfe\xff"))
     try:
-        explanation = explain(read_log("-"))
+        explanation = explain_chunks(read_chunks("-"), SIGNATURES, MATRIX, KNOWN_BUGS)
     except NotTextError:
         assert binary
         return None

@@ -16,7 +16,9 @@ import pytest
 from envcheck.explain.explain import EmptyLogError, Explanation, explain_lines
 from envcheck.explain.log_facts import decode_cudnn
 from envcheck.explain.matcher import FOLLOW_WINDOW
-from envcheck.explain.reader import MAX_LINE, read_log
+from envcheck.explain.reader import read_chunks
+from envcheck.explain.scanner import MAX_LINE, ChunkScanner
+from envcheck.explain.triggers import Trigger, folded_scan
 from envcheck.findings import Finding, Severity
 from envcheck.matrix.advisories import load_known_bugs
 from envcheck.matrix.load import bundled_matrix_dir
@@ -254,7 +256,10 @@ def test_the_end_of_a_huge_line_is_still_read(tmp_path: Path) -> None:
     )
     log = tmp_path / "huge.log"
     log.write_bytes(b"x" * 5_000_000 + message.encode() + b"\nnext\n")
-    first, second = list(read_log(str(log)))
+    # Every line, read by the scanner explain uses (a trigger that never occurs, all lines asked).
+    scanner = ChunkScanner(folded_scan([Trigger("\x00never\x00")]), read_chunks(str(log)))
+    scanner.read_through(10)
+    first, second = (text for _, text in scanner)
     assert first.endswith(message)
     assert f"[... {5_000_000 + len(message) - MAX_LINE} bytes not read ...]" in first
     assert second == "next"

@@ -24,12 +24,15 @@ from envcheck.explain.triggers import TriggerScan
 
 # A longer line keeps its first and last halves of this (see the module docstring).
 MAX_LINE = 64 * 1024
-CHUNK = 4 * 1024 * 1024
 _HALF = MAX_LINE // 2
 
 
+# Room for the marker: a line an endless one was cut down to is not cut again.
+_MARKER_ROOM = 64
+
+
 def _ends(line: bytes) -> bytes:
-    if len(line) <= MAX_LINE:
+    if len(line) <= MAX_LINE + _MARKER_ROOM:
         return line
     return b"%s [... %d bytes not read ...] %s" % (
         line[:_HALF],
