@@ -11,7 +11,6 @@ This module does not read logs from disk, print, or decide which hits matter mos
 
 from __future__ import annotations
 
-import functools
 import importlib
 import re
 import sys
@@ -256,15 +255,21 @@ def _sre_parse(pattern: str, flags: int) -> Any:
 
 def required_literals(pattern: re.Pattern[str]) -> set[str] | None:
     """Literals one of which every match of `pattern` contains (None: cannot tell)."""
-    key = f"{pattern.flags}\t{pattern.pattern}"
-    if key in _PRIMED:
-        known = _PRIMED[key]
-        return None if known is None else set(known)
-    found = _literals_of(pattern.pattern, pattern.flags)
-    return None if found is None else set(found)
+    key = _key(pattern.pattern, pattern.flags)
+    if key not in _PRIMED:
+        _PRIMED[key] = _literals_of(pattern.pattern, pattern.flags)
+    known = _PRIMED[key]
+    return None if known is None else set(known)
 
 
+# "flags\tsource" -> the pattern's literals: worked out once per process (parsing a pattern
+# costs more than compiling it, and the screen and the scan triggers both ask), or read from
+# the parsed-matrix cache by prime_literals.
 _PRIMED: dict[str, list[str] | None] = {}
+
+
+def _key(source: str, flags: int) -> str:
+    return f"{flags}\t{source}"
 
 
 def _literal_list(value: object) -> bool:
@@ -275,7 +280,7 @@ def prime_literals(patterns: Iterable[re.Pattern[str]]) -> None:
     """Read the literals of all `patterns` from the parsed-matrix cache (or work them out and
     keep them there): parsing every signature's regex for its literals cost as much as
     compiling them all, on every run, for the same patterns."""
-    keys = sorted({f"{p.flags}\t{p.pattern}" for p in patterns} - set(_PRIMED))
+    keys = sorted({_key(p.pattern, p.flags) for p in patterns} - set(_PRIMED))
     if not keys:
         return
     content = "\n\0".join(["required-literals-1", *keys]).encode("utf-8")
@@ -284,20 +289,17 @@ def prime_literals(patterns: Iterable[re.Pattern[str]]) -> None:
         cached = {}
         for key in keys:
             flags, source = key.split("\t", 1)
-            found = _literals_of(source, int(flags))
-            cached[key] = None if found is None else sorted(found)
+            cached[key] = _literals_of(source, int(flags))
         parsed_cache.store(content, cached)
     _PRIMED.update(cached)
 
 
-@functools.cache
-def _literals_of(source: str, flags: int) -> frozenset[str] | None:
-    # Parsing a pattern costs more than compiling it; the screen and the scan triggers both ask.
+def _literals_of(source: str, flags: int) -> list[str] | None:
     try:
         found = _required_literals(_sre_parse(source, flags))
     except Exception:
         return None
-    return None if found is None else frozenset(found)
+    return None if found is None else sorted(found)
 
 
 def _key_words(pattern: re.Pattern[str]) -> set[str] | None:

@@ -40,8 +40,6 @@ FAMILIES: tuple[Family, ...] = (
 # Families whose numbering changed between library majors, so each row says which majors it is.
 _WITH_MAJORS: frozenset[Family] = frozenset({"cudnn_status"})
 
-KNOWN_CODES = CODES
-
 
 @dataclass(frozen=True)
 class ErrorCode:
@@ -116,7 +114,7 @@ class _ErrorRow(_Row):
 
 def _error_code(row: _ErrorRow, family: Family) -> ErrorCode:
     code = row.optional_string("code")
-    if code is not None and code not in KNOWN_CODES:
+    if code is not None and code not in CODES:
         raise row.error("code", f"unknown finding code {code!r} (see envcheck/findings.py)")
     cause, alternative, fix = row.text("cause"), row.text("alternative"), row.text("fix")
     if code is not None and not (cause and fix):
@@ -124,7 +122,7 @@ def _error_code(row: _ErrorRow, family: Family) -> ErrorCode:
     if code is None and (cause or alternative or fix):
         raise MatrixDataError(f"{row.where}: 'cause', 'alternative' and 'fix' need a 'code'")
     in_container = row.optional_string("in_container")
-    if in_container is not None and (code is None or in_container not in KNOWN_CODES):
+    if in_container is not None and (code is None or in_container not in CODES):
         raise row.error(
             "in_container", f"{in_container!r} needs a 'code' and must be a finding code"
         )

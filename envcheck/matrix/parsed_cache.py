@@ -17,9 +17,11 @@ import hashlib
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
+
+from envcheck.atomic_file import write_atomically
+from envcheck.errors import EnvcheckError
 
 FORMAT = b"envcheck-parsed-toml-1"
 
@@ -64,14 +66,6 @@ def store(content: bytes, data: dict[str, Any]) -> None:
         if json.loads(text) != data:
             return
         entry.parent.mkdir(parents=True, exist_ok=True)
-        # Written beside its name and renamed: a reader sees the whole entry or none.
-        handle, temporary = tempfile.mkstemp(dir=entry.parent, prefix=".", suffix=".tmp")
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                stream.write(text)
-            Path(temporary).replace(entry)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
-    except (OSError, TypeError, ValueError):
+        write_atomically(entry, text, "the cache entry")
+    except (OSError, TypeError, ValueError, EnvcheckError):
         return
