@@ -7,8 +7,10 @@ status is `unknown` in the report, never shown as fine and never as broken.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 
 class Severity(str, Enum):
@@ -38,8 +40,9 @@ CODES = frozenset(
         "windows-native-gpu-unsupported",
         "compute-capability-unsupported",
         "python-unsupported",
-        "tensorflow-cpu-only",
-        "tensorflow-missing",
+        # Framework-neutral (issue 20): the framework is in the finding's data ("framework").
+        "framework-cpu-only",  # the installed framework cannot use CUDA at all
+        "framework-missing",  # no deep-learning framework installed
         "framework-conflict",
         "xla-toolchain-missing",
         "gpu-out-of-memory",
@@ -63,6 +66,19 @@ CODES = frozenset(
 )
 
 
+# Codes renamed when the doctor learnt more frameworks than TensorFlow (issue 20): a facts file,
+# a saved report or a signature row written before still names the old code; read it as the new.
+RENAMED_CODES = {
+    "tensorflow-cpu-only": "framework-cpu-only",
+    "tensorflow-missing": "framework-missing",
+}
+
+
+def current_code(code: str) -> str:
+    """The code `code` is called now (an old name read from a file, or already a current one)."""
+    return RENAMED_CODES.get(code, code)
+
+
 @dataclass(frozen=True)
 class Finding:
     code: str
@@ -74,6 +90,9 @@ class Finding:
     # How many log lines the finding stands for in all: a log repeating one message 80,900
     # times keeps the first lines as `lines`, and counts every one here. 0: len(lines).
     lines_total: int = 0
+    # Machine-readable parts of the finding: "framework" (tensorflow, torch, jax), and for a
+    # framework-conflict "frameworks", "library", "requirements", "installed". Not hashed.
+    data: Mapping[str, Any] = field(default_factory=dict, hash=False)
 
     def __post_init__(self) -> None:
         if self.code not in CODES:
@@ -87,6 +106,8 @@ class Finding:
             "evidence": list(self.evidence),
             "fix": self.fix,
         }
+        if self.data:
+            data["data"] = dict(self.data)
         if self.lines:
             data["lines"] = list(self.lines)
             data["lines_total"] = max(self.lines_total, len(self.lines))

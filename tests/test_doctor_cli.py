@@ -199,7 +199,7 @@ def test_real_tensorflow_cpu_on_a_machine_without_an_nvidia_gpu(tmp_path: Path) 
     no_gpu = finding(report, "no-gpu")
     assert no_gpu["severity"] == "info"
     assert no_gpu["evidence"] and "PCI devices in sysfs" in no_gpu["evidence"][0]
-    assert "tensorflow-cpu-only" not in codes(report)  # a CPU build is right for this machine
+    assert "framework-cpu-only" not in codes(report)  # a CPU build is right for this machine
     assert {c["name"]: c["status"] for c in report["components"]} == {
         "NVIDIA driver": "ok", "GPU": "ok", "TensorFlow": "ok", "CUDA runtime": "ok", "cuDNN": "ok"
     }  # fmt: skip

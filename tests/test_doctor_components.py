@@ -49,19 +49,19 @@ def test_a_docker_build_for_gpu_machines_fails_on_a_cpu_only_tensorflow(matrix: 
         Target(None, (ComputeCapability.parse("8.6"),), ("RTX 3060",)),  # --target-gpu alone
     ):
         report = diagnose(facts, matrix, target)
-        assert finding_severity(report, "tensorflow-cpu-only") is Severity.ERROR
+        assert finding_severity(report, "framework-cpu-only") is Severity.ERROR
         assert report.status == "error"
 
 
 def test_without_driver_gpu_or_target_a_cpu_build_is_only_worth_knowing(matrix: Matrix) -> None:
     report = diagnose(cpu_only(**BUILD), matrix)
-    cpu = next(f for f in report.findings if f.code == "tensorflow-cpu-only")
+    cpu = next(f for f in report.findings if f.code == "framework-cpu-only")
     assert cpu.severity is Severity.INFO
     # No advice to download gigabytes of CUDA wheels onto a machine without a driver.
     assert "and-cuda" not in cpu.fix
     assert "install its driver first" in cpu.fix
     with_driver = diagnose(cpu_only(driver=driver("550.54.14", "12.4"), gpus=()), matrix)
-    assert finding_severity(with_driver, "tensorflow-cpu-only") is Severity.ERROR
+    assert finding_severity(with_driver, "framework-cpu-only") is Severity.ERROR
 
 
 def test_a_target_without_a_driver_shows_the_driver_as_unchecked(matrix: Matrix) -> None:

@@ -136,7 +136,7 @@ def test_blackwell_runs_only_by_jit(matrix: Matrix) -> None:
 
 def test_tensorflow_missing_is_info_with_a_recommendation(matrix: Matrix) -> None:
     report = diagnose(machine(frameworks=(), libraries=()), matrix)
-    assert one(report, "tensorflow-missing").severity is Severity.INFO
+    assert one(report, "framework-missing").severity is Severity.INFO
     assert report.status == "ok"
     assert report.recommendation is not None
     assert report.recommendation.candidates[0].tensorflow.public == "2.21.0"
@@ -147,7 +147,7 @@ def test_cpu_only_build_on_a_gpu_machine(matrix: Matrix) -> None:
         "2.21.0", "tensorflow-cpu", is_cuda_build=False, cuda_version=None, cudnn_version=None
     )
     report = diagnose(machine(frameworks=(tf,)), matrix)
-    finding = one(report, "tensorflow-cpu-only")
+    finding = one(report, "framework-cpu-only")
     assert finding.severity is Severity.ERROR
     assert "tensorflow[and-cuda]==2.21.0" in finding.fix
     assert not codes(report) & {"cuda-library-missing", "cudnn-missing"}
@@ -158,8 +158,8 @@ def test_macos_is_cpu_only_and_needs_no_driver(matrix: Matrix) -> None:
     tf = tensorflow("2.21.0", is_cuda_build=False, cuda_version=None, cudnn_version=None)
     report = diagnose(machine(platform=platform, driver=driver(None, None, "missing"), gpus=(),
                               frameworks=(tf,), libraries=()), matrix)  # fmt: skip
-    assert codes(report) - {"known-bug"} == {"tensorflow-cpu-only"}
-    assert "tensorflow-metal" in one(report, "tensorflow-cpu-only").fix
+    assert codes(report) - {"known-bug"} == {"framework-cpu-only"}
+    assert "tensorflow-metal" in one(report, "framework-cpu-only").fix
 
 
 def test_python_too_new(matrix: Matrix) -> None:

@@ -155,8 +155,8 @@ def components(context: Context, findings: Sequence[Finding]) -> tuple[Component
         Component(
             "TensorFlow", f"{tf.distribution} {tf.version}" if tf else "not installed",
             f"Python {', '.join(str(p) for p in release.python)}" if release else "-",
-            _component_status(findings, {"tensorflow-cpu-only", "python-unsupported",
-                                         "windows-native-gpu-unsupported", "tensorflow-missing"},
+            _component_status(findings, {"framework-cpu-only", "python-unsupported",
+                                         "windows-native-gpu-unsupported", "framework-missing"},
                               tf is not None),
         ),
         Component(
@@ -188,7 +188,7 @@ def _components_without_gpu(context: Context, findings: Sequence[Finding]) -> tu
             f"{tf.distribution} {tf.version}" if tf else "not installed",
             f"Python {', '.join(str(p) for p in release.python)}" if release else "-",
             _component_status(
-                findings, {"python-unsupported", "tensorflow-missing"}, tf is not None
+                findings, {"python-unsupported", "framework-missing"}, tf is not None
             ),
         ),
         Component("CUDA runtime", "-", not_needed, "ok"),

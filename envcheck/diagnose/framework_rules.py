@@ -12,12 +12,12 @@ from envcheck.matrix.rules import python_supported
 
 
 def tensorflow_installed(context: Context) -> list[Finding]:
-    """tensorflow-missing (info; the report carries the recommendation)."""
+    """framework-missing (info; the report carries the recommendation)."""
     if context.tensorflow is not None:
         return []
     return [
         Finding(
-            "tensorflow-missing",
+            "framework-missing",
             Severity.INFO,
             "TensorFlow is not installed in this environment.",
             (context.facts.platform.python_executable,),
@@ -27,7 +27,7 @@ def tensorflow_installed(context: Context) -> list[Finding]:
 
 
 def cpu_only_build(context: Context) -> list[Finding]:
-    """tensorflow-cpu-only: the installed TensorFlow cannot use CUDA at all."""
+    """framework-cpu-only: the installed TensorFlow cannot use CUDA at all."""
     tf = context.tensorflow
     if tf is None:
         return []
@@ -43,7 +43,7 @@ def cpu_only_build(context: Context) -> list[Finding]:
     if context.os == "macos":
         return [
             Finding(
-                "tensorflow-cpu-only",
+                "framework-cpu-only",
                 Severity.INFO,
                 "TensorFlow has no CUDA support on macOS.",
                 (f"{tf.distribution} {tf.version}",),
@@ -65,7 +65,7 @@ def cpu_only_build(context: Context) -> list[Finding]:
             fix = "See the recommendation below."
         return [
             Finding(
-                "tensorflow-cpu-only",
+                "framework-cpu-only",
                 severity,
                 f"The installed {tf.distribution} {tf.version} is a CPU-only build: it never "
                 "uses the GPU.",

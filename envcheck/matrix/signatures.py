@@ -15,7 +15,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from envcheck.findings import CODES, Severity
+from envcheck.findings import CODES, Severity, current_code
 from envcheck.matrix.load import (
     MatrixDataError,
     _check_top_level,
@@ -110,9 +110,10 @@ def _template(row: _Row, key: str, pattern: re.Pattern[str]) -> str:
 
 
 def _code(row: _Row, key: str, value: str) -> str:
-    if value not in CODES:
+    code = current_code(value)  # a row written with a code since renamed still reads
+    if code not in CODES:
         raise row.error(key, f"unknown finding code {value!r} (see envcheck/findings.py)")
-    return value
+    return code
 
 
 def _code_when(row: _Row, pattern: re.Pattern[str]) -> tuple[tuple[str, re.Pattern[str], str], ...]:
