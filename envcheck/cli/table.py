@@ -27,6 +27,13 @@ FORMAT = Option(
     envvar="ENVCHECK_FORMAT",
     metavar="text|json|markdown",
 )
+FRAMEWORK = Option(
+    ("--framework",),
+    "framework",
+    "Judge only this framework (default: every one installed).",
+    envvar="ENVCHECK_FRAMEWORK",
+    metavar="tensorflow|torch|jax",
+)
 FORMAT_JSON = Option(("--json",), "as_json", "Same as --format json.", kind=FLAG)
 TENSORFLOW_SPEC = Option(
     ("--tensorflow",),
@@ -192,9 +199,11 @@ PROBE_COMMAND = Command(
 
 DOCTOR_COMMAND = Command(
     "doctor",
-    "Diagnose: will TensorFlow use the GPU here, and if not, which link is broken and the fix.",
+    "Diagnose: will the installed frameworks use the GPU here, and if not, which link is broken "
+    "and the fix.",
     handler="envcheck.cli.commands.doctor:run",
     options=(
+        FRAMEWORK,
         Option(
             ("--no-smoke",),
             "no_smoke",

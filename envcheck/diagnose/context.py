@@ -12,7 +12,14 @@ from dataclasses import dataclass
 
 from packaging.version import InvalidVersion, Version
 
+from envcheck.diagnose.framework_builds import (
+    FrameworkBuild,
+    group_frameworks,
+    jax_build,
+    torch_build,
+)
 from envcheck.errors import InputError
+from envcheck.framework_names import FRAMEWORKS, labels
 from envcheck.matrix.advisories import KnownBug
 from envcheck.matrix.gpu_names import GpuIndex
 from envcheck.matrix.model import Matrix
@@ -35,6 +42,44 @@ class Context:
     facts: Facts
     matrix: Matrix
     target: Target | None
+    # `--framework NAME`: judge this framework only (tensorflow, torch, jax); None judges all.
+    framework: str | None = None
+
+    @functools.cached_property
+    def builds(self) -> tuple[FrameworkBuild, ...]:
+        """Every judged framework present, TensorFlow first (FRAMEWORKS order)."""
+        groups = group_frameworks(self.facts.frameworks)
+        builds = []
+        for key in FRAMEWORKS:
+            if key not in groups or self.framework not in (None, key):
+                continue
+            if key == "tensorflow":
+                builds.append(self._tensorflow_build(groups[key][0]))
+            elif key == "torch":
+                builds.append(torch_build(groups[key][0]))
+            else:
+                builds.append(jax_build(groups[key]))
+        return tuple(builds)
+
+    def _tensorflow_build(self, tf: FrameworkFacts) -> FrameworkBuild:
+        release = self.release
+        cudnn = release.cudnn if release is not None else None
+        return FrameworkBuild(
+            "tensorflow", (tf,), self.is_cuda_build, self.build_cuda, cudnn, self.build_targets
+        )
+
+    @property
+    def subject(self) -> str:
+        """Who a sentence about this environment is about: 'TensorFlow', 'PyTorch and JAX', or,
+        with none installed, 'A framework'."""
+        return labels(self.judged) or "A framework"
+
+    @property
+    def judged(self) -> tuple[str, ...]:
+        """The keys of the frameworks judged here: those present, or the one --framework names."""
+        if self.framework is not None:
+            return (self.framework,)
+        return tuple(build.key for build in self.builds)
 
     @property
     def known_bugs(self) -> tuple[KnownBug, ...]:
@@ -59,6 +104,8 @@ class Context:
 
     @property
     def tensorflow(self) -> FrameworkFacts | None:
+        if self.framework not in (None, "tensorflow"):
+            return None  # --framework names another: TensorFlow's rules stay silent
         return next((f for f in self.facts.frameworks if f.name == "tensorflow"), None)
 
     @property

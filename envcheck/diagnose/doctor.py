@@ -15,6 +15,7 @@ from envcheck.diagnose import advisory_rules, driver_rules, framework_rules, lib
 from envcheck.diagnose.context import Context, Target
 from envcheck.errors import EnvcheckError, InputError
 from envcheck.findings import Finding, Severity, ordered
+from envcheck.framework_names import label, labels
 from envcheck.matrix.model import Matrix
 from envcheck.probe.facts import Facts
 from envcheck.recommend.machine import GpuDescription, MachineDescription
@@ -27,7 +28,7 @@ RULES: tuple[Rule, ...] = (
     driver_rules.driver_presence,
     driver_rules.driver_version,
     driver_rules.gpu_architecture,
-    framework_rules.tensorflow_installed,
+    framework_rules.framework_installed,
     framework_rules.cpu_only_build,
     framework_rules.python_version,
     framework_rules.windows_native,
@@ -83,18 +84,25 @@ class Report:
     smoke: dict[str, Any] | None  # the smoke test's result as data, when it ran
     target: Target | None
     no_nvidia_gpu: bool = False  # Context.no_nvidia_gpu: only the CPU can be used here
+    frameworks: tuple[str, ...] = ()  # Context.judged: the frameworks this report is about
 
     def verdict(self) -> str:
+        who = labels(self.frameworks) or "A framework"
         errors = [f for f in self.findings if f.severity is Severity.ERROR]
         if errors:
-            return f"TensorFlow will not use the GPU here: {errors[0].message}"
+            named = errors[0].data.get("framework")
+            if isinstance(named, str):
+                who = label(named)
+            elif errors[0].code == "framework-conflict":
+                who = labels(self.frameworks)
+            return f"{who} will not use the GPU here: {errors[0].message}"
         warnings = [f for f in self.findings if f.severity is Severity.WARNING]
         if warnings:
             return f"It should work, with {len(warnings)} warning(s): {warnings[0].message}"
         if self.no_nvidia_gpu:
             if self.smoke and self.smoke.get("status") == "ok":
                 return f"TensorFlow works on the CPU; {NO_NVIDIA_GPU}."
-            return f"No problem found; {NO_NVIDIA_GPU}, so TensorFlow will run on the CPU."
+            return f"No problem found; {NO_NVIDIA_GPU}, so {who} will run on the CPU."
         if self.smoke and self.smoke.get("status") == "ok" and self.smoke.get("gpus"):
             return "TensorFlow uses the GPU: the smoke test ran on it."
         unchecked = [c.name for c in self.components if c.status == "unknown"]
@@ -119,10 +127,72 @@ def _component_status(findings: Sequence[Finding], codes: set[str], known: bool)
     return "ok" if known else "unknown"
 
 
+# Codes about one framework's own install; the framework is in the finding's data.
+_FRAMEWORK_CODES = {
+    "framework-cpu-only",
+    "framework-missing",
+    "python-unsupported",
+    "windows-native-gpu-unsupported",
+}
+
+
+def _framework_status(findings: Sequence[Finding], key: str, known: bool) -> ComponentStatus:
+    mine = [
+        f
+        for f in findings
+        if f.severity is not Severity.INFO
+        and (
+            f.data.get("framework") == key
+            or (key == "tensorflow" and f.code in _FRAMEWORK_CODES and not f.data)
+        )
+    ]
+    if mine:
+        return _status(mine)
+    return "ok" if known else "unknown"
+
+
+def _framework_rows(context: Context, findings: Sequence[Finding]) -> list[Component]:
+    """One row per framework judged: what is installed, what it needs, its own findings."""
+    rows = []
+    release = context.release
+    for build in context.builds:
+        required = "-"
+        if build.key == "tensorflow" and release is not None:
+            required = f"Python {', '.join(str(p) for p in release.python)}"
+        found = (
+            f"{build.main.distribution} {build.main.version}"
+            if build.key == "tensorflow"
+            else build.found
+        )
+        rows.append(
+            Component(build.label, found, required, _framework_status(findings, build.key, True))
+        )
+    if not context.builds:
+        name = label(context.framework) if context.framework else "Framework"
+        rows.append(Component(name, "not installed", "-", "unknown"))
+    return rows
+
+
+def _driver_required(context: Context) -> str:
+    """The newest driver floor among the builds judged, and whose it is when several are."""
+    floors = []
+    for build in context.builds:
+        if build.is_cuda_build is False or build.cuda is None:
+            continue
+        requirement = context.matrix.driver_requirement(build.cuda, context.os)
+        if requirement is not None:
+            floors.append((requirement.minimum, build))
+    if not floors:
+        return "-"
+    minimum, build = max(floors, key=lambda pair: pair[0])
+    if len(context.builds) == 1:
+        return f">= {minimum}"
+    return f">= {minimum} ({build.label}, CUDA {build.cuda})"
+
+
 def components(context: Context, findings: Sequence[Finding]) -> tuple[Component, ...]:
     facts = context.facts
     cuda = context.build_cuda
-    requirement = context.matrix.driver_requirement(cuda, context.os) if cuda else None
     driver_found = str(context.driver) if context.driver else facts.driver.state
     if context.driver is None and facts.driver.version:
         driver_found = f"{facts.driver.version!r} (not a driver release)"
@@ -132,16 +202,13 @@ def components(context: Context, findings: Sequence[Finding]) -> tuple[Component
         )
     gpus = ", ".join(f"{n} (CC {c or '?'})" for n, c in context.capabilities) or "none"
     every_capability = bool(context.capabilities) and all(c for _, c in context.capabilities)
-    tf = context.tensorflow
     cudnn = context.selected("cudnn")
     cudart = context.selected("cudart")
-    release = context.release
     if context.no_nvidia_gpu:
         return _components_without_gpu(context, findings)
-    return (
+    rows = [
         Component(
-            "NVIDIA driver", driver_found,
-            f">= {requirement.minimum}" if requirement else "-",
+            "NVIDIA driver", driver_found, _driver_required(context),
             # "known" only with a release to compare: a missing driver is an error finding
             # elsewhere, and a Docker build without --target-driver checks none.
             _component_status(findings, DRIVER_CODES, context.driver is not None),
@@ -152,48 +219,45 @@ def components(context: Context, findings: Sequence[Finding]) -> tuple[Component
             _component_status(findings, {"no-gpu", "compute-capability-unsupported"},
                               every_capability),
         ),
+        *_framework_rows(context, findings),
+    ]  # fmt: skip
+    if context.tensorflow is None and context.builds:
+        return tuple(rows)  # the CUDA libraries probed are TensorFlow's; the rows are its
+    # With other frameworks beside it, say whose libraries these rows are.
+    whose = " (TensorFlow)" if len(context.builds) > 1 else ""
+    rows += [
         Component(
-            "TensorFlow", f"{tf.distribution} {tf.version}" if tf else "not installed",
-            f"Python {', '.join(str(p) for p in release.python)}" if release else "-",
-            _component_status(findings, {"framework-cpu-only", "python-unsupported",
-                                         "windows-native-gpu-unsupported", "framework-missing"},
-                              tf is not None),
-        ),
-        Component(
-            "CUDA runtime", f"{cudart.version or '?'} at {cudart.path}" if cudart else "not found",
+            f"CUDA runtime{whose}",
+            f"{cudart.version or '?'} at {cudart.path}" if cudart else "not found",
             f"CUDA {cuda.release[0]}.x (built with {cuda})" if cuda else "-",
             _component_status(findings, {"cuda-library-missing", "cuda-version-mismatch"},
                               cudart is not None),
         ),
         Component(
-            "cuDNN", f"{cudnn.version or '?'} at {cudnn.path}" if cudnn else "not found",
+            f"cuDNN{whose}", f"{cudnn.version or '?'} at {cudnn.path}" if cudnn else "not found",
             f">= {context.build_cudnn}, same major" if context.build_cudnn else "-",
             _component_status(findings, {"cudnn-missing", "cudnn-version-mismatch",
                                          "cudnn-sublibrary-missing", "library-shadowed"},
                               cudnn is not None),
         ),
-    )  # fmt: skip
+    ]  # fmt: skip
+    return tuple(rows)
 
 
 def _components_without_gpu(context: Context, findings: Sequence[Finding]) -> tuple[Component, ...]:
-    """The table for a machine without an NVIDIA GPU: only TensorFlow itself can matter."""
-    tf = context.tensorflow
-    release = context.release
+    """The table for a machine without an NVIDIA GPU: only the frameworks themselves matter."""
     not_needed = f"not needed ({NO_NVIDIA_GPU})"
-    return (
+    rows = [
         Component("NVIDIA driver", "none", not_needed, "ok"),
         Component("GPU", "none (no NVIDIA GPU)", "-", "ok"),
-        Component(
-            "TensorFlow",
-            f"{tf.distribution} {tf.version}" if tf else "not installed",
-            f"Python {', '.join(str(p) for p in release.python)}" if release else "-",
-            _component_status(
-                findings, {"python-unsupported", "framework-missing"}, tf is not None
-            ),
-        ),
-        Component("CUDA runtime", "-", not_needed, "ok"),
-        Component("cuDNN", "-", not_needed, "ok"),
-    )
+        *_framework_rows(context, findings),
+    ]
+    if context.tensorflow is not None or not context.builds:
+        rows += [
+            Component("CUDA runtime", "-", not_needed, "ok"),
+            Component("cuDNN", "-", not_needed, "ok"),
+        ]
+    return tuple(rows)
 
 
 def machine_from_facts(context: Context) -> MachineDescription:
@@ -222,8 +286,9 @@ def diagnose(
     target: Target | None = None,
     extra_findings: Sequence[Finding] = (),
     smoke: dict[str, Any] | None = None,
+    framework: str | None = None,
 ) -> Report:
-    context = Context(facts, matrix, target)
+    context = Context(facts, matrix, target, framework)
     findings: list[Finding] = []
     for rule in RULES:
         if context.no_nvidia_gpu and rule in GPU_RULES:
@@ -234,7 +299,7 @@ def diagnose(
             Finding(
                 "no-gpu",
                 Severity.INFO,
-                f"TensorFlow can only use the CPU: {NO_NVIDIA_GPU}, so no NVIDIA driver or "
+                f"{context.subject} can only use the CPU: {NO_NVIDIA_GPU}, so no NVIDIA driver or "
                 "CUDA library is needed.",
                 facts.platform.nvidia_gpu_evidence,
                 "Nothing to do for the CPU. To use a GPU, run on a machine with an NVIDIA GPU "
@@ -260,4 +325,5 @@ def diagnose(
         smoke=smoke,
         target=target,
         no_nvidia_gpu=context.no_nvidia_gpu,
+        frameworks=context.judged,
     )

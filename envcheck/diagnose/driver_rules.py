@@ -3,7 +3,10 @@ GPU architectures the installed build has no kernels for."""
 
 from __future__ import annotations
 
+from packaging.version import Version
+
 from envcheck.diagnose.context import Context
+from envcheck.diagnose.framework_builds import FrameworkBuild
 from envcheck.findings import Finding, Severity
 from envcheck.matrix.rules import (
     Status,
@@ -13,6 +16,7 @@ from envcheck.matrix.rules import (
     gpu_runs_build,
     ptx_jit_needed,
 )
+from envcheck.versions import ComputeCapability
 
 WSL_DRIVER_DIR = "/usr/lib/wsl/lib"
 
@@ -56,7 +60,7 @@ def driver_presence(context: Context) -> list[Finding]:
             Finding(
                 "driver-missing",
                 Severity.ERROR,
-                "No NVIDIA driver was found, so TensorFlow can only use the CPU.",
+                f"No NVIDIA driver was found, so {context.subject} can only use the CPU.",
                 evidence,
                 "Install the NVIDIA driver for your GPU (e.g. 'sudo ubuntu-drivers install' on "
                 "Ubuntu), reboot, and check with nvidia-smi.",
@@ -114,103 +118,137 @@ def _no_gpu(context: Context) -> Finding:
 
 
 def driver_version(context: Context) -> list[Finding]:
-    """driver-too-old: the driver against the installed build's CUDA, and against the GPUs."""
-    cuda = context.build_cuda
-    if context.is_cuda_build is False or cuda is None:
-        return []
-    driver = context.driver
+    """driver-too-old: the driver against each installed build's CUDA, and against the GPUs."""
     findings = []
-    capabilities = [c for _, c in context.capabilities if c is not None]
-    needs_jit = any(
-        ptx_jit_needed(c, _sass(context), _ptx(context), _mlir_sass(context)) for c in capabilities
-    )
+    gpu_builds = [b for b in context.builds if b.is_cuda_build is not False and b.cuda is not None]
+    for build in gpu_builds:
+        assert build.cuda is not None
+        findings.extend(_driver_for_build(context, build, build.cuda))
+    if context.driver is not None and gpu_builds:  # a CPU build never asks the driver anything
+        findings.extend(_driver_for_gpus(context, gpu_builds[0]))
+    return findings
+
+
+def _needs_jit(context: Context, build: FrameworkBuild) -> bool:
+    sass, ptx, mlir = _sass(build), _ptx(build), _mlir_sass(build)
+    return any(ptx_jit_needed(c, sass, ptx, mlir) for _, c in context.capabilities if c is not None)
+
+
+def _driver_for_build(context: Context, build: FrameworkBuild, cuda: Version) -> list[Finding]:
+    driver = context.driver
+    this = f"this {build.label}"
+    data = {"framework": build.key}
     if driver is not None:
+        needs_jit = bool(build.targets) and _needs_jit(context, build)
         outcome = driver_supports_cuda(context.matrix, cuda, driver, context.os, needs_jit)
         if outcome.status is Status.INCOMPATIBLE:
-            findings.append(
+            return [
                 Finding(
                     "driver-too-old",
                     Severity.ERROR,
-                    f"The NVIDIA driver is too old for this TensorFlow: {outcome.message}.",
-                    (f"driver {driver}", f"TensorFlow built with CUDA {cuda}"),
-                    _driver_fix(context),
+                    f"The NVIDIA driver is too old for {this}: {outcome.message}.",
+                    (f"driver {driver}", f"{build.label} built with CUDA {cuda}"),
+                    _driver_fix(context, build),
+                    data=data,
                 )
-            )
-        for name, capability in context.capabilities:
-            if capability is None:
-                continue
-            branch = driver_branch_supports_gpu(context.matrix, capability, driver)
-            known = (
-                branch
-                if not branch.ok
-                else driver_knows_gpu(context.matrix, capability, driver, context.os)
-            )
-            if known.status is Status.INCOMPATIBLE:
-                last = context.matrix.last_driver_branch(capability)
-                fix = (
-                    _driver_fix(context)
-                    if branch.ok
-                    else f"Install an R{last} driver for this GPU, then the TensorFlow that "
-                    f"envcheck recommend --driver <R{last} release> names, or use a newer GPU."
-                )
-                findings.append(
-                    Finding(
-                        "driver-too-old" if branch.ok else "driver-too-new",
-                        Severity.ERROR,
-                        f"The driver does not run the GPU {name}: {known.message}.",
-                        (f"driver {driver}", f"{name}: compute capability {capability}"),
-                        fix,
-                    )
-                )
+            ]
     elif context.facts.driver.cuda is not None:
         driver_cuda = context.facts.driver.cuda
         if int(driver_cuda.split(".")[0]) < cuda.release[0]:
-            findings.append(
+            return [
                 Finding(
                     "driver-too-old",
                     Severity.ERROR,
-                    f"The driver supports CUDA {driver_cuda}, but this TensorFlow needs CUDA "
+                    f"The driver supports CUDA {driver_cuda}, but {this} needs CUDA "
                     f"{cuda.release[0]}.x.",
-                    (f"driver CUDA version {driver_cuda}", f"TensorFlow built with CUDA {cuda}"),
-                    _driver_fix(context),
+                    (f"driver CUDA version {driver_cuda}", f"{build.label} built with CUDA {cuda}"),
+                    _driver_fix(context, build),
+                    data=data,
+                )
+            ]
+    return []
+
+
+def _driver_for_gpus(context: Context, first: FrameworkBuild) -> list[Finding]:
+    """A driver branch that does not run a GPU at all (too old for it, or past its last)."""
+    driver = context.driver
+    assert driver is not None
+    findings = []
+    for name, capability in context.capabilities:
+        if capability is None:
+            continue
+        branch = driver_branch_supports_gpu(context.matrix, capability, driver)
+        known = (
+            branch
+            if not branch.ok
+            else driver_knows_gpu(context.matrix, capability, driver, context.os)
+        )
+        if known.status is Status.INCOMPATIBLE:
+            last = context.matrix.last_driver_branch(capability)
+            what = first.label
+            fix = (
+                _driver_fix(context, first)
+                if branch.ok
+                else f"Install an R{last} driver for this GPU, then the {what} that "
+                f"envcheck recommend --driver <R{last} release> names, or use a newer GPU."
+            )
+            findings.append(
+                Finding(
+                    "driver-too-old" if branch.ok else "driver-too-new",
+                    Severity.ERROR,
+                    f"The driver does not run the GPU {name}: {known.message}.",
+                    (f"driver {driver}", f"{name}: compute capability {capability}"),
+                    fix,
                 )
             )
     return findings
 
 
-def _driver_fix(context: Context) -> str:
-    cuda = context.build_cuda
+def _driver_fix(context: Context, build: FrameworkBuild | None) -> str:
+    cuda = build.cuda if build is not None else None
     requirement = context.matrix.driver_requirement(cuda, context.os) if cuda else None
     floor = f" {requirement.minimum} or newer" if requirement else " a newer one"
-    return (
-        f"Update the NVIDIA driver to{floor}, or install an older TensorFlow (envcheck recommend)."
-    )
+    if build is None or build.key == "tensorflow":
+        older = "an older TensorFlow (envcheck recommend)"
+    elif build.key == "torch":
+        older = "a PyTorch build for an older CUDA (envcheck recommend --framework torch)"
+    else:
+        older = 'the JAX plugin for an older CUDA (python -m pip install "jax[cuda12]")'
+    return f"Update the NVIDIA driver to{floor}, or install {older}."
 
 
-def _sass(context: Context) -> list:  # type: ignore[type-arg]
-    return [t.capability for t in context.build_targets]
+def _sass(build: FrameworkBuild) -> list[ComputeCapability]:
+    return [t.capability for t in build.targets]
 
 
-def _ptx(context: Context) -> list:  # type: ignore[type-arg]
-    return [t.capability for t in context.build_targets if t.kind == "ptx"]
+def _ptx(build: FrameworkBuild) -> list[ComputeCapability]:
+    return [t.capability for t in build.targets if t.kind == "ptx"]
 
 
-def _mlir_sass(context: Context) -> list:  # type: ignore[type-arg]
+def _mlir_sass(build: FrameworkBuild) -> list[ComputeCapability]:
     # compute_XY gives the regular kernels SASS and PTX but the MLIR kernels PTX only; only the
     # explicit sm_XY targets are native for both (see the build targets in tensorflow.toml).
-    return [t.capability for t in context.build_targets if t.kind == "sass"]
+    # (TensorFlow's distinction; other frameworks' targets are sm_XY or compute_XY alike.)
+    return [t.capability for t in build.targets if t.kind == "sass"]
 
 
 def gpu_architecture(context: Context) -> list[Finding]:
-    """compute-capability-unsupported: a GPU the build has no kernels (or only PTX) for."""
-    targets = context.build_targets
-    if context.is_cuda_build is False or not targets:
-        return []
-    sass = [t.capability for t in targets]
-    ptx = [t.capability for t in targets if t.kind == "ptx"]
-    mlir = _mlir_sass(context)
+    """compute-capability-unsupported: a GPU a build has no kernels (or only PTX) for."""
+    findings = []
+    for build in context.builds:
+        if build.is_cuda_build is not False and build.targets:
+            findings.extend(_architecture_for_build(context, build))
+    return findings
+
+
+def _architecture_for_build(context: Context, build: FrameworkBuild) -> list[Finding]:
+    targets = build.targets
+    sass = _sass(build)
+    ptx = _ptx(build)
+    mlir = _mlir_sass(build)
     findings = []
     listed = ", ".join(str(t) for t in targets)
+    this = f"this {build.label}"
     for name, capability in context.capabilities:
         if capability is None:
             continue
@@ -220,11 +258,12 @@ def gpu_architecture(context: Context) -> list[Finding]:
                 Finding(
                     "compute-capability-unsupported",
                     Severity.ERROR,
-                    f"{name} (compute capability {capability}) cannot run this TensorFlow: "
+                    f"{name} (compute capability {capability}) cannot run {this}: "
                     f"{outcome.message}.",
                     (f"build targets: {listed}",),
-                    "Install a TensorFlow release whose build covers this GPU (envcheck "
-                    "recommend shows which), or build TensorFlow from source for it.",
+                    f"Install a {build.label} release whose build covers this GPU (envcheck "
+                    "recommend shows which), or build it from source for this GPU.",
+                    data={"framework": build.key},
                 )
             )
         elif outcome.message.startswith("no native"):
@@ -233,11 +272,12 @@ def gpu_architecture(context: Context) -> list[Finding]:
                     "compute-capability-unsupported",
                     Severity.WARNING,
                     f"{name} (compute capability {capability}) has no native kernels in this "
-                    "build; TensorFlow JIT-compiles them from PTX on first use, which can take "
+                    f"build; {build.label} JIT-compiles them from PTX on first use, which can take "
                     "many minutes.",
                     (f"build targets: {listed}",),
                     "Expect a slow first run (the driver caches the result), or use a release "
                     "with native kernels for this GPU.",
+                    data={"framework": build.key},
                 )
             )
     return findings

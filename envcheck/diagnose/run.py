@@ -25,6 +25,7 @@ def run_doctor(
     timeout: float = 120.0,
     target: Target | None = None,
     started: StartedProbe | None = None,
+    framework: str | None = None,
 ) -> Report:
     """Diagnose a facts file, or this machine (`started`: its probe, already running)."""
     if facts_file is not None:
@@ -36,9 +37,9 @@ def run_doctor(
     extra: list[Finding] = []
     smoke_data: dict[str, Any] | None = None
     has_tensorflow = any(f.name == "tensorflow" for f in facts.frameworks)
-    if smoke and has_tensorflow:
+    if smoke and has_tensorflow and framework in (None, "tensorflow"):
         extra, smoke_data = _smoke(matrix, facts, python, timeout, target)
-    return diagnose(facts, matrix, target, extra, smoke_data)
+    return diagnose(facts, matrix, target, extra, smoke_data, framework)
 
 
 def _smoke(

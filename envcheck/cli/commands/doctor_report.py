@@ -13,6 +13,8 @@ from envcheck.cli.commands.matrix_choice import load
 from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK
 from envcheck.diagnose.context import Target
 from envcheck.diagnose.run import run_doctor
+from envcheck.errors import InputError
+from envcheck.framework_names import FRAMEWORKS
 from envcheck.matrix.model import Matrix
 from envcheck.probe.background import StartedProbe
 from envcheck.report.doctor import render
@@ -24,6 +26,7 @@ def report(args: argparse.Namespace, chosen: Format, started: StartedProbe | Non
     """Diagnose (this machine through `started`, or --facts), write the report, exit code."""
     matrix = load(args.matrix_option)
     target = _target(matrix, args.target_driver, args.target_gpu, args.target_cc)
+    framework = framework_choice(args.framework)
     result = run_doctor(
         matrix,
         facts_file=args.facts_file,
@@ -32,6 +35,7 @@ def report(args: argparse.Namespace, chosen: Format, started: StartedProbe | Non
         timeout=args.timeout,
         target=target,
         started=started,
+        framework=framework,
     )
     colour = chosen is Format.TEXT and args.output is None and sys.stdout.isatty()
     text = render(result, chosen, colour, home=str(Path.home()), user=_user_name())
@@ -41,6 +45,16 @@ def report(args: argparse.Namespace, chosen: Format, started: StartedProbe | Non
         write_atomically(Path(args.output), text)
     failing = {"error"} | ({"warning"} if args.strict else set())
     return EXIT_NEGATIVE if result.status in failing else EXIT_OK
+
+
+def framework_choice(text: str | None) -> str | None:
+    """--framework's value: one of the frameworks judged (pytorch is read as torch)."""
+    if text is None:
+        return None
+    key = {"pytorch": "torch"}.get(text.strip().lower(), text.strip().lower())
+    if key not in FRAMEWORKS:
+        raise InputError(f"--framework {text!r} is not one of {', '.join(FRAMEWORKS)}")
+    return key
 
 
 def _user_name() -> str | None:
