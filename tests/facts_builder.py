@@ -53,6 +53,33 @@ def tensorflow(
                           {**defaults, **build}, "build_info.py (read without importing)")  # fmt: skip
 
 
+SITE = "/home/ada/venv/lib/python3.11/site-packages"
+
+
+def torch(version: str = "2.14.1", cuda: str | None = "13.0") -> FrameworkFacts:
+    """torch as the probe reads it from torch/version.py (shape of the real 2.14.1 wheel's)."""
+    local = f"cu{cuda.replace('.', '')}" if cuda else "cpu"
+    raw = {"__version__": f"{version}+{local}", "cuda": cuda, "hip": None}
+    build: dict[str, Any] = {"is_cuda_build": cuda is not None, "is_rocm_build": False, "raw": raw}
+    if cuda:
+        build["cuda_version"] = cuda
+    requires = ('nvidia-cudnn-cu13==9.24.0.43; platform_system == "Linux"',) if cuda else ()
+    return FrameworkFacts("torch", "torch", version, SITE, build, "version.py", requires)
+
+
+def jax(version: str = "0.7.2", plugin_cuda: str | None = "12") -> tuple[FrameworkFacts, ...]:
+    """jax, jaxlib and (unless None) the jax-cudaNN-plugin, as the probe reads them."""
+    parts = [
+        FrameworkFacts("jax", "jax", version, SITE),
+        FrameworkFacts("jaxlib", "jaxlib", version, SITE, {"raw": {}}, "version.py"),
+    ]
+    if plugin_cuda:
+        name = f"jax-cuda{plugin_cuda}-plugin"
+        build = {"cuda_version": plugin_cuda, "is_cuda_build": True}
+        parts.append(FrameworkFacts(name, name, version, SITE, build, "distribution name"))
+    return tuple(parts)
+
+
 def lib(name: str, file: str, path: str = "", version: str | None = None, selected: bool = True,
         found_via: str = "RUNPATH of libtensorflow_framework.so.2", problems: tuple[str, ...] = (),
         arch: str | None = "x86_64 64-bit") -> LibraryFacts:  # fmt: skip

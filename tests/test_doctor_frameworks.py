@@ -1,0 +1,194 @@
+"""The doctor on environments with PyTorch, JAX and TensorFlow, alone and together (issue 20).
+
+Facts are described as the probe reports them (tests/facts_builder.py: torch's from the shape of
+the real torch 2.14.1 wheel's torch/version.py); the rules are pure functions of them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from envcheck.diagnose.context import Target
+from envcheck.diagnose.doctor import Report, diagnose
+from envcheck.findings import Severity
+from envcheck.matrix.load import bundled_matrix_dir
+from envcheck.matrix.model import Matrix, load_matrix
+from envcheck.versions import ComputeCapability, DriverVersion
+from tests.facts_builder import LINUX, driver, gpu, jax, machine, tensorflow, torch
+from tests.test_doctor_cli import clean_env, doctor, report_of
+
+
+@pytest.fixture(scope="module")
+def matrix() -> Matrix:
+    return load_matrix(bundled_matrix_dir())
+
+
+def text_of(report: Report) -> str:
+    parts = [report.verdict()]
+    for finding in report.findings:
+        parts += [finding.message, finding.fix, *finding.evidence]
+    parts += [f"{c.name} {c.found} {c.required}" for c in report.components]
+    return "\n".join(parts)
+
+
+def test_pytorch_only_environment_never_hears_about_tensorflow(matrix: Matrix) -> None:
+    facts = machine(frameworks=(torch(),), driver=driver("580.65.06", "13.0"), libraries=())
+    report = diagnose(facts, matrix)
+    assert "TensorFlow" not in text_of(report)
+    assert "tensorflow" not in text_of(report).lower()
+    assert [c.name for c in report.components] == ["NVIDIA driver", "GPU", "PyTorch"]
+    assert report.components[2].found == "torch 2.14.1 (CUDA 13.0)"
+    assert report.frameworks == ("torch",)
+    assert "framework-missing" not in {f.code for f in report.findings}
+
+
+def test_driver_floor_of_a_cuda13_torch(matrix: Matrix) -> None:
+    # CUDA 13.x needs a driver >= 580 (minor-version compatibility floor, cuda_drivers.toml).
+    facts = machine(frameworks=(torch(),), driver=driver("570.133.07", "12.8"), libraries=())
+    report = diagnose(facts, matrix)
+    finding = next(f for f in report.findings if f.code == "driver-too-old")
+    assert finding.severity is Severity.ERROR
+    assert finding.data == {"framework": "torch"}
+    assert "this PyTorch" in finding.message and "580.65.06" in finding.message
+    assert "--framework torch" in finding.fix
+    assert report.verdict().startswith("PyTorch will not use the GPU here")
+    assert report.components[0].required == ">= 580.65.06"
+
+
+def test_the_newer_floor_of_two_frameworks_is_the_driver_requirement(matrix: Matrix) -> None:
+    facts = machine(frameworks=(tensorflow(), torch()), driver=driver("575.51.03", "12.9"))
+    report = diagnose(facts, matrix)
+    assert report.components[0].required == ">= 580.65.06 (PyTorch, CUDA 13.0)"
+    too_old = [f for f in report.findings if f.code == "driver-too-old"]
+    assert [f.data.get("framework") for f in too_old] == ["torch"]  # TF's CUDA 12 is fine
+    names = [c.name for c in report.components]
+    assert names[:4] == ["NVIDIA driver", "GPU", "TensorFlow", "PyTorch"]
+    assert "CUDA runtime (TensorFlow)" in names and "cuDNN (TensorFlow)" in names
+
+
+def test_cpu_only_torch_where_a_gpu_is_wanted(matrix: Matrix) -> None:
+    facts = machine(frameworks=(torch(cuda=None),), libraries=())
+    report = diagnose(facts, matrix)
+    finding = next(f for f in report.findings if f.code == "framework-cpu-only")
+    assert finding.severity is Severity.ERROR
+    assert finding.data == {"framework": "torch"}
+    assert "torch 2.14.1" in finding.message
+    assert "pip uninstall -y torch" in finding.fix and "tensorflow" not in finding.fix.lower()
+    assert report.components[2].status == "error"
+
+
+def test_cpu_only_torch_on_a_machine_without_gpu_is_a_note(matrix: Matrix) -> None:
+    no_gpu = replace(LINUX, nvidia_gpu="absent", device_nodes=())
+    facts = machine(
+        platform=no_gpu, frameworks=(torch(cuda=None),), libraries=(), gpus=(),
+        driver=driver(None, None, "missing"),
+    )  # fmt: skip
+    report = diagnose(facts, matrix)
+    assert report.status == "ok"
+    assert report.verdict() == (
+        "No problem found; this machine has no NVIDIA GPU, so PyTorch will run on the CPU."
+    )
+    assert "TensorFlow" not in text_of(report)
+
+
+def test_jax_without_a_cuda_plugin_is_cpu_only(matrix: Matrix) -> None:
+    facts = machine(frameworks=jax(plugin_cuda=None), libraries=())
+    report = diagnose(facts, matrix)
+    finding = next(f for f in report.findings if f.code == "framework-cpu-only")
+    assert finding.data == {"framework": "jax"}
+    assert "jax[cuda12]" in finding.fix
+    assert report.components[2].name == "JAX"
+    assert report.components[2].found == "jax 0.7.2, jaxlib 0.7.2 (CPU only)"
+
+
+def test_jax_cuda12_plugin_against_an_old_driver(matrix: Matrix) -> None:
+    # CUDA 12.x needs >= 525.60.13 on Linux; a plugin names only the major.
+    facts = machine(frameworks=jax(), driver=driver("520.61.05", "11.8"), libraries=())
+    report = diagnose(facts, matrix)
+    finding = next(f for f in report.findings if f.code == "driver-too-old")
+    assert finding.data == {"framework": "jax"}
+    assert "525.60.13" in finding.message
+    assert "jax[cuda12]" in finding.fix
+    assert (
+        report.components[2].found == "jax 0.7.2, jaxlib 0.7.2, jax-cuda12-plugin 0.7.2 (CUDA 12)"
+    )
+
+
+def test_healthy_jax_and_torch_together(matrix: Matrix) -> None:
+    facts = machine(frameworks=(torch(), *jax()), driver=driver("580.65.06", "13.0"), libraries=())
+    report = diagnose(facts, matrix)
+    assert report.status == "ok", report.findings
+    assert report.frameworks == ("torch", "jax")
+    assert "TensorFlow" not in text_of(report)
+
+
+def test_no_framework_at_all(matrix: Matrix) -> None:
+    report = diagnose(machine(frameworks=(), libraries=()), matrix)
+    finding = next(f for f in report.findings if f.code == "framework-missing")
+    assert finding.severity is Severity.INFO
+    assert finding.message == (
+        "No deep-learning framework (TensorFlow, PyTorch, JAX) is installed in this environment."
+    )
+    assert any(c.found == "not installed" for c in report.components)
+
+
+def test_framework_choice_judges_one(matrix: Matrix) -> None:
+    facts = machine(frameworks=(tensorflow(), torch()), driver=driver("570.133.07", "12.8"))
+    only_tf = diagnose(facts, matrix, framework="tensorflow")
+    assert "driver-too-old" not in {f.code for f in only_tf.findings}
+    assert "PyTorch" not in [c.name for c in only_tf.components]
+    only_torch = diagnose(facts, matrix, framework="torch")
+    assert {f.data.get("framework") for f in only_torch.findings if f.data} == {"torch"}
+    assert "TensorFlow" not in text_of(only_torch)
+
+
+def test_framework_choice_that_is_not_installed(matrix: Matrix) -> None:
+    report = diagnose(machine(), matrix, framework="jax")  # TensorFlow only is installed
+    finding = next(f for f in report.findings if f.code == "framework-missing")
+    assert finding.message == "JAX is not installed in this environment."
+    assert finding.data == {"framework": "jax"}
+    assert "--framework jax" in finding.fix
+
+
+def test_torch_on_macos_points_at_mps(matrix: Matrix) -> None:
+    mac = replace(LINUX, os="macos", arch="arm64", device_nodes=())
+    facts = machine(platform=mac, frameworks=(torch(cuda=None),), libraries=(), gpus=(),
+                    driver=driver(None, None, "missing"))  # fmt: skip
+    report = diagnose(facts, matrix)
+    finding = next(f for f in report.findings if f.code == "framework-cpu-only")
+    assert finding.severity is Severity.INFO
+    assert "PyTorch has no CUDA support on macOS" in finding.message
+    assert "MPS" in finding.fix
+
+
+def test_docker_build_target_judges_torch(matrix: Matrix) -> None:
+    target = Target(DriverVersion.parse("570.133.07"), (ComputeCapability.parse("8.0"),), ("A100",))
+    facts = machine(
+        frameworks=(torch(),), libraries=(), gpus=(), driver=driver(None, None, "missing")
+    )
+    report = diagnose(facts, matrix, target)
+    assert {f.code for f in report.findings if f.severity is Severity.ERROR} == {"driver-too-old"}
+    assert gpu().name not in text_of(report)
+
+
+def test_cli_framework_option(tmp_path: Path) -> None:
+    facts = machine(frameworks=(tensorflow(), torch()), driver=driver("570.133.07", "12.8"))
+    facts_file = tmp_path / "facts.json"
+    facts_file.write_text(json.dumps(facts.to_json()))
+    env = clean_env(tmp_path)
+    chosen = doctor(env, "--facts", str(facts_file), "--json", "--framework", "pytorch")
+    report = report_of(chosen)
+    assert chosen.returncode == 1
+    assert [f["data"] for f in report["findings"] if f["code"] == "driver-too-old"] == [
+        {"framework": "torch"}
+    ]
+    assert "TensorFlow" not in [c["name"] for c in report["components"]]
+    wrong = doctor(env, "--facts", str(facts_file), "--framework", "caffe")
+    assert wrong.returncode == 2
+    assert wrong.stderr.strip().splitlines() == [
+        "envcheck: error: --framework 'caffe' is not one of tensorflow, torch, jax"
+    ]
