@@ -44,6 +44,7 @@ def test_pytorch_only_environment_never_hears_about_tensorflow(matrix: Matrix) -
     assert report.components[2].found == "torch 2.14.1 (CUDA 13.0)"
     assert report.frameworks == ("torch",)
     assert "framework-missing" not in {f.code for f in report.findings}
+    assert report.recommendation is None  # it ranks TensorFlow releases
 
 
 def test_driver_floor_of_a_cuda13_torch(matrix: Matrix) -> None:

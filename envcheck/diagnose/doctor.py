@@ -312,10 +312,14 @@ def diagnose(
             Finding("probe-incomplete", Severity.WARNING, f"Part of the probe failed: {error}.")
         )
     findings = ordered(findings)
-    try:
-        recommendation: Recommendation | None = recommend(matrix, machine_from_facts(context))
-    except EnvcheckError:  # a report without a recommendation beats no report
-        recommendation = None
+    recommendation: Recommendation | None = None
+    # The recommendation ranks TensorFlow releases: for an environment of other frameworks it
+    # would answer a question nobody asked (`envcheck recommend` still does on request).
+    if context.judged in ((), ("tensorflow",)) or "tensorflow" in context.judged:
+        try:
+            recommendation = recommend(matrix, machine_from_facts(context))
+        except EnvcheckError:  # a report without a recommendation beats no report
+            recommendation = None
     return Report(
         status=_status(findings),
         findings=tuple(findings),
