@@ -212,8 +212,10 @@ def _driver_fix(context: Context, build: FrameworkBuild | None) -> str:
         older = "an older TensorFlow (envcheck recommend)"
     elif build.key == "torch":
         older = "a PyTorch build for an older CUDA (envcheck recommend --framework torch)"
+    elif cuda is not None and cuda.release[0] >= 13:
+        older = 'JAX\'s CUDA 12 plugin (python -m pip install "jax[cuda12]")'
     else:
-        older = 'the JAX plugin for an older CUDA (python -m pip install "jax[cuda12]")'
+        older = "a JAX release built for an older CUDA (envcheck recommend --framework jax)"
     return f"Update the NVIDIA driver to{floor}, or install {older}."
 
 
