@@ -430,7 +430,7 @@ def test_segfault_on_import(install_tf: Callable[[str], str], tmp_path: Path) ->
     crashed = finding(report, "smoke-test-crashed")
     assert crashed["severity"] == "error"
     assert re.fullmatch(
-        r"The smoke test crashed: import crashed with SIGSEGV after \d+\.\d s\.", crashed["message"]
+        r"The TensorFlow smoke test crashed: import crashed with SIGSEGV after \d+\.\d s\.", crashed["message"]
     )
     smoke = report["smoke_test"]
     assert (smoke["status"], smoke["signal"], smoke["returncode"]) == ("crashed", "SIGSEGV", -11)
@@ -456,7 +456,7 @@ def test_hang_on_import_times_out(install_tf: Callable[[str], str], tmp_path: Pa
     report = report_of(completed)
     hung = finding(report, "smoke-test-timeout")
     assert hung["severity"] == "error"
-    assert hung["message"] == "The smoke test hung: timed out after 5 s during import."
+    assert hung["message"] == "The TensorFlow smoke test hung: timed out after 5 s during import."
     assert report["smoke_test"]["status"] == "timeout"
     assert 5 <= elapsed < 20
     grandchild = int(pidfile.read_text())

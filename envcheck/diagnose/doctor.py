@@ -83,6 +83,10 @@ class Report:
     smoke: dict[str, Any] | None  # the smoke test's result as data, when it ran
     target: Target | None
     no_nvidia_gpu: bool = False  # Context.no_nvidia_gpu: only the CPU can be used here
+    # Every framework's smoke test as data, keyed by framework (tensorflow's is also `smoke`),
+    # and the import-order probe's table (diagnose/run.py fills both; None when not run).
+    smoke_tests: dict[str, Any] | None = None
+    import_orders: dict[str, Any] | None = None
 
     def verdict(self) -> str:
         errors = [f for f in self.findings if f.severity is Severity.ERROR]

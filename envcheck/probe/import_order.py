@@ -29,7 +29,7 @@ from typing import Any
 
 from envcheck.probe import file_system
 from envcheck.probe.isolation import crash_signal, run_streaming_child, user_python_path
-from envcheck.probe.smoke import parse_step_lines, smoke_source
+from envcheck.probe.smoke import SmokeResult, parse_step_lines, smoke_source
 
 FRAMEWORKS = ("tensorflow", "torch", "jax")  # import names, in the order orders are listed
 DEFAULT_WORKERS = 2
@@ -116,20 +116,20 @@ class OrderRun:
         return " -> ".join(self.order)
 
     def copy_for(self, library: str, framework: str) -> str | None:
-        """The file `framework` gets for `library` in this run: for TensorFlow what its loader
-        opened; else the first copy mapped up to and including the framework's import (the
-        loader's soname lookup answers with it), else the first mapped later."""
-        if framework == "tensorflow":
-            for answer in self.tf_loader:
-                if answer.path and library_key(answer.path) == library:
-                    return answer.path
+        """The file `framework` gets for `library` in this run, None when it asked for none.
+        TensorFlow links no CUDA library and dlopens each through its DSO loader: when the
+        loader was asked (after every import of the order, as TensorFlow loads them at its
+        first GPU op) what it opened; otherwise, as for the others, the first copy mapped up to
+        and including the framework's own import: a later request for the soname, by name,
+        gets that one."""
+        if framework == "tensorflow" and self.tf_loader:
+            paths = [a.path for a in self.tf_loader if a.path and library_key(a.path) == library]
+            return paths[0] if paths else None
         mine = f"import:{framework}"
         steps = [f"import:{name}" for name in self.order]
         until = steps[: steps.index(mine) + 1] if mine in steps else steps
-        candidates = [c for c in self.copies if c.library == library]
-        early = [c for c in candidates if c.after in until]
-        chosen = early or candidates
-        return chosen[0].path if chosen else None
+        early = [c for c in self.copies if c.library == library and c.after in until]
+        return early[0].path if early else None
 
     def framework_cuda(self, framework: str) -> str | None:
         return next((s.cuda for s in self.imports if s.framework == framework and s.cuda), None)
@@ -380,3 +380,45 @@ def _distribution(dist_info: str) -> str:
     """nvidia_cudnn_cu12-9.28.0.42.dist-info -> nvidia-cudnn-cu12 9.28.0.42."""
     name, _, version = dist_info[: -len(".dist-info")].partition("-")
     return f"{name.replace('_', '-').lower()} {version}".strip()
+
+
+def run_from_smoke(result: SmokeResult) -> OrderRun:
+    """The smoke test as a one-framework order: the copies its child mapped (all after its
+    import, as far as the order goes) and the CUDA major the framework reported."""
+    cuda = result.build_info.get("cuda_version")
+    major = str(cuda).split(".", 1)[0] if isinstance(cuda, (str, int, float)) and cuda else None
+    imported = next((s for s in result.steps if s.name == "import"), None)
+    step = ImportStep(
+        result.framework,
+        imported.status if imported else "not-reached",
+        imported.seconds if imported else None,
+        imported.detail if imported else "",
+        major,
+    )
+    copies = []
+    for path in result.loaded_libraries:
+        key = library_key(path)
+        if key is not None:
+            copies.append(MappedCopy(key, path, f"import:{result.framework}"))
+    return OrderRun(
+        order=(result.framework,),
+        status=result.status,
+        imports=(step,),
+        copies=tuple(copies),
+        tf_loader=(),
+        tf_loader_detail="the smoke test does not ask TensorFlow's loader",
+        signal=result.signal,
+        seconds=result.seconds,
+        stderr_tail="",
+    )
+
+
+def with_smoke_runs(facts: ImportOrderFacts, results: Sequence[SmokeResult]) -> ImportOrderFacts:
+    """`facts` with each framework's smoke test as a run of its own (the copies it gets alone),
+    and the writers of the files those mapped."""
+    runs = tuple(run_from_smoke(r) for r in results if r.status != "not-run")
+    known = {o.path for o in facts.owners}
+    paths = dict.fromkeys(c.path for run in runs for c in run.copies if c.path not in known)
+    owners = facts.owners + tuple(copy_owner(path) for path in paths)
+    frameworks = tuple(dict.fromkeys(facts.frameworks + tuple(r.framework for r in results)))
+    return ImportOrderFacts(frameworks, runs + facts.runs, owners, facts.seconds, facts.skipped)
