@@ -247,7 +247,8 @@ def test_crash_names_the_step_and_the_signal() -> None:
     finding = one(findings(result), "smoke-test-crashed")
     assert finding.severity is Severity.ERROR
     assert re.fullmatch(
-        r"The TensorFlow smoke test crashed: conv2d crashed with SIGSEGV after 7\.2 s\.", finding.message
+        r"The TensorFlow smoke test crashed: conv2d crashed with SIGSEGV after 7\.2 s\.",
+        finding.message,
     ), finding.message
     assert finding.evidence[:2] == ("signal: SIGSEGV (exit code -11)", "last step reached: conv2d")
     assert "Fatal Python error: Segmentation fault" in finding.evidence
