@@ -237,7 +237,8 @@ def test_real_tensorflow_cpu_no_smoke(tmp_path: Path) -> None:
 def test_cudnn_older_than_the_build(fake_report: dict[str, Any]) -> None:
     report = fake_report
     assert set(report) == {"schema", "status", "verdict", "findings", "components", "facts",
-                           "smoke_test", "recommendation"}  # fmt: skip
+                           "smoke_test", "smoke_tests", "import_orders",
+                           "recommendation"}  # fmt: skip
     assert report["status"] == "error"
     assert report["smoke_test"] is None
     for item in report["findings"]:
@@ -430,7 +431,8 @@ def test_segfault_on_import(install_tf: Callable[[str], str], tmp_path: Path) ->
     crashed = finding(report, "smoke-test-crashed")
     assert crashed["severity"] == "error"
     assert re.fullmatch(
-        r"The smoke test crashed: import crashed with SIGSEGV after \d+\.\d s\.", crashed["message"]
+        r"The TensorFlow smoke test crashed: import crashed with SIGSEGV after \d+\.\d s\.",
+        crashed["message"],
     )
     smoke = report["smoke_test"]
     assert (smoke["status"], smoke["signal"], smoke["returncode"]) == ("crashed", "SIGSEGV", -11)
@@ -456,7 +458,7 @@ def test_hang_on_import_times_out(install_tf: Callable[[str], str], tmp_path: Pa
     report = report_of(completed)
     hung = finding(report, "smoke-test-timeout")
     assert hung["severity"] == "error"
-    assert hung["message"] == "The smoke test hung: timed out after 5 s during import."
+    assert hung["message"] == "The TensorFlow smoke test hung: timed out after 5 s during import."
     assert report["smoke_test"]["status"] == "timeout"
     assert 5 <= elapsed < 20
     grandchild = int(pidfile.read_text())

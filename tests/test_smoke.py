@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from envcheck.errors import InputError
-from envcheck.probe.isolation import child_source, crash_signal
+from envcheck.probe.isolation import crash_signal
 from envcheck.probe.smoke import (
     STEPS,
     ChildEnding,
@@ -32,6 +32,7 @@ from envcheck.probe.smoke import (
     parse_step_lines,
     result_from_output,
     run_smoke_test,
+    smoke_source,
 )
 from tests.native_fakes import fake_cudnn, have_gcc
 
@@ -451,7 +452,7 @@ def test_program_that_is_not_python(tmp_path: Path) -> None:
 
 # --- the child script itself ----------------------------------------------------------------
 
-SOURCE = child_source("smoke")
+SOURCE = smoke_source("smoke")
 
 
 def test_child_source_is_python_3_7_grammar() -> None:

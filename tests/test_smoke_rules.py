@@ -247,7 +247,8 @@ def test_crash_names_the_step_and_the_signal() -> None:
     finding = one(findings(result), "smoke-test-crashed")
     assert finding.severity is Severity.ERROR
     assert re.fullmatch(
-        r"The smoke test crashed: conv2d crashed with SIGSEGV after 7\.2 s\.", finding.message
+        r"The TensorFlow smoke test crashed: conv2d crashed with SIGSEGV after 7\.2 s\.",
+        finding.message,
     ), finding.message
     assert finding.evidence[:2] == ("signal: SIGSEGV (exit code -11)", "last step reached: conv2d")
     assert "Fatal Python error: Segmentation fault" in finding.evidence
@@ -265,7 +266,7 @@ def test_timeout_names_the_step_it_hung_in() -> None:
     found = findings(result)
     finding = one(found, "smoke-test-timeout")
     assert finding.severity is Severity.ERROR
-    assert finding.message == "The smoke test hung: timed out after 120 s during conv2d."
+    assert finding.message == "The TensorFlow smoke test hung: timed out after 120 s during conv2d."
     assert "--timeout" in finding.fix
     assert finding.evidence == (LIBDEVICE,)
     assert "smoke-test-crashed" not in {f.code for f in found}
@@ -289,7 +290,7 @@ def test_failed_step_without_a_known_log_line() -> None:
     finding = one(findings(result), "smoke-test-failed")
     assert finding.severity is Severity.ERROR
     assert finding.message == (
-        "The smoke test's conv2d step failed: InternalError: cudaSetDevice() on GPU:0 failed. "
+        "The TensorFlow smoke test's conv2d step failed: InternalError: cudaSetDevice() on GPU:0 failed. "
         "Status: an illegal memory access was encountered"
     )
     assert "InternalError: lstm went wrong" in finding.evidence

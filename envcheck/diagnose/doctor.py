@@ -85,6 +85,10 @@ class Report:
     target: Target | None
     no_nvidia_gpu: bool = False  # Context.no_nvidia_gpu: only the CPU can be used here
     frameworks: tuple[str, ...] = ()  # Context.judged: the frameworks this report is about
+    # Every framework's smoke test as data, keyed by framework (tensorflow's is also `smoke`),
+    # and the import-order probe's table (diagnose/run.py fills both; None when not run).
+    smoke_tests: dict[str, Any] | None = None
+    import_orders: dict[str, Any] | None = None
 
     def verdict(self) -> str:
         who = labels(self.frameworks) or "A framework"

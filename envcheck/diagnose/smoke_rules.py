@@ -1,8 +1,10 @@
-"""Findings from the smoke test: how the child ended, and what TensorFlow said on stderr.
+"""Findings from a framework's smoke test (TensorFlow, PyTorch, JAX): how the child ended, and
+what the framework said on stderr. Judges a SmokeResult; runs nothing.
 
-TensorFlow's own messages are matched with the log signatures (matrix/log_signatures.toml),
-root causes first; a crash or a hang is a finding of its own with the last step reached. The
-libraries the child really loaded are compared with the probe's prediction.
+The framework's own messages are matched with the log signatures (matrix/log_signatures*.toml),
+root causes first; a crash or a hang is a finding of its own with the last step reached, named
+for the framework and carrying data {"framework": ...}. For TensorFlow the libraries the child
+really loaded are compared with the probe's prediction (a model of TensorFlow's loader).
 """
 
 from __future__ import annotations
@@ -39,7 +41,8 @@ def smoke_findings(
     hits = list(match_lines(result.stderr.splitlines(), signatures))
     if driver_missing:
         hits = [h for h in hits if h.code not in _CONSEQUENCES_OF_NO_DRIVER]
-    findings = findings_from_log(hits)
+    findings = [_with_framework(f, result) for f in findings_from_log(hits)]
+    title, data = result.title, {"framework": result.framework}
     tail = tuple(result.stderr.strip().splitlines()[-_TAIL_LINES:])
     findings = _missed_gpus(findings, result, gpus_expected)
     if result.status == "crashed":
@@ -47,14 +50,15 @@ def smoke_findings(
             Finding(
                 "smoke-test-crashed",
                 Severity.ERROR,
-                f"The smoke test crashed: {result.describe()}.",
+                f"The {title} smoke test crashed: {result.describe()}.",
                 (
                     f"signal: {result.signal or 'none'} (exit code {result.returncode})",
                     f"last step reached: {result.last_step or 'none'}",
                     *tail,
                 ),
                 "The findings above name the likely cause; run the step alone to see the full "
-                "log (python -c 'import tensorflow as tf; ...').",
+                f"log (python -c 'import {result.framework}; ...').",
+                data=data,
             )
         )
     elif result.status == "timeout":
@@ -62,10 +66,11 @@ def smoke_findings(
             Finding(
                 "smoke-test-timeout",
                 Severity.ERROR,
-                f"The smoke test hung: {result.describe()}.",
+                f"The {title} smoke test hung: {result.describe()}.",
                 tail,
                 "A first run on a GPU without native kernels can JIT-compile for many minutes: "
                 "retry with a longer --timeout; otherwise a driver or library hangs.",
+                data=data,
             )
         )
     elif result.status == "failed" and not any(f.severity is Severity.ERROR for f in findings):
@@ -76,13 +81,31 @@ def smoke_findings(
             Finding(
                 "smoke-test-failed",
                 Severity.ERROR,
-                f"The smoke test's {step} step failed: {(detail or result.describe()).rstrip('.')}",
+                f"The {title} smoke test's {step} step failed: "
+                f"{(detail or result.describe()).rstrip('.')}",
                 tuple(s.detail for s in failed[1:3]) + tail,
                 "See the evidence; envcheck explain on the full log may recognise more.",
+                data=data,
             )
         )
-    findings.extend(_load_mismatches(result, predicted))
+    if result.framework == "tensorflow":  # the prediction models TensorFlow's loader only
+        findings.extend(_load_mismatches(result, predicted))
     return findings
+
+
+def _with_framework(finding: Finding, result: SmokeResult) -> Finding:
+    """A finding from the framework's log says whose log it was (unless it says already)."""
+    if "framework" in finding.data:
+        return finding
+    return replace(finding, data={**finding.data, "framework": result.framework})
+
+
+# How each framework is asked for its GPUs, for the evidence of a silent fall back to the CPU.
+_GPU_QUESTION = {
+    "tensorflow": "tf.config.list_physical_devices('GPU') returned []",
+    "torch": "torch.cuda.is_available() returned False",
+    "jax": "jax.devices() listed no GPU",
+}
 
 
 def _missed_gpus(findings: list[Finding], result: SmokeResult, expected: int) -> list[Finding]:
@@ -104,10 +127,15 @@ def _missed_gpus(findings: list[Finding], result: SmokeResult, expected: int) ->
         Finding(
             "no-gpu",
             Severity.ERROR,
-            f"TensorFlow listed no GPU although the driver reports {expected}: it runs on the CPU.",
-            ("tf.config.list_physical_devices('GPU') returned []",),
+            f"{result.title} listed no GPU although the driver reports {expected}: "
+            "it runs on the CPU.",
+            (_GPU_QUESTION.get(result.framework, "no GPU listed"),),
             "Run the doctor's findings' fixes above; with TF_CPP_MAX_VLOG_LEVEL=1 TensorFlow "
-            "logs which library it could not load.",
+            "logs which library it could not load."
+            if result.framework == "tensorflow"
+            else "Run the doctor's findings' fixes above; the smoke test's stderr (--json) "
+            "shows what the framework said.",
+            data={"framework": result.framework},
         )
     )
     return escalated

@@ -111,3 +111,38 @@ def unsearchable(directory: PathLike) -> str | None:
         return os.strerror(exc.errno) if exc.errno else str(exc)
     except ValueError as exc:  # a NUL byte in the name
         return str(exc)
+
+
+def read_text_limited(path: PathLike, limit: int) -> str | None:
+    """The first `limit` characters' worth of bytes of a file, as text; None when unreadable."""
+    try:
+        with Path(path).open("rb") as handle:
+            return handle.read(limit).decode("utf-8", errors="replace")
+    except (OSError, ValueError):
+        return None
+
+
+def file_size(path: PathLike) -> int | None:
+    try:
+        return Path(path).stat().st_size
+    except (OSError, ValueError):
+        return None
+
+
+def sha256_urlsafe(path: PathLike, limit: int) -> str | None:
+    """The file's SHA-256 as a wheel RECORD writes it (urlsafe base64, no padding); None when
+    unreadable or larger than `limit` bytes (hashing costs about a second per 500 MB)."""
+    import base64  # noqa: PLC0415 - only the import-order probe's owner search hashes
+    import hashlib  # noqa: PLC0415
+
+    size = file_size(path)
+    if size is None or size > limit:
+        return None
+    digest = hashlib.sha256()
+    try:
+        with Path(path).open("rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+    except (OSError, ValueError):
+        return None
+    return base64.urlsafe_b64encode(digest.digest()).rstrip(b"=").decode("ascii")

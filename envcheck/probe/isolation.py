@@ -291,3 +291,57 @@ def decoded(value: str | bytes | None) -> str:
     if isinstance(value, bytes):
         return value.decode("utf-8", errors="replace")
     return value or ""
+
+
+@dataclass(frozen=True)
+class StreamedChild:
+    """What a child that prints as it goes left behind: everything it wrote, even when it was
+    killed at the timeout (run_child keeps only a finished child's last line)."""
+
+    stdout: str
+    stderr: str
+    returncode: int | None  # None when it never started
+    timed_out: bool
+    seconds: float
+    start_error: str | None = None  # why it could not be started
+
+
+def run_streaming_child(
+    command: Sequence[str], *, timeout: float, env: Mapping[str, str] | None = None
+) -> StreamedChild:
+    """Run `command` in a process group of its own, registered for the signal handler; on the
+    timeout kill the whole group and keep what it printed. Never raises for the child."""
+    started = time.monotonic()
+    try:
+        process = subprocess.Popen(
+            list(command),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            env=dict(env) if env is not None else None,
+            start_new_session=os.name == "posix",
+        )
+    except OSError as exc:
+        return StreamedChild("", "", None, False, time.monotonic() - started, str(exc))
+    timed_out = False
+    register_child(process)
+    try:
+        try:
+            stdout, stderr = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            kill_tree(process)
+            try:  # what the child wrote before the timeout is kept by Popen; read the rest
+                stdout, stderr = process.communicate(timeout=DRAIN_TIMEOUT_S)
+            except subprocess.TimeoutExpired as exc:  # a grandchild still holds the pipes
+                stdout, stderr = decoded(exc.stdout), decoded(exc.stderr)
+    finally:
+        if process.poll() is None:  # interrupted (KeyboardInterrupt): never leave it running
+            kill_tree(process)
+        unregister_child(process)
+    return StreamedChild(
+        stdout or "", stderr or "", process.returncode, timed_out, time.monotonic() - started
+    )

@@ -1,42 +1,73 @@
-"""Smoke test: import TensorFlow in the target interpreter and run tiny ops in a child process.
+"""Smoke test: import a framework (TensorFlow, PyTorch, JAX) in the target interpreter and run
+tiny ops in a child process.
 
 The version matrix predicts whether a setup works; the smoke test proves it. cuDNN's convolution
 sub-library, cuBLAS and the XLA toolchain load only at the first op that needs them, so only a
 real conv2d shows `Could not load library cudnn_cnn_infer64_8.dll. Error code 193`. The child is
-envcheck/probe/children/smoke.py, run as `python -I -c SOURCE JSON` in an isolated process of the
-target interpreter; it prints one JSON line per step as soon as the step ends.
+envcheck/probe/children/smoke_common.py followed by the framework's part (smoke.py for
+TensorFlow, smoke_torch.py, smoke_jax.py), run as `python -I -c SOURCE JSON` in an isolated
+process of the target interpreter; it prints one JSON line per step as soon as the step ends.
 
-This module starts the child with subprocess.Popen rather than isolation.run_child: on a timeout
-the step lines that already arrived say which step hung, and run_child would lose them. It kills
-the child's whole process group on a timeout, parses whatever arrived, and turns a crash or a
-timeout into data (the running step is "crashed-here", the later ones "not-reached"). It never
-raises for the child's failures and makes no findings: rules read the SmokeResult.
+This module starts the child with isolation.run_streaming_child rather than run_child: on a
+timeout the step lines that already arrived say which step hung, and run_child would lose them.
+That kills the child's whole process group on a timeout; this module parses whatever arrived,
+and turns a crash or a timeout into data (the running step is "crashed-here", the later ones
+"not-reached"). It never raises for the child's failures and makes no findings: rules read
+the SmokeResult.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from envcheck.errors import InputError
 from envcheck.probe.isolation import (
-    DRAIN_TIMEOUT_S,
     child_source,
     crash_signal,
-    decoded,
-    kill_tree,
-    register_child,
-    unregister_child,
+    run_streaming_child,
     user_python_path,
 )
 
-STEPS = ("import", "list_gpus", "conv2d", "lstm", "matmul", "xla")
+STEPS = ("import", "list_gpus", "conv2d", "lstm", "matmul", "xla")  # TensorFlow's
+
+
+@dataclass(frozen=True)
+class SmokeFramework:
+    """A framework the smoke test knows: its import name, its name for people, its child part."""
+
+    name: str  # the import name: tensorflow, torch, jax
+    title: str  # TensorFlow, PyTorch, JAX
+    child: str  # its part in envcheck/probe/children/, sent after smoke_common
+    steps: tuple[str, ...]
+
+
+SMOKE_FRAMEWORKS: Mapping[str, SmokeFramework] = {
+    "tensorflow": SmokeFramework("tensorflow", "TensorFlow", "smoke", STEPS),
+    "torch": SmokeFramework(
+        "torch", "PyTorch", "smoke_torch", ("import", "list_gpus", "conv2d", "matmul")
+    ),
+    "jax": SmokeFramework("jax", "JAX", "smoke_jax", ("import", "list_gpus", "conv2d", "matmul")),
+}
+
+
+def smoke_framework(name: str) -> SmokeFramework:
+    """The framework `name` (tensorflow, torch, jax); InputError for another."""
+    known = SMOKE_FRAMEWORKS.get(name)
+    if known is None:
+        raise InputError(f"no smoke test for {name!r}; choose from {', '.join(SMOKE_FRAMEWORKS)}")
+    return known
+
+
+def smoke_source(part: str) -> str:
+    """The child script: the shared step machinery, then the framework's (or probe's) part."""
+    return child_source("smoke_common") + "\n\n" + child_source(part)
+
+
 DEFAULT_TIMEOUT_S = 120.0
 STDERR_LIMIT = 256 * 1024  # characters of the child's stderr kept (its end)
 _DETAIL_IN_DESCRIBE = 200
@@ -64,6 +95,14 @@ class SmokeResult:
     returncode: int | None  # None when the child never started or was killed on a timeout
     signal: str | None  # e.g. SIGSEGV, or a Windows exception such as STATUS_ACCESS_VIOLATION
     seconds: float  # wall time of the child; the timeout itself for a timeout
+    framework: str = "tensorflow"  # the import name: tensorflow, torch, jax
+    version: str | None = None  # the framework's __version__ (tensorflow_version for TF too)
+
+    @property
+    def title(self) -> str:
+        """The framework's name for people: TensorFlow, PyTorch, JAX."""
+        known = SMOKE_FRAMEWORKS.get(self.framework)
+        return known.title if known else self.framework
 
     @property
     def last_step(self) -> str | None:
@@ -104,17 +143,18 @@ class SmokeResult:
         return f"not run: {reason}" if reason else "not run"
 
 
-def requested_steps(steps: Sequence[str] | None) -> tuple[str, ...]:
+def requested_steps(steps: Sequence[str] | None, framework: str = "tensorflow") -> tuple[str, ...]:
     """The steps to run in their fixed order; "import" always runs (every step needs it)."""
+    known = smoke_framework(framework).steps
     if steps is None:
-        return STEPS
-    unknown = [s for s in steps if s not in STEPS]
+        return known
+    unknown = [s for s in steps if s not in known]
     if unknown:
         raise InputError(
             f"unknown smoke test step(s) {', '.join(map(repr, unknown))}; "
-            f"choose from {', '.join(STEPS)}"
+            f"choose from {', '.join(known)}"
         )
-    return tuple(s for s in STEPS if s == "import" or s in steps)
+    return tuple(s for s in known if s == "import" or s in steps)
 
 
 def parse_step_lines(stdout: str) -> list[dict[str, Any]]:
@@ -162,7 +202,11 @@ def _strings(value: Any) -> tuple[str, ...]:
 
 
 def result_from_output(
-    wanted: Sequence[str], stdout: str, ending: ChildEnding, timeout: float
+    wanted: Sequence[str],
+    stdout: str,
+    ending: ChildEnding,
+    timeout: float,
+    framework: str = "tensorflow",
 ) -> SmokeResult:
     """Assemble a SmokeResult from the step lines that arrived and how the child ended."""
     events = parse_step_lines(stdout)
@@ -199,7 +243,9 @@ def result_from_output(
     return SmokeResult(
         status=status,
         steps=tuple(steps),
-        tensorflow_version=_optional_text(imported.get("version")),
+        tensorflow_version=(
+            _optional_text(imported.get("version")) if framework == "tensorflow" else None
+        ),
         build_info=dict(build_info) if isinstance(build_info, dict) else {},
         gpus=_strings(listed.get("gpus")),
         gpu_details=tuple(d for d in details if isinstance(d, dict))
@@ -210,6 +256,8 @@ def result_from_output(
         returncode=None if ending.timed_out else ending.returncode,
         signal=crashed_by,
         seconds=timeout if ending.timed_out else ending.seconds,
+        framework=framework,
+        version=_optional_text(imported.get("version")),
     )
 
 
@@ -260,32 +308,23 @@ def run_smoke_test(
     timeout: float = DEFAULT_TIMEOUT_S,
     env: Mapping[str, str] | None = None,
     steps: Sequence[str] | None = None,
+    framework: str = "tensorflow",
 ) -> SmokeResult:
-    """Run the smoke test in `python` (default: this interpreter); never raises for the child.
+    """Run `framework`'s smoke test in `python` (default: this interpreter); never raises for
+    the child.
 
-    Raises InputError only for unknown step names in `steps`.
+    Raises InputError only for an unknown framework or unknown step names in `steps`.
     """
-    wanted = requested_steps(steps)
+    known = smoke_framework(framework)
+    wanted = requested_steps(steps, framework)
     interpreter = python or sys.executable
-    command = [interpreter, "-I", "-c", child_source("smoke")]
+    command = [interpreter, "-I", "-c", smoke_source(known.child)]
     pythonpath = user_python_path(os.environ if env is None else env)
     argument = {"steps": list(wanted), "xla": "xla" in wanted, "pythonpath": pythonpath}
     command.append(json.dumps(argument))
-    started = time.monotonic()
-    try:
-        process = subprocess.Popen(
-            command,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            encoding="utf-8",
-            errors="replace",
-            env=dict(env) if env is not None else None,
-            start_new_session=os.name == "posix",
-        )
-    except OSError as exc:
-        reason = f"could not start {interpreter}: {exc}"
+    child = run_streaming_child(command, timeout=timeout, env=env)
+    if child.start_error is not None:
+        reason = f"could not start {interpreter}: {child.start_error}"
         return SmokeResult(
             status="not-run",
             steps=tuple(
@@ -300,23 +339,8 @@ def run_smoke_test(
             stderr="",
             returncode=None,
             signal=None,
-            seconds=time.monotonic() - started,
+            seconds=child.seconds,
+            framework=framework,
         )
-    timed_out = False
-    register_child(process)
-    try:
-        try:
-            stdout, stderr = process.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-            kill_tree(process)
-            try:  # what the child wrote before the timeout is kept by Popen; read the rest
-                stdout, stderr = process.communicate(timeout=DRAIN_TIMEOUT_S)
-            except subprocess.TimeoutExpired as exc:  # a grandchild still holds the pipes
-                stdout, stderr = decoded(exc.stdout), decoded(exc.stderr)
-    finally:
-        if process.poll() is None:  # interrupted (KeyboardInterrupt): never leave it running
-            kill_tree(process)
-        unregister_child(process)
-    ending = ChildEnding(process.returncode, timed_out, time.monotonic() - started, stderr or "")
-    return result_from_output(wanted, stdout or "", ending, timeout)
+    ending = ChildEnding(child.returncode, child.timed_out, child.seconds, child.stderr)
+    return result_from_output(wanted, child.stdout, ending, timeout, framework)

@@ -36,7 +36,9 @@ def to_json(report: Report) -> dict[str, Any]:
             for c in report.components
         ],
         "facts": report.facts.to_json(),
-        "smoke_test": report.smoke,
+        "smoke_test": report.smoke,  # TensorFlow's, as before smoke_tests existed
+        "smoke_tests": report.smoke_tests,
+        "import_orders": report.import_orders,
         "recommendation": (
             recommendation_report.to_json(report.recommendation) if report.recommendation else None
         ),
@@ -66,6 +68,12 @@ def to_text(report: Report, colour: bool = False) -> str:
         lines.append(
             f"  smoke test: {shown(report.smoke.get('describe', report.smoke.get('status')))}"
         )
+    for name, smoke in (report.smoke_tests or {}).items():
+        if name != "tensorflow":
+            title = smoke.get("title", name)
+            lines.append(
+                f"  {shown(title)} smoke test: {shown(smoke.get('describe', smoke.get('status')))}"
+            )
     lines.append("")
     listed = [f for f in report.findings if f.code != "benign-warning"]
     benign = [f for f in report.findings if f.code == "benign-warning"]
