@@ -494,7 +494,9 @@ def test_cli_markdown_and_text_formats() -> None:
     markdown = run_cli(path, "--format", "markdown")
     assert markdown.returncode == EXIT_NEGATIVE
     text = markdown.stdout.decode()
-    assert text.startswith("### envcheck explain\n\nThis build (TensorFlow, or JAX through the same XLA code) was built with cuDNN 8.1.0")
+    assert text.startswith(
+        "### envcheck explain\n\nThis build (TensorFlow, or JAX through the same XLA code) was built with cuDNN 8.1.0"
+    )
     assert "- **error** `cudnn-version-mismatch` (lines 1, 2): " in text
     assert "  - fix: Install cuDNN 8.1.0" in text
     plain = run_cli(path).stdout.decode()

@@ -19,7 +19,7 @@ from envcheck.matrix.model import Matrix
 # Each pattern with the texts (as logs write them) one of which a line must hold for the pattern
 # to be tried: a cheap gate, and the triggers of the big-log scan (envcheck.explain.scanner), so
 # both see the same lines.
-_PLATFORM_MARKERS = (
+_PLATFORM_MARKERS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
     (
         re.compile(r"[A-Za-z]:\\\\?(?:Users|Program Files|Windows|ProgramData)", re.IGNORECASE),
         ("\\Users", "\\users", "\\Program Files", "\\Windows", "\\windows", "\\ProgramData"),
@@ -66,7 +66,7 @@ _PLATFORM_MARKERS = (
 # another project's vendored copy (jaxlib's external/org_tensorflow/) nor JAX's own advice to
 # set TF_CPP_MIN_LOG_LEVEL.
 _PACKAGE_PATH = r"[/\\](?:site|dist)-packages[/\\]"
-_FRAMEWORK_MARKERS = (
+_FRAMEWORK_MARKERS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
     (
         re.compile(
             r"(?<!org_tensorflow/)\btensorflow[/\\](?:core|python|stream_executor|compiler|tsl)\b"
@@ -79,7 +79,8 @@ _FRAMEWORK_MARKERS = (
     ),
     (
         re.compile(
-            _PACKAGE_PATH + r"torch[/\\]|\b(?:import|from) torch\b|\btorch\.(?:cuda|_C|nn|version)\b"
+            _PACKAGE_PATH
+            + r"torch[/\\]|\b(?:import|from) torch\b|\btorch\.(?:cuda|_C|nn|version)\b"
             r"|\bPyTorch\b|\bTorch not compiled\b|\btorch(?:==|-\d| \(from)|requirement torch\b"
         ),
         ("torch", "PyTorch", "Torch "),

@@ -186,9 +186,7 @@ def _code_on(row: _Row) -> tuple[tuple[str, str, frozenset[str]], ...]:
 LOG_FRAMEWORKS = frozenset(
     {"tensorflow", "torch", "jax", "onnxruntime", "ctranslate2", "paddle", "cupy"}
 )
-FIX_KEYS = frozenset(
-    {"other", *LOG_FRAMEWORKS, *(f"{name} on macos" for name in LOG_FRAMEWORKS)}
-)
+FIX_KEYS = frozenset({"other", *LOG_FRAMEWORKS, *(f"{name} on macos" for name in LOG_FRAMEWORKS)})
 # A fix that names TensorFlow: shown to a log of another framework it would send the reader to
 # TensorFlow's install route (issue 20), so such a row must be TensorFlow's own message or
 # carry an "other" variant that does not name it (checked at load).
@@ -209,8 +207,9 @@ def _fix_for(row: _Row, pattern: re.Pattern[str], framework: str) -> tuple[tuple
     for key in table:
         if key not in FIX_KEYS:
             raise entry.error(
-                key, "not a framework, 'other' or '<framework> on macos' "
-                f"(frameworks: {', '.join(sorted(LOG_FRAMEWORKS))})"
+                key,
+                "not a framework, 'other' or '<framework> on macos' "
+                f"(frameworks: {', '.join(sorted(LOG_FRAMEWORKS))})",
             )
         text = _template(entry, key, pattern, FRAMEWORK_FIELDS)
         if not key.startswith("tensorflow") and NAMES_TENSORFLOW.search(text):
@@ -222,7 +221,7 @@ def _fix_for(row: _Row, pattern: re.Pattern[str], framework: str) -> tuple[tuple
         raise row.error(
             "fix",
             "names TensorFlow but the row is not TensorFlow's own message (framework = "
-            "\"tensorflow\"): add a fix_for.other that does not, for the logs of other frameworks",
+            '"tensorflow"): add a fix_for.other that does not, for the logs of other frameworks',
         )
     return tuple(variants)
 
@@ -332,7 +331,9 @@ def load_signatures(directory: Path) -> tuple[Signature, ...]:
 
 def _load_file(directory: Path, name: str) -> list[Signature]:
     data = _read_toml(directory, name)
-    _check_top_level(data, name, {"signature", "framework"} if name == FRAMEWORKS_FILE else {"signature"})
+    _check_top_level(
+        data, name, {"signature", "framework"} if name == FRAMEWORKS_FILE else {"signature"}
+    )
     sources = _read_sources(data, name)
     tables = data.get("signature")
     if not isinstance(tables, list) or not tables:
