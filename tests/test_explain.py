@@ -482,6 +482,8 @@ def test_cli_json_shape() -> None:
         "driver",
         "python",
         "python_bits",
+        "frameworks",
+        "framework",
     }
     assert report["facts"]["expected_cuda"] == ["10.1"]
     assert report["facts"]["platforms"] == ["windows"]
@@ -492,7 +494,9 @@ def test_cli_markdown_and_text_formats() -> None:
     markdown = run_cli(path, "--format", "markdown")
     assert markdown.returncode == EXIT_NEGATIVE
     text = markdown.stdout.decode()
-    assert text.startswith("### envcheck explain\n\nTensorFlow was built with cuDNN 8.1.0")
+    assert text.startswith(
+        "### envcheck explain\n\nThis build (TensorFlow, or JAX through the same XLA code) was built with cuDNN 8.1.0"
+    )
     assert "- **error** `cudnn-version-mismatch` (lines 1, 2): " in text
     assert "  - fix: Install cuDNN 8.1.0" in text
     plain = run_cli(path).stdout.decode()
@@ -623,6 +627,9 @@ def test_no_facts_are_invented() -> None:
         "driver": None,
         "python": None,
         "python_bits": None,
+        # real: its seven lines are TensorFlow's (external/local_xla/, "TensorFlow binary")
+        "frameworks": {"tensorflow": 7},
+        "framework": "tensorflow",
     }
 
 

@@ -98,10 +98,18 @@ def test_ptx_compiler_wording_is_the_driver_older_than_ptxas_warning() -> None:
 
 
 def test_unsupported_ptx_version_is_an_old_driver_error() -> None:
-    for line in (UNSUPPORTED_PTX, "the provided PTX was compiled with an unsupported toolchain."):
+    bare = "the provided PTX was compiled with an unsupported toolchain."
+    for line in (UNSUPPORTED_PTX, bare):
         finding = only(explain([line]), "driver-too-old")
         assert finding.severity is Severity.ERROR
-        assert "envcheck recommend --driver" in finding.fix
+    # UNSUPPORTED_PTX's path is TensorFlow's (tensorflow/compiler/...): TensorFlow's fix.
+    assert "envcheck recommend --driver" in only(explain([UNSUPPORTED_PTX]), "driver-too-old").fix
+    # The bare line does not show its framework: a neutral fix (issue 20), TensorFlow's once the
+    # log shows TensorFlow.
+    neutral = only(explain([bare]), "driver-too-old").fix
+    assert "the framework" in neutral and "TensorFlow" not in neutral
+    with_tf = only(explain(["import tensorflow as tf", bare]), "driver-too-old").fix
+    assert "envcheck recommend --driver" in with_tf
 
 
 def test_unsupported_ptx_fix_names_the_driver_of_the_builds_cuda() -> None:

@@ -48,6 +48,12 @@ _TELLING_WORDS = (
     "cuda", "cudnn", "nvidia", "gpu",
 )  # fmt: skip
 _LIBRARY_CODES = {"cuda-library-missing", "cuda-version-mismatch", "cudnn-missing"}
+# Findings whose fix is installing the framework's CUDA build (or the CUDA/cuDNN it was built
+# for): a fix that does not name the log's framework gets its route added.
+_ROUTED_CODES = _LIBRARY_CODES | {
+    "cudnn-version-mismatch", "cudnn-sublibrary-missing", "framework-cpu-only",
+    "compute-capability-unsupported",
+}  # fmt: skip
 
 
 class EmptyLogError(InputError):
@@ -161,8 +167,35 @@ def _python_support(facts: LogFacts, matrix: Matrix) -> str:
 
 
 def _with_matrix(finding: Finding, facts: LogFacts, matrix: Matrix) -> Finding:
-    """Add what the matrix says: the set-up of the cuDNN the log's TensorFlow was built with,
-    the driver of its CUDA, the CUDA version the libraries it asked for belong to."""
+    """Add what the matrix says. For a TensorFlow log: the set-up of the cuDNN its TensorFlow
+    was built with, the driver of its CUDA, the releases with wheels for its Python, the CUDA
+    version the libraries it asked for belong to. For another framework's log (or one that
+    does not show its framework) only what holds for every framework: the CUDA the asked-for
+    library names belong to, and the framework's own CUDA install route where the fix does
+    not name it yet (matrix.log_frameworks)."""
+    framework = facts.framework
+    if framework == "tensorflow":
+        return _for_tensorflow(finding, facts, matrix)
+    route = matrix.log_frameworks.get(framework) if framework else None
+    macos = "macos" in facts.platforms
+    fix = finding.fix
+    if finding.code in _LIBRARY_CODES and facts.libraries:
+        names = ", ".join(sorted(facts.libraries))
+        majors = sorted({w.split(".")[0] for v in facts.libraries.values() for w in v.split("/")})
+        who = route.framework if route else "the framework"
+        fix += (
+            f" {names} {'belongs' if len(facts.libraries) == 1 else 'belong'} to CUDA "
+            f"{' or '.join(majors)}: install that CUDA's libraries, or a build of {who} made "
+            "for the CUDA you have."
+        )
+    named = route is not None and any(n.lower() in fix.lower() for n in (route.id, route.framework))
+    # (macOS has no CUDA: a fix there says so rather than point at a CUDA build.)
+    if route is not None and finding.code in _ROUTED_CODES and not named and not macos:
+        fix += f" {route.framework}'s CUDA build: {route.cuda_build}."
+    return finding if fix == finding.fix else replace(finding, fix=fix.strip())
+
+
+def _for_tensorflow(finding: Finding, facts: LogFacts, matrix: Matrix) -> Finding:
     if finding.code == "cudnn-version-mismatch":
         return replace(finding, fix=finding.fix + _cudnn_install(facts, matrix))
     if finding.code == "driver-too-old":
@@ -222,6 +255,8 @@ def _known_bugs(
     platforms = facts.platforms & {"windows", "wsl", "linux", "macos"}
     findings = []
     for bug in bugs_with_symptoms(bugs, (h.signature.id for h in hits)):
+        if bug.framework and bug.framework != facts.framework:
+            continue  # one framework's bug, in a log of another (or of one not shown)
         if (
             bug.tensorflow is not None
             and versions
@@ -238,7 +273,7 @@ def _known_bugs(
                 Severity.WARNING,
                 f"These lines match a known bug: {bug.title}.",
                 (bug.url,),
-                bug.workaround,
+                bug.workaround_in(facts.framework),
                 tuple(every[:20]),
                 total,
             )
@@ -251,6 +286,20 @@ def _in_place(hit: LogHit, platforms: Collection[str]) -> LogHit:
     once the whole log is read, so applied at the end."""
     code = hit.signature.code_in(platforms, hit.code)
     return hit if code is None else replace(hit, code=code)
+
+
+def _read_as(hit: LogHit, facts: LogFacts, matrix: Matrix) -> LogHit:
+    """A hit read as its framework: the one whose own message it is, else the log's; its fix
+    then takes that framework's variant and names it (matrix.log_frameworks)."""
+    framework = hit.signature.framework or facts.framework
+    routes = matrix.log_frameworks
+    values = routes.get(framework or "other", routes["other"]).values()
+    return replace(
+        hit,
+        framework=framework,
+        macos="macos" in facts.platforms,
+        framework_values=tuple(values.items()),
+    )
 
 
 class _Reading:
@@ -330,7 +379,7 @@ class _Reading:
                 "output of the failing command, e.g. python train.py 2>&1 | envcheck explain -"
             )
         facts = self.collector.facts
-        hits = [_in_place(hit, facts.platforms) for hit in self.hits]
+        hits = [_read_as(_in_place(hit, facts.platforms), facts, matrix) for hit in self.hits]
         unkept = {
             signature: seen - HITS_KEPT_PER_SIGNATURE
             for signature, seen in self._per_signature.items()

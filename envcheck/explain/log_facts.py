@@ -19,7 +19,7 @@ from envcheck.matrix.model import Matrix
 # Each pattern with the texts (as logs write them) one of which a line must hold for the pattern
 # to be tried: a cheap gate, and the triggers of the big-log scan (envcheck.explain.scanner), so
 # both see the same lines.
-_PLATFORM_MARKERS = (
+_PLATFORM_MARKERS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
     (
         re.compile(r"[A-Za-z]:\\\\?(?:Users|Program Files|Windows|ProgramData)", re.IGNORECASE),
         ("\\Users", "\\users", "\\Program Files", "\\Windows", "\\windows", "\\ProgramData"),
@@ -46,6 +46,76 @@ _PLATFORM_MARKERS = (
         ),
         ("docker", "Docker", "--gpus", "nvidia-container", " ... done"),
         "container",
+    ),
+    # macOS: a home directory (/Users/NAME/, not C:/Users/), Homebrew's prefix, the
+    # python.org framework build, a macOS wheel tag, a dynamic library's suffix, uname.
+    (
+        re.compile(
+            r"(?<![A-Za-z]:)/Users/[^/\s]+/|/opt/homebrew/|/Library/Frameworks/Python\.framework"
+            r"|macosx_\d+_\d+_|\.dylib\b|\bDarwin\b"
+        ),
+        ("/Users/", "/opt/homebrew/", "Python.framework", "macosx_", ".dylib", "Darwin"),
+        "macos",
+    ),
+)
+# Which framework wrote the log: its package's paths in a traceback (site-packages/torch/,
+# ...\\torch\\), its import, pip naming its package, its own name in its messages. Each
+# pattern with its gates, as the platform markers; a line counts once per framework, and the
+# framework with most lines is the log's (LogFacts.framework). TensorFlow's own source paths
+# in its log prefixes count (tensorflow/core/..., external/local_xla/ of TF 2.16+), but not
+# another project's vendored copy (jaxlib's external/org_tensorflow/) nor JAX's own advice to
+# set TF_CPP_MIN_LOG_LEVEL.
+_PACKAGE_PATH = r"[/\\](?:site|dist)-packages[/\\]"
+_FRAMEWORK_MARKERS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
+    (
+        re.compile(
+            r"(?<!org_tensorflow/)\btensorflow[/\\](?:core|python|stream_executor|compiler|tsl)\b"
+            r"|external/local_(?:xla|tsl)/|\bTensorFlow\b|\bimport tensorflow\b"
+            r"|\btensorflow(?:-gpu|-cpu|-macos|\[and-cuda\])?(?:==| \(from|-\d)"
+            r"|requirement tensorflow\b|\btf\.(?:config|keras|test|data)\b"
+        ),
+        ("tensorflow", "TensorFlow", "local_xla/", "local_tsl/", "tf."),
+        "tensorflow",
+    ),
+    (
+        re.compile(
+            _PACKAGE_PATH
+            + r"torch[/\\]|\b(?:import|from) torch\b|\btorch\.(?:cuda|_C|nn|version)\b"
+            r"|\bPyTorch\b|\bTorch not compiled\b|\btorch(?:==|-\d| \(from)|requirement torch\b"
+        ),
+        ("torch", "PyTorch", "Torch "),
+        "torch",
+    ),
+    (
+        re.compile(
+            _PACKAGE_PATH + r"jax(?:lib)?[/\\]|\bjaxlib\b|\b(?:import|from) jax\b"
+            r"|\bjax\.(?:devices|numpy|random|lib)\b|\bjax\[cuda|\bJAX\b|requirement jax\b"
+        ),
+        ("jax", "JAX"),
+        "jax",
+    ),
+    (
+        re.compile(r"onnxruntime|ONNXRuntime|ONNX Runtime", re.IGNORECASE),
+        ("onnxruntime", "ONNXRuntime", "ONNX Runtime", "OnnxRuntime", "Onnxruntime"),
+        "onnxruntime",
+    ),
+    (
+        re.compile(r"ctranslate2|faster[_-]whisper", re.IGNORECASE),
+        ("ctranslate2", "CTranslate2", "faster_whisper", "faster-whisper"),
+        "ctranslate2",
+    ),
+    (
+        re.compile(
+            _PACKAGE_PATH + r"paddle[/\\]|\bpaddlepaddle|\bPaddlePaddle\b|\bPaddle\b"
+            r"|\b(?:import|from) paddle\b"
+        ),
+        ("paddle", "Paddle"),
+        "paddle",
+    ),
+    (
+        re.compile(r"\bcupy(?:_backends)?\b|\bCuPy\b|\bcupy-cuda"),
+        ("cupy", "CuPy"),
+        "cupy",
     ),
 )
 _GPU = re.compile(r"name: (?P<name>[^,]+), pci bus id: [^,]+, compute capability: (?P<cc>\d+\.\d+)")
@@ -98,6 +168,7 @@ FACT_GATES = tuple(
         {gate for _, gates, _ in _PLATFORM_MARKERS for gate in gates}
         | {*_GPU_GATES, *_TF_VERSION_GATES, *_DRIVER_GATES, *_LIBRARY_GATES, *_PYTHON_GATES}
         | set(_BITS_GATES)
+        | {gate for _, gates, _ in _FRAMEWORK_MARKERS for gate in gates}
     )
 )
 
@@ -120,6 +191,18 @@ class LogFacts:
     driver: str | None = None
     python: str | None = None  # X.Y of the interpreter the log shows
     python_bits: str | None = None  # "32" or "64", from the interpreter's banner
+    # framework (LOG_FRAMEWORKS) -> lines that show it, in the order first seen; a hit of a
+    # signature that is one framework's own message counts as such a line
+    frameworks: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def framework(self) -> str:
+        """The framework the log is read as: the one most lines show (the first seen of a tie;
+        a ctranslate2 traceback also passes through torch's paths less often); "" when none."""
+        if not self.frameworks:
+            return ""
+        most = max(self.frameworks.values())
+        return next(name for name, count in self.frameworks.items() if count == most)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -134,6 +217,8 @@ class LogFacts:
             "driver": self.driver,
             "python": self.python,
             "python_bits": self.python_bits,
+            "frameworks": dict(self.frameworks),
+            "framework": self.framework or None,
         }
 
 
@@ -172,6 +257,9 @@ class LogFactCollector:
             known = platform in self.facts.platforms
             if not known and _gate(text, gates) and pattern.search(text):
                 self.facts.platforms.add(platform)
+        for pattern, gates, framework in _FRAMEWORK_MARKERS:
+            if _gate(text, gates) and pattern.search(text):
+                self._shows(framework)
         if _gate(text, _GPU_GATES):
             gpu = _GPU.search(text)
             if gpu:
@@ -190,8 +278,14 @@ class LogFactCollector:
                 if cuda:
                     self.facts.libraries[name] = cuda
 
+    def _shows(self, framework: str) -> None:
+        self.facts.frameworks[framework] = self.facts.frameworks.get(framework, 0) + 1
+
     def hits(self, hits: Iterable[LogHit]) -> None:
         for hit in hits:
+            if hit.signature.framework:
+                # A message only this framework prints: the line speaks for it.
+                self._shows(hit.signature.framework)
             encoded = hit.groups.get("cudnn")
             if encoded and encoded.isdigit() and self.facts.cudnn is None:
                 self.facts.cudnn = decode_cudnn(encoded, self._matrix)

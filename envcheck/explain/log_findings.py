@@ -53,6 +53,10 @@ def findings_from_log(
                 first.fix,
                 tuple(sorted({h.line for h in group})),
                 _total(group, unkept or {}),
+                # Which framework cannot use CUDA, for a program reading the JSON.
+                {"framework": first.framework}
+                if first.code == "framework-cpu-only" and first.framework
+                else {},
             )
         )
     return findings

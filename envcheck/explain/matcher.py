@@ -50,6 +50,12 @@ class LogHit:
     line: int  # 1-based
     text: str  # the cleaned line
     groups: dict[str, str] = field(default_factory=dict)  # groups that matched
+    # Where the log is read as a whole (explain sets them once the log is read): the framework
+    # the hit is read as ("" unknown), whether the log ran on macOS, and the values of the
+    # framework fields a fix variant names (signatures.FRAMEWORK_FIELDS).
+    framework: str = ""
+    macos: bool = False
+    framework_values: tuple[tuple[str, str], ...] = ()
 
     @property
     def message(self) -> str:
@@ -57,7 +63,12 @@ class LogHit:
 
     @property
     def fix(self) -> str:
-        return self.signature.fix.format_map(TemplateValues(self.groups))
+        # A caller that does not read the log as a whole (the doctor's smoke test of
+        # TensorFlow) gets the row's own fix.
+        if not self.framework_values:
+            return self.signature.fix.format_map(TemplateValues(self.groups))
+        template = self.signature.fix_template(self.framework, self.macos)
+        return template.format_map(TemplateValues({**dict(self.framework_values), **self.groups}))
 
     @property
     def benign(self) -> bool:

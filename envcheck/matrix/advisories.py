@@ -16,6 +16,7 @@ from packaging.version import Version
 
 from envcheck.matrix import load
 from envcheck.matrix.load import MatrixDataError
+from envcheck.matrix.signatures import FIX_KEYS, LOG_FRAMEWORKS, NAMES_TENSORFLOW
 from envcheck.platforms import OS_NAMES
 from envcheck.versions import ComputeCapability
 
@@ -36,6 +37,21 @@ class KnownBug:
     severity: Literal["warning", "info"]
     sources: tuple[str, ...]
     cuda_build_only: bool = False  # a packaging bug of the GPU build: CPU builds never hit it
+    # The framework whose bug it is (a `tensorflow` range makes it TensorFlow's); "" for a bug
+    # of a library every framework loads (cuDNN's zlibwapi.dll). explain names a framework's
+    # bug only in a log of that framework.
+    framework: str = ""
+    # Workaround variants by the framework a log shows, as a signature's fix_for (FIX_KEYS).
+    workaround_for: tuple[tuple[str, str], ...] = ()
+
+    def workaround_in(self, framework: str) -> str:
+        """The workaround for a log of `framework` ("" unknown): its own variant, else "other"
+        for any framework but TensorFlow, else `workaround`."""
+        variants = dict(self.workaround_for)
+        wanted = [framework] if framework else []
+        if framework != "tensorflow":
+            wanted.append("other")
+        return next((variants[key] for key in wanted if key in variants), self.workaround)
 
     def affects(
         self,
@@ -75,6 +91,29 @@ def _specifier(row: load._Row, key: str) -> SpecifierSet | None:
         raise MatrixDataError(f"{row.where}: field {key!r}: {text!r} is not a specifier") from exc
 
 
+def _workaround_for(row: load._Row, framework: str) -> tuple[tuple[str, str], ...]:
+    """The workaround variants; a workaround naming TensorFlow in a bug that is not
+    TensorFlow's needs an "other" variant that does not (as a signature's fix)."""
+    table = row.optional_table("workaround_for")
+    entry = row.nested(table, f"{row.where} workaround_for")
+    variants = []
+    for key in table:
+        if key not in FIX_KEYS:
+            raise entry.error(key, "not a framework, 'other' or '<framework> on macos'")
+        text = entry.string(key)
+        if not key.startswith("tensorflow") and NAMES_TENSORFLOW.search(text):
+            raise entry.error(key, "a workaround for another framework names TensorFlow")
+        variants.append((key, text))
+    entry.done()
+    if (
+        framework != "tensorflow"
+        and NAMES_TENSORFLOW.search(row.string("workaround"))
+        and "other" not in table
+    ):
+        raise row.error("workaround", "names TensorFlow: add a workaround_for.other that does not")
+    return tuple(variants)
+
+
 def load_known_bugs(directory: Path) -> tuple[KnownBug, ...]:
     data = load._read_toml(directory, FILE)
     load._check_top_level(data, FILE, {"bug"})
@@ -92,12 +131,16 @@ def load_known_bugs(directory: Path) -> tuple[KnownBug, ...]:
                 f"{row.where}: field 'severity': {written!r} is not warning or info"
             )
         severity: Literal["warning", "info"] = "info" if written == "info" else "warning"
+        tensorflow = _specifier(row, "tensorflow")
+        framework = row.text("framework") or ("tensorflow" if tensorflow is not None else "")
+        if framework and framework not in LOG_FRAMEWORKS:
+            raise row.error("framework", f"{framework!r} is not a log framework")
         bugs.append(
             KnownBug(
                 id=row.string("id"),
                 title=row.string("title"),
                 url=row.string("url"),
-                tensorflow=_specifier(row, "tensorflow"),
+                tensorflow=tensorflow,
                 cudnn=_specifier(row, "cudnn"),
                 os=frozenset(os_names),
                 min_compute_capability=ComputeCapability.parse(capability) if capability else None,
@@ -106,6 +149,8 @@ def load_known_bugs(directory: Path) -> tuple[KnownBug, ...]:
                 severity=severity,
                 sources=row.sources(),
                 cuda_build_only=row.optional_boolean("cuda_build_only") or False,
+                framework=framework,
+                workaround_for=_workaround_for(row, framework),
             )
         )
         row.done()

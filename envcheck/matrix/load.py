@@ -151,6 +151,15 @@ class _Row:
             raise self.error(key, "expected an array of tables")
         return value
 
+    def optional_table(self, key: str) -> dict[str, Any]:
+        """A plain table (key = value pairs) that may be absent (read as empty)."""
+        value = self._get(key, required=False)
+        if value is None:
+            return {}
+        if not isinstance(value, dict):
+            raise self.error(key, "expected a table")
+        return value
+
     def table_list(self, key: str) -> list[Any]:
         value = self._get(key, required=True)
         if not isinstance(value, list) or not value:

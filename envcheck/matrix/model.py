@@ -32,7 +32,7 @@ from envcheck.matrix.records import (
     Source,
     TensorflowRelease,
 )
-from envcheck.matrix.signatures import Signature, load_signatures
+from envcheck.matrix.signatures import LogFramework, Signature, load_log_frameworks, load_signatures
 from envcheck.versions import ComputeCapability, DriverVersion, major_minor
 
 
@@ -88,6 +88,11 @@ class Matrix:
         """The known log messages (explain, the smoke test), read when first asked for: the
         log_signatures*.toml files, then one per mapped NVIDIA result code (error_codes.toml)."""
         return load_signatures(self.directory) + error_signatures(self.error_codes)
+
+    @functools.cached_property
+    def log_frameworks(self) -> dict[str, LogFramework]:
+        """How explain's fixes name each framework a log can show ([[framework]] rows)."""
+        return load_log_frameworks(self.directory)
 
     @property
     def sources(self) -> dict[str, dict[str, Source]]:

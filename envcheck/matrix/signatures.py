@@ -22,6 +22,7 @@ from envcheck.matrix.load import (
     _read_sources,
     _read_toml,
     _Row,
+    _rows,
 )
 
 FILE = "log_signatures.toml"
@@ -57,6 +58,26 @@ class Signature:
     # container is a container started without GPU access. Platforms: LOG_PLATFORMS.
     # (platform, code, the codes it replaces: empty = any).
     code_on: tuple[tuple[str, str, frozenset[str]], ...] = ()
+    # The framework whose own message this is (LOG_FRAMEWORKS; "" for a message several
+    # frameworks or the loader print): a hit is evidence the log is that framework's, and its
+    # fix is read for that framework whatever else the log shows.
+    framework: str = ""
+    # Fix variants (str.format templates like `fix`) by the framework a hit is read as:
+    # FIX_KEYS, most specific first (fix_template). `fix` is TensorFlow's and every
+    # framework's without a variant of its own.
+    fix_for: tuple[tuple[str, str], ...] = ()
+
+    def fix_template(self, framework: str, macos: bool) -> str:
+        """The fix for a hit read as `framework` ("" unknown) in a log that ran on macOS or
+        not: "<framework> on macos", then "<framework>", then "other" (any framework but
+        TensorFlow, and an unknown one), then `fix`."""
+        variants = dict(self.fix_for)
+        wanted = [framework] if framework else []
+        if macos and framework:
+            wanted.insert(0, f"{framework} on macos")
+        if framework != "tensorflow":
+            wanted.append("other")
+        return next((variants[key] for key in wanted if key in variants), self.fix)
 
     def code_in(self, platforms: Collection[str], code: str) -> str | None:
         """The code `code_on` gives a hit (of `code`) in a log from one of these platforms."""
@@ -88,15 +109,24 @@ def _compile(row: _Row, key: str, text: str) -> re.Pattern[str]:
         raise row.error(key, f"invalid regular expression {text!r}: {exc}") from exc
 
 
-def _template(row: _Row, key: str, pattern: re.Pattern[str]) -> str:
-    """A str.format template that names only groups of `pattern` (checked by formatting it)."""
+# What a fix variant may name besides the pattern's groups: the framework the hit is read as
+# (LogFramework: its name and how to install its CUDA build; "the framework" and a neutral
+# route when the log does not show which).
+FRAMEWORK_FIELDS = frozenset({"framework", "cuda_build"})
+
+
+def _template(
+    row: _Row, key: str, pattern: re.Pattern[str], reserved: frozenset[str] = frozenset()
+) -> str:
+    """A str.format template that names only groups of `pattern` and the `reserved` fields
+    (checked by formatting it)."""
     text = row.string(key)
     try:
         fields = [name for _, name, _, _ in string.Formatter().parse(text) if name is not None]
     except ValueError as exc:
         raise row.error(key, f"not a valid format template: {exc}") from exc
     for name in fields:
-        if name not in pattern.groupindex:
+        if name not in pattern.groupindex and name not in reserved:
             raise row.error(
                 key,
                 f"{{{name}}} is not a named group of the pattern "
@@ -151,6 +181,51 @@ def _code_on(row: _Row) -> tuple[tuple[str, str, frozenset[str]], ...]:
     return tuple(routes)
 
 
+# The frameworks a log can be read as (envcheck.explain.log_facts): a row's `framework`, and
+# the keys of its `fix_for` with "other" and each "<framework> on macos".
+LOG_FRAMEWORKS = frozenset(
+    {"tensorflow", "torch", "jax", "onnxruntime", "ctranslate2", "paddle", "cupy"}
+)
+FIX_KEYS = frozenset({"other", *LOG_FRAMEWORKS, *(f"{name} on macos" for name in LOG_FRAMEWORKS)})
+# A fix that names TensorFlow: shown to a log of another framework it would send the reader to
+# TensorFlow's install route (issue 20), so such a row must be TensorFlow's own message or
+# carry an "other" variant that does not name it (checked at load).
+NAMES_TENSORFLOW = re.compile(r"tensorflow|\bTF\b", re.IGNORECASE)
+
+
+def _framework(row: _Row) -> str:
+    name = row.text("framework")
+    if name and name not in LOG_FRAMEWORKS:
+        raise row.error("framework", f"{name!r} is not one of {', '.join(sorted(LOG_FRAMEWORKS))}")
+    return name
+
+
+def _fix_for(row: _Row, pattern: re.Pattern[str], framework: str) -> tuple[tuple[str, str], ...]:
+    table = row.optional_table("fix_for")
+    entry = row.nested(table, f"{row.where} fix_for")
+    variants = []
+    for key in table:
+        if key not in FIX_KEYS:
+            raise entry.error(
+                key,
+                "not a framework, 'other' or '<framework> on macos' "
+                f"(frameworks: {', '.join(sorted(LOG_FRAMEWORKS))})",
+            )
+        text = _template(entry, key, pattern, FRAMEWORK_FIELDS)
+        if not key.startswith("tensorflow") and NAMES_TENSORFLOW.search(text):
+            raise entry.error(key, "a fix for another framework than TensorFlow names TensorFlow")
+        variants.append((key, text))
+    entry.done()
+    fix = row.string("fix")
+    if framework != "tensorflow" and NAMES_TENSORFLOW.search(fix) and "other" not in table:
+        raise row.error(
+            "fix",
+            "names TensorFlow but the row is not TensorFlow's own message (framework = "
+            '"tensorflow"): add a fix_for.other that does not, for the logs of other frameworks',
+        )
+    return tuple(variants)
+
+
 def _signature(row: _Row) -> Signature:
     identifier = row.string("id")
     if not _ID.fullmatch(identifier):
@@ -170,6 +245,7 @@ def _signature(row: _Row) -> Signature:
         raise row.error("benign", "benign = true goes with code benign-warning, and only with it")
     if benign and root_cause:
         raise row.error("root_cause", "a benign line is not a root cause")
+    framework = _framework(row)
     signature = Signature(
         id=identifier,
         pattern=pattern,
@@ -184,12 +260,52 @@ def _signature(row: _Row) -> Signature:
         note=row.text("note"),
         follows=row.text("follows"),
         code_on=_code_on(row),
+        framework=framework,
+        fix_for=_fix_for(row, pattern, framework),
     )
     row.done()
     return signature
 
 
 FILES = (FILE, "log_signatures_frameworks.toml")
+FRAMEWORKS_FILE = FILES[1]
+
+
+@dataclass(frozen=True)
+class LogFramework:
+    """How a fix names a framework a log shows (`[[framework]]` of FRAMEWORKS_FILE): the
+    values of the FRAMEWORK_FIELDS of a fix variant. The row named "other" stands for a log
+    that does not show its framework."""
+
+    id: str  # LOG_FRAMEWORKS, or "other"
+    framework: str  # "PyTorch"
+    cuda_build: str  # how to install its CUDA build, as a clause
+    sources: tuple[str, ...] = ()
+
+    def values(self) -> dict[str, str]:
+        return {"framework": self.framework, "cuda_build": self.cuda_build}
+
+
+def load_log_frameworks(directory: Path) -> dict[str, LogFramework]:
+    """The `[[framework]]` rows of FRAMEWORKS_FILE by id: one per LOG_FRAMEWORKS name and one
+    "other", each citing its source."""
+    data = _read_toml(directory, FRAMEWORKS_FILE)
+    sources = _read_sources(data, FRAMEWORKS_FILE)
+    found: dict[str, LogFramework] = {}
+    for row in _rows(data, FRAMEWORKS_FILE, "framework", sources):
+        identifier = row.string("id")
+        if identifier not in LOG_FRAMEWORKS | {"other"} or identifier in found:
+            raise row.error("id", f"{identifier!r} is a duplicate or not a log framework")
+        found[identifier] = LogFramework(
+            identifier, row.string("framework"), row.string("cuda_build"), row.sources()
+        )
+        if identifier != "tensorflow" and NAMES_TENSORFLOW.search(found[identifier].cuda_build):
+            raise row.error("cuda_build", "names TensorFlow")
+        row.done()
+    missing = sorted((LOG_FRAMEWORKS | {"other"}) - set(found))
+    if missing:
+        raise MatrixDataError(f"{FRAMEWORKS_FILE}: no [[framework]] row for {', '.join(missing)}")
+    return found
 
 
 def load_signatures(directory: Path) -> tuple[Signature, ...]:
@@ -215,7 +331,9 @@ def load_signatures(directory: Path) -> tuple[Signature, ...]:
 
 def _load_file(directory: Path, name: str) -> list[Signature]:
     data = _read_toml(directory, name)
-    _check_top_level(data, name, {"signature"})
+    _check_top_level(
+        data, name, {"signature", "framework"} if name == FRAMEWORKS_FILE else {"signature"}
+    )
     sources = _read_sources(data, name)
     tables = data.get("signature")
     if not isinstance(tables, list) or not tables:
