@@ -14,9 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from envcheck.findings import Finding, Severity
+from envcheck.framework_names import label
 from envcheck.probe.import_order import ImportOrderFacts, OrderRun
-
-TITLES = {"tensorflow": "TensorFlow", "torch": "PyTorch", "jax": "JAX"}
 
 # Sonames that NVIDIA's CUDA 12 and CUDA 13 wheels share: which build a process has is told by
 # who wrote the file, not by the name (the file lists of nvidia-*-cu12 and the CUDA 13 wheels
@@ -53,7 +52,7 @@ FIX = (
 
 
 def _title(name: str) -> str:
-    return TITLES.get(name, name)
+    return label(name)
 
 
 def _judged(library: str, major: str | None) -> bool:

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from envcheck.errors import InputError
+from envcheck.framework_names import label
 from envcheck.probe.isolation import (
     child_source,
     crash_signal,
@@ -41,17 +42,18 @@ class SmokeFramework:
     """A framework the smoke test knows: its import name, its name for people, its child part."""
 
     name: str  # the import name: tensorflow, torch, jax
-    title: str  # TensorFlow, PyTorch, JAX
     child: str  # its part in envcheck/probe/children/, sent after smoke_common
     steps: tuple[str, ...]
 
+    @property
+    def title(self) -> str:
+        return label(self.name)  # TensorFlow, PyTorch, JAX
+
 
 SMOKE_FRAMEWORKS: Mapping[str, SmokeFramework] = {
-    "tensorflow": SmokeFramework("tensorflow", "TensorFlow", "smoke", STEPS),
-    "torch": SmokeFramework(
-        "torch", "PyTorch", "smoke_torch", ("import", "list_gpus", "conv2d", "matmul")
-    ),
-    "jax": SmokeFramework("jax", "JAX", "smoke_jax", ("import", "list_gpus", "conv2d", "matmul")),
+    "tensorflow": SmokeFramework("tensorflow", "smoke", STEPS),
+    "torch": SmokeFramework("torch", "smoke_torch", ("import", "list_gpus", "conv2d", "matmul")),
+    "jax": SmokeFramework("jax", "smoke_jax", ("import", "list_gpus", "conv2d", "matmul")),
 }
 
 
