@@ -158,7 +158,8 @@ def pins(facts: Facts) -> dict[str, list[Pin]]:
                     continue
                 if _holds(inner.marker, environment, ["", *sorted(requirement.extras)]):
                     found.setdefault(inner_name, []).append(Pin(framework, inner, through))
-    return found
+    # One pin said twice (cuda-toolkit's cublas and cusolver extras both name nvidia-cublas).
+    return {name: list({p.text(): p for p in wanted}.values()) for name, wanted in found.items()}
 
 
 # --- files two distributions install ----------------------------------------------------------

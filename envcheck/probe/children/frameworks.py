@@ -412,6 +412,7 @@ def record_rows(text, where, errors):
             len(row) != 3
             or set(parts) & {"", ".", ".."}
             or "\\" in path
+            or "\0" in path
             or not (size == "" or (size.isdigit() and size.isascii()))
             or (hashed and (not digest or algorithm not in HASHES))
         ):
