@@ -430,6 +430,23 @@ def test_one_owner_changed_file(matrix: Matrix) -> None:
     )
 
 
+def test_files_removed_by_uninstalling_the_other_owner(matrix: Matrix) -> None:
+    # pip uninstall -y nvidia-cudnn-cu13 removes every file its RECORD lists: cu12's too.
+    gone = replace(
+        shared(owners=(("nvidia-cudnn-cu12", "9.28.0.42", False),)), size=None, compared="missing"
+    )
+    facts = machine(frameworks=(TF,), wheels=TF_TORCH_WHEELS[:1], shared_files=(gone,))
+    (finding,) = overwritten_files(Context(facts, matrix, None))
+    assert finding.message == (
+        f"{CUDNN} (cuDNN), installed by nvidia-cudnn-cu12 9.28.0.42 (TensorFlow 2.21.0's), is "
+        "missing, so TensorFlow 2.21.0 cannot load cuDNN from there."
+    )
+    assert finding.evidence[1].startswith(f"{CUDNN}: missing on disk; nvidia-cudnn-cu12")
+    assert finding.fix == (
+        'python -m pip install --force-reinstall --no-deps "nvidia-cudnn-cu12==9.28.0.42"'
+    )
+
+
 def _pinning(tf_pin: str, torch_pin: str, installed: str) -> Facts:
     tf = replace(TF, requires=(f'{tf_pin}; extra == "and-cuda"',))
     torch = replace(TORCH, requires=(torch_pin,))

@@ -210,14 +210,15 @@ def _owner_label(shared: SharedFileFacts, name: str) -> str:
 
 
 def _file_line(shared: SharedFileFacts) -> str:
-    size = "missing" if shared.size is None else f"{shared.size} bytes"
+    size = shared.compared if shared.size is None else f"{shared.size} bytes"
     owners = "; ".join(
         f"{o.distribution} {o.version} recorded "
         f"{'no size' if o.size is None else f'{o.size} bytes'}"
         f"{'' if o.matches is None else (' (its copy)' if o.matches else ' (not its copy)')}"
         for o in shared.owners
     )
-    return f"{shared.path}: {size} on disk, compared by {shared.compared}; {owners}"
+    how = "" if shared.size is None else f", compared by {shared.compared}"
+    return f"{shared.path}: {size} on disk{how}; {owners}"
 
 
 def _frameworks_of(pins_on: Sequence[Pin]) -> list[str]:
@@ -273,20 +274,33 @@ def overwritten_files(context: Context) -> list[Finding]:
         also = f" and {changed} more file{'s' if changed > 1 else ''}" if changed > 0 else ""
         holder = _owner_label(main, winners[0]) if winners else None
         library = _library_name(main.path)
+        # Gone or replaced by a link: pip uninstall of one owner removes the files the other
+        # still lists, and nothing can be loaded from there.
+        gone = main.compared in ("missing", "not a regular file")
+        state = "missing" if main.compared == "missing" else "not a regular file"
         if len(clash.owners) > 1:
             owners = " and ".join(
                 _owner_label(main, n) + (f" ({_labels(need[n])}'s)" if need[n] else "")
                 for n in clash.owners
             )
-            now = f"{holder}'s" if holder else "neither's"
-            message = (
-                f"{owners} both install {main.path}{also} ({library}); the bytes there are {now}"
-            )
+            now = f"it is {state} now" if gone else f"the bytes there are {holder or 'neither'}'s"
+            message = f"{owners} both install {main.path}{also} ({library}); {now}"
         else:
             owner = _owner_label(main, clash.owners[0])
             pinned = f" ({_labels(need[clash.owners[0]])}'s)" if need[clash.owners[0]] else ""
-            message = f"{main.path}{also} ({library}) is not the copy {owner}{pinned} installed"
-        message += f", so {hurt} runs on {library} from a wheel it did not pin." if hurt else "."
+            message = (
+                f"{main.path}{also} ({library}), installed by {owner}{pinned}, is {state}"
+                if gone
+                else f"{main.path}{also} ({library}) is not the copy {owner}{pinned} installed"
+            )
+        if hurt:
+            message += (
+                f", so {hurt} cannot load {library} from there."
+                if gone
+                else f", so {hurt} runs on {library} from a wheel it did not pin."
+            )
+        else:
+            message += "."
         requirements = [pin.text() for name in clash.owners for pin in need[name]]
         fix, constraints = _overwrite_fix(context, clash, winners, need, installed)
         # The libraries are what a framework loads; the headers only matter to builds, so they
