@@ -17,10 +17,10 @@ dynamic sections and checks envcheck's choice of copy against the real glibc loa
 
 --records (envcheck.records/1) captures instead what frameworks sharing one environment need
 (tests/test_coresidency.py): the name, version and CUDA Requires-Dist lines of the frameworks, of
-every nvidia-* distribution and of cuda-toolkit; the RECORD rows under nvidia/; and for each file
-that two RECORDs list, or whose size is not its one owner's, its size on disk and the owners whose
-recorded bytes it has, told here with hashlib on the real file (sizes first, hashes where the
-sizes are equal), independently of envcheck's probe.
+every nvidia-* distribution and of cuda-toolkit; for each file under nvidia/ that two RECORDs
+list, or whose size is not its one owner's, the RECORD rows naming it, its size on disk and the
+owners whose recorded bytes it has, told here with hashlib on the real file (sizes first, hashes
+where the sizes are equal), independently of envcheck's probe.
 """
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ def snapshot(site: Path, captured_from: str) -> dict[str, object]:
 
 
 RECORDS_SCHEMA = "envcheck.records/1"
-_FRAMEWORKS = ("tensorflow", "torch", "jax", "jaxlib")
+_FRAMEWORKS = re.compile(r"^(?:tensorflow|torch|jax|jaxlib|jax-cuda\d+-(?:plugin|pjrt))$")
 
 
 def _metadata(dist_info: Path) -> tuple[str, str, list[str]]:
@@ -165,7 +165,7 @@ def records_snapshot(site: Path, captured_from: str) -> dict[str, object]:
         name, version, requires = _metadata(dist_info)
         record = (dist_info / "RECORD").read_text(errors="replace").splitlines()
         rows = [row for row in csv.reader(record) if row and row[0].startswith("nvidia/")]
-        if not (rows or name in _FRAMEWORKS or name == "cuda-toolkit"):
+        if not (rows or _FRAMEWORKS.match(name) or name == "cuda-toolkit"):
             continue
         distributions.append({"name": name, "version": version, "requires": requires,
                               "record": rows})  # fmt: skip
@@ -178,6 +178,10 @@ def records_snapshot(site: Path, captured_from: str) -> dict[str, object]:
         if len(listed) > 1 or (listed[0][1][2] and listed[0][1][2] != str(size)):
             same = _same_bytes(path, [row for _, row in listed])
             disk[relative] = {"size": size, "same_bytes_as": [listed[i][0] for i in same]}
+    # Only the rows of those files are kept: an intact file of one owner is no fact the rules
+    # read (the probe does not list it), and the snapshot stays small.
+    for dist in distributions:
+        dist["record"] = [row for row in dist["record"] if row[0] in disk]
     return {
         "schema": RECORDS_SCHEMA,
         "captured_from": captured_from,

@@ -574,6 +574,27 @@ def test_tf_2_21_0_with_torch_2_14_1_real_records(matrix: Matrix, tmp_path: Path
 
 
 def test_torch_2_14_1_alone_real_records(matrix: Matrix, tmp_path: Path) -> None:
+    # No file under nvidia/ that two wheels list (the snapshot keeps the rows of none), and
+    # torch's own metadata pins its CUDA 13 wheels, some through cuda-toolkit's extras.
     facts = snapshot_facts("torch-2.14.1-records.json", tmp_path)
     assert facts.shared_files == ()
+    pinned = {name: [p.text() for p in wanted] for name, wanted in pins(facts).items()}
+    assert pinned["nvidia-cudnn-cu13"] == ["torch 2.14.1 requires nvidia-cudnn-cu13==9.24.0.43"]
+    assert pinned["nvidia-cuda-runtime"][0].endswith(
+        "which requires nvidia-cuda-runtime==13.0.96.*"
+    )
+    assert "framework-conflict" not in {f.code for f in diagnose(facts, matrix).findings}
+
+
+def test_tf_2_21_0_with_jax_0_10_2_real_records(matrix: Matrix, tmp_path: Path) -> None:
+    # Both on the CUDA 12 wheels: one set of nvidia-*-cu12 wheels meets every pin.
+    facts = snapshot_facts("tf-2.21.0-and-cuda-jax-0.10.2-cuda12-records.json", tmp_path)
+    assert {f.name for f in facts.frameworks} >= {"tensorflow", "jax", "jax-cuda12-plugin"}
+    cudnn = [p.text() for p in pins(facts)["nvidia-cudnn-cu12"]]
+    assert len(cudnn) == 2 and any(t.startswith("jax-cuda12-plugin 0.10.2") for t in cudnn)
+    # The wheels share only nvidia/__init__.py, with the same bytes (and its .pyc).
+    assert {s.path for s in facts.shared_files} == {
+        "nvidia/__init__.py",
+        "nvidia/__pycache__/__init__.cpython-311.pyc",
+    }
     assert "framework-conflict" not in {f.code for f in diagnose(facts, matrix).findings}

@@ -53,6 +53,7 @@ INSTALLS = {
     # One resolve: pip accepts it, and the cu12 and cu13 cuDNN and NCCL wheels both write
     # nvidia/cudnn/lib and nvidia/nccl/lib (tests/layouts/tf-2.21.0-and-cuda-torch-2.14.1-records.json).
     "tf-torch": [["tensorflow[and-cuda]==2.21.0", "torch==2.14.1"]],
+    "tf-jax": [["tensorflow[and-cuda]==2.21.0", "jax[cuda12]==0.10.2"]],
 }  # fmt: skip
 # TensorFlow's DSO loader function -> the probe's role for the library it opens.
 LOADED_BY_TENSORFLOW = {"CudaRuntime": "cudart", "Cublas": "cublas", "CublasLt": "cublasLt",
@@ -325,6 +326,14 @@ def test_torch_alone_has_no_framework_conflict() -> None:
     _, report = doctor(environment("torch"), "--no-smoke", *TARGET)
     assert conflicts(report) == {}
     assert report["facts"]["shared_files"] == []
+
+
+def test_tensorflow_and_jax_on_one_set_of_cuda_12_wheels_do_not_conflict() -> None:
+    _, report = doctor(environment("tf-jax"), "--no-smoke", *TARGET)
+    assert conflicts(report) == {}
+    shared = report["facts"]["shared_files"]
+    assert {s["path"] for s in shared} >= {"nvidia/__init__.py"}
+    assert all(owner["matches"] is not False for s in shared for owner in s["owners"])
 
 
 def test_tensorflow_and_torch_in_one_environment_overwrite_cudnn_and_nccl() -> None:
