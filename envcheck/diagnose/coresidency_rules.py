@@ -346,9 +346,9 @@ def _overwrite_fix(
     needed = [name for name in clash.owners if need[name]]
     keys_by_owner = {name: {pin.key for pin in need[name]} for name in needed}
     every_key = sorted({key for keys in keys_by_owner.values() for key in keys})
-    if len(needed) > 1:
-        # Each owner is pinned by some framework and both write the same path: no version set
-        # of these releases holds, as each needs its own distribution's bytes there.
+    if len(needed) > 1 and len(every_key) > 1:
+        # Each owner is pinned by another framework and both write the same path: no version
+        # set of these releases holds, as each needs its own distribution's bytes there.
         why = "; ".join(
             f"{_names(keys_by_owner[n])} needs {n}{_built_for(n)}, pinned in its metadata"
             for n in needed
@@ -419,11 +419,14 @@ def pin_conflicts(context: Context) -> list[Finding]:
             [v for v in (_exact(p.requirement) for p in wanted) if v] + [version]
         )
         fitting = [v for v in candidates if all(_contains(p.requirement, v) for p in wanted)]
-        exact = [(p, v) for p in wanted if (v := _exact(p.requirement))]
+        # Provably impossible: one framework's exact version that another's pin excludes.
         impossible = [
-            (p, v, q) for p, v in exact for q in wanted if q.key != p.key and not _contains(
-                q.requirement, v)
-        ]  # fmt: skip
+            (p, v, q)
+            for p in wanted
+            if (v := _exact(p.requirement))
+            for q in wanted
+            if q.key != p.key and not _contains(q.requirement, v)
+        ]
         keys = _frameworks_of(wanted)
         message = (
             f"{name} {version} meets the pins of {_labels(met) or 'no framework'} but not of "
