@@ -2,6 +2,7 @@
 """Capture the library layout of a real TensorFlow install as data (envcheck.layout/1).
 
     python scripts/snapshot_layout.py SITE_PACKAGES "tensorflow[and-cuda]==2.21.0" > layout.json
+    python scripts/snapshot_layout.py --records SITE_PACKAGES "what was installed" > records.json
 
 For each ELF shared object under SITE_PACKAGES/nvidia/ and for TensorFlow's
 libtensorflow_framework.so.2: its path relative to site-packages, SONAME, DT_NEEDED,
@@ -13,11 +14,21 @@ ELF reader.
 
 tests/test_layout_snapshots.py rebuilds each snapshot as gcc-built shared objects with the same
 dynamic sections and checks envcheck's choice of copy against the real glibc loader.
+
+--records (envcheck.records/1) captures instead what frameworks sharing one environment need
+(tests/test_coresidency.py): the name, version and CUDA Requires-Dist lines of the frameworks, of
+every nvidia-* distribution and of cuda-toolkit; for each file under nvidia/ that two RECORDs
+list, or whose size is not its one owner's, the RECORD rows naming it, its size on disk and the
+owners whose recorded bytes it has, told here with hashlib on the real file (sizes first, hashes
+where the sizes are equal), independently of envcheck's probe.
 """
 
 from __future__ import annotations
 
 import ast
+import base64
+import csv
+import hashlib
 import json
 import re
 import sys
@@ -109,7 +120,81 @@ def snapshot(site: Path, captured_from: str) -> dict[str, object]:
     }
 
 
+RECORDS_SCHEMA = "envcheck.records/1"
+_FRAMEWORKS = re.compile(r"^(?:tensorflow|torch|jax|jaxlib|jax-cuda\d+-(?:plugin|pjrt))$")
+
+
+def _metadata(dist_info: Path) -> tuple[str, str, list[str]]:
+    """Name, version and the Requires-Dist lines that name CUDA wheels (as the probe keeps)."""
+    name = version = ""
+    requires = []
+    for line in (
+        (dist_info / "METADATA").read_text(errors="replace").split("\n\n", 1)[0].splitlines()
+    ):
+        key, _, value = line.partition(": ")
+        if key == "Name":
+            name = value.strip()
+        elif key == "Version":
+            version = value.strip()
+        elif key == "Requires-Dist" and any(w in value.lower() for w in ("nvidia", "cuda")):
+            requires.append(value.strip())
+    return re.sub(r"[-_.]+", "-", name).lower(), version, requires
+
+
+def _same_bytes(path: Path, rows: list[list[str]]) -> list[int]:
+    """Indexes of the RECORD rows whose size (and, where sizes are equal, hash) the file has."""
+    if path.is_symlink() or not path.is_file():
+        return []
+    size = path.stat().st_size
+    same = [i for i, row in enumerate(rows) if row[2] == str(size)]
+    if len(same) < 2:
+        return same
+    matching = []
+    for i in same:
+        algorithm, _, digest = rows[i][1].partition("=")
+        actual = base64.urlsafe_b64encode(hashlib.new(algorithm, path.read_bytes()).digest())
+        if actual.rstrip(b"=").decode() == digest.rstrip("="):
+            matching.append(i)
+    return matching
+
+
+def records_snapshot(site: Path, captured_from: str) -> dict[str, object]:
+    distributions = []
+    owners: dict[str, list[tuple[str, list[str]]]] = {}
+    for dist_info in sorted(site.glob("*.dist-info")):
+        name, version, requires = _metadata(dist_info)
+        record = (dist_info / "RECORD").read_text(errors="replace").splitlines()
+        rows = [row for row in csv.reader(record) if row and row[0].startswith("nvidia/")]
+        if not (rows or _FRAMEWORKS.match(name) or name == "cuda-toolkit"):
+            continue
+        distributions.append({"name": name, "version": version, "requires": requires,
+                              "record": rows})  # fmt: skip
+        for row in rows:
+            owners.setdefault(row[0], []).append((name, row))
+    disk = {}
+    for relative, listed in sorted(owners.items()):
+        path = site / relative
+        size = path.stat().st_size if path.is_file() and not path.is_symlink() else None
+        if len(listed) > 1 or (listed[0][1][2] and listed[0][1][2] != str(size)):
+            same = _same_bytes(path, [row for _, row in listed])
+            disk[relative] = {"size": size, "same_bytes_as": [listed[i][0] for i in same]}
+    # Only the rows of those files are kept: an intact file of one owner is no fact the rules
+    # read (the probe does not list it), and the snapshot stays small.
+    for dist in distributions:
+        dist["record"] = [row for row in dist["record"] if row[0] in disk]
+    return {
+        "schema": RECORDS_SCHEMA,
+        "captured_from": captured_from,
+        "distributions": distributions,
+        "disk": disk,
+    }
+
+
 def main(argv: list[str]) -> int:
+    if len(argv) == 4 and argv[1] == "--records":
+        json.dump(records_snapshot(Path(argv[2]), argv[3]), sys.stdout, indent=1, sort_keys=True)
+        sys.stdout.write("\n")
+        return 0
     if len(argv) != 3:
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         return 2

@@ -258,7 +258,8 @@ def test_frameworks_pin_different_cudnn(matrix: Matrix) -> None:
     finding = one(
         diagnose(machine(frameworks=(tf, torch), wheels=wheels), matrix), "framework-conflict"
     )
-    assert "torch 2.4.0" in finding.message and "tensorflow 2.18.1" in finding.message
+    assert "PyTorch 2.4.0" in finding.message and "TensorFlow 2.18.1" in finding.message
+    assert "cannot both hold" in finding.message and finding.severity is Severity.ERROR
 
 
 def test_docker_build_target_mode(matrix: Matrix) -> None:

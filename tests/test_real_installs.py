@@ -14,6 +14,9 @@ is one TensorFlow cannot open, and its fix makes TensorFlow open it.
 
 from __future__ import annotations
 
+import base64
+import csv
+import hashlib
 import json
 import os
 import shutil
@@ -46,6 +49,11 @@ INSTALLS = {
     "tf-2.15.1-and-cuda": [["tensorflow[and-cuda]==2.15.1"], ["--no-deps", "nvidia-cudnn-cu12==8.9.7.29"]],
     "tf-cpu-2.21.0": [["tensorflow-cpu==2.21.0"]],
     "cudnn-9.1.0": [["--no-deps", "nvidia-cudnn-cu12==9.1.0.70"]],
+    "torch": [["torch==2.14.1"]],
+    # One resolve: pip accepts it, and the cu12 and cu13 cuDNN and NCCL wheels both write
+    # nvidia/cudnn/lib and nvidia/nccl/lib (tests/layouts/tf-2.21.0-and-cuda-torch-2.14.1-records.json).
+    "tf-torch": [["tensorflow[and-cuda]==2.21.0", "torch==2.14.1"]],
+    "tf-jax": [["tensorflow[and-cuda]==2.21.0", "jax[cuda12]==0.10.2"]],
 }  # fmt: skip
 # TensorFlow's DSO loader function -> the probe's role for the library it opens.
 LOADED_BY_TENSORFLOW = {"CudaRuntime": "cudart", "Cublas": "cublas", "CublasLt": "cublasLt",
@@ -280,3 +288,77 @@ def test_an_older_cudnn_first_on_ld_library_path() -> None:
     assert cudnn and all("9.1.0" in f["message"] for f in cudnn)
     assert any(str(old_cudnn) in " ".join(f["evidence"]) for f in cudnn)
     assert_probe_agrees_with_tensorflow(report, answer)
+
+
+def record_rows(site: Path, relative: str) -> dict[str, list[str]]:
+    """Distribution -> its RECORD row for `relative`, for every RECORD in site that lists it."""
+    rows = {}
+    for dist_info in site.glob("*.dist-info"):
+        for row in csv.reader((dist_info / "RECORD").read_text(errors="replace").splitlines()):
+            if row and row[0] == relative:
+                rows[dist_info.name.split("-")[0].replace("_", "-")] = row
+    return rows
+
+
+def owner_of_bytes(site: Path, relative: str) -> list[str]:
+    """The distributions whose RECORD hash the file on disk has: the judge, read with hashlib
+    over the whole file (the probe compares sizes first and hashes only same-size copies)."""
+    path = site / relative
+    found = []
+    for name, row in record_rows(site, relative).items():
+        algorithm, _, expected = row[1].partition("=")
+        hasher = hashlib.new(algorithm)
+        with path.open("rb") as stream:
+            for chunk in iter(lambda: stream.read(1 << 20), b""):
+                hasher.update(chunk)
+        actual = base64.urlsafe_b64encode(hasher.digest()).rstrip(b"=").decode()
+        if actual == expected.rstrip("="):
+            found.append(name)
+    return found
+
+
+def conflicts(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    found = [f for f in report["findings"] if f["code"] == "framework-conflict"]
+    return {f["data"]["library"]: f for f in found}
+
+
+def test_torch_alone_has_no_framework_conflict() -> None:
+    _, report = doctor(environment("torch"), "--no-smoke", *TARGET)
+    assert conflicts(report) == {}
+    assert report["facts"]["shared_files"] == []
+
+
+def test_tensorflow_and_jax_on_one_set_of_cuda_12_wheels_do_not_conflict() -> None:
+    _, report = doctor(environment("tf-jax"), "--no-smoke", *TARGET)
+    assert conflicts(report) == {}
+    shared = report["facts"]["shared_files"]
+    assert {s["path"] for s in shared} >= {"nvidia/__init__.py"}
+    assert all(owner["matches"] is not False for s in shared for owner in s["owners"])
+
+
+def test_tensorflow_and_torch_in_one_environment_overwrite_cudnn_and_nccl() -> None:
+    venv = environment("tf-torch")
+    site = site_packages(venv)
+    code, report = doctor(venv, "--no-smoke", *TARGET)
+    assert code == 1
+    found = conflicts(report)
+    assert set(found) == {"libcudnn.so.9", "libnccl.so.2"}, found
+    for library, directory, cu13 in (
+        ("libcudnn.so.9", "cudnn", "nvidia-cudnn-cu13"),
+        ("libnccl.so.2", "nccl", "nvidia-nccl-cu13"),
+    ):
+        relative = f"nvidia/{directory}/lib/{library}"
+        owners = record_rows(site, relative)
+        assert len(owners) == 2 and cu13 in owners, owners  # both wheels list the file
+        (holder,) = owner_of_bytes(site, relative)
+        finding = found[library]
+        assert finding["severity"] == "error"
+        assert finding["data"]["installed"].split()[0] == holder
+        overwritten = [label.split()[0] for label in finding["data"]["overwritten"]]
+        assert overwritten == [name for name in owners if name != holder]
+        assert finding["data"]["frameworks"] == ["tensorflow", "torch"]
+        # The frameworks' own metadata: torch pins the cu13 wheel, TensorFlow the cu12 one.
+        requirements = " ".join(finding["data"]["requirements"])
+        assert f"torch 2.14.1 requires {cu13}==" in requirements
+        assert f"tensorflow 2.21.0 requires {cu13[:-2]}12" in requirements
+        assert "separate virtual environments" in finding["fix"]

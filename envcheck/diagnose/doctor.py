@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from envcheck.diagnose import advisory_rules, driver_rules, framework_rules, library_rules
 from envcheck.diagnose.context import Context, Target
+from envcheck.diagnose.coresidency_rules import framework_conflicts
 from envcheck.errors import EnvcheckError, InputError
 from envcheck.findings import Finding, Severity, ordered
 from envcheck.framework_names import label, labels
@@ -32,7 +33,7 @@ RULES: tuple[Rule, ...] = (
     framework_rules.cpu_only_build,
     framework_rules.python_version,
     framework_rules.windows_native,
-    framework_rules.framework_conflicts,
+    framework_conflicts,
     library_rules.missing_libraries,
     library_rules.cudnn_version,
     library_rules.library_files,

@@ -1,11 +1,8 @@
 """Rules about the installed frameworks: none installed, a CPU-only build (each framework), this
-Python and native Windows after 2.10 (TensorFlow), and frameworks whose nvidia-* wheel pins
-contradict each other."""
+Python and native Windows after 2.10 (TensorFlow). Frameworks whose CUDA wheels clash are
+coresidency_rules' concern."""
 
 from __future__ import annotations
-
-from packaging.requirements import InvalidRequirement, Requirement
-from packaging.utils import canonicalize_name
 
 from envcheck.diagnose.context import Context
 from envcheck.diagnose.framework_builds import FrameworkBuild
@@ -152,44 +149,3 @@ def windows_native(context: Context) -> list[Finding]:
             "CUDA 11.2 and cuDNN 8.1.",
         )
     ]
-
-
-def framework_conflicts(context: Context) -> list[Finding]:
-    """framework-conflict: an installed nvidia-* wheel fails a framework's own pin while another
-    framework's pin asks for that version (e.g. torch pulled a cuDNN that TensorFlow rejects)."""
-    installed: dict[str, str] = {
-        str(canonicalize_name(w.name)): w.version for w in context.facts.wheels
-    }
-    pins: dict[str, list[tuple[str, Requirement]]] = {}
-    for framework in context.facts.frameworks:
-        for text in framework.requires:
-            try:
-                requirement = Requirement(text)
-            except InvalidRequirement:
-                continue
-            if canonicalize_name(requirement.name).startswith("nvidia-"):
-                pins.setdefault(str(canonicalize_name(requirement.name)), []).append(
-                    (f"{framework.name} {framework.version}", requirement)
-                )
-    findings = []
-    for wheel, wanted in sorted(pins.items()):
-        version = installed.get(wheel)
-        if version is None or len({who for who, _ in wanted}) < 2:
-            continue
-        unhappy = [
-            (who, r) for who, r in wanted if not r.specifier.contains(version, prereleases=True)
-        ]
-        happy = [(who, r) for who, r in wanted if r.specifier.contains(version, prereleases=True)]
-        if unhappy and happy:
-            findings.append(
-                Finding(
-                    "framework-conflict",
-                    Severity.ERROR,
-                    f"{wheel} {version} satisfies {', '.join(w for w, _ in happy)} but not "
-                    f"{', '.join(w for w, _ in unhappy)}.",
-                    tuple(f"{who} requires {r}" for who, r in wanted),
-                    "Keep the frameworks in separate virtual environments, or pick releases "
-                    "whose nvidia-* pins agree.",
-                )
-            )
-    return findings

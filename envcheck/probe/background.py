@@ -15,11 +15,10 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 from envcheck.probe.driver import probe_driver
-from envcheck.probe.facts import DriverFacts, FrameworkFacts, GpuFacts, WheelFacts
-from envcheck.probe.frameworks import probe_frameworks
+from envcheck.probe.facts import DriverFacts, GpuFacts
+from envcheck.probe.frameworks import EnvironmentScan, probe_environment
 from envcheck.probe.isolation import ChildGroup, user_python_path
 
-FrameworkResult = tuple[tuple[FrameworkFacts, ...], tuple[WheelFacts, ...], tuple[str, ...]]
 DriverResult = tuple[DriverFacts, tuple[GpuFacts, ...]]
 
 
@@ -37,7 +36,7 @@ class StartedProbe:
     timeout: float
     environ: Mapping[str, str]
     started: float  # time.monotonic() at the start
-    frameworks: Future[FrameworkResult]
+    frameworks: Future[EnvironmentScan]
     driver: Future[DriverResult]
     group: ChildGroup
 
@@ -59,7 +58,7 @@ def start_probe(
     pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="envcheck-probe")
     try:
         frameworks = pool.submit(
-            probe_frameworks,
+            probe_environment,
             python=python,
             import_tensorflow=import_frameworks,
             timeout=max(timeout, 30.0),

@@ -72,7 +72,8 @@ def collect_facts(
         platform = _target_interpreter(platform, python, timeout)
     # The libraries depend on the frameworks (RUNPATH, wheel directories), not on the driver:
     # they are searched while the driver cascade may still be running.
-    frameworks, wheels, framework_errors = started.frameworks.result()
+    scan = started.frameworks.result()
+    frameworks, wheels, framework_errors = scan.frameworks, scan.wheels, scan.errors
     windows = platform.os == "windows"
     requester = None if windows else tensorflow_requester(frameworks)
     runpath, rpath = requester_paths(requester)
@@ -117,6 +118,7 @@ def collect_facts(
         wheels=wheels,
         errors=(*framework_errors, *unsearchable_locations(search)),
         seconds=round(time.monotonic() - started.started, 3),
+        shared_files=scan.shared_files,
     )
 
 

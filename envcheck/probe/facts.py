@@ -101,11 +101,39 @@ class FrameworkFacts:
 
 @dataclass(frozen=True)
 class WheelFacts:
-    """An installed pip `nvidia-*` (or `tensorrt`) distribution."""
+    """An installed pip `nvidia-*` (or `tensorrt`, or `cuda-toolkit`) distribution."""
 
     name: str
     version: str
     location: str | None
+    # Its Requires-Dist lines that name CUDA wheels, markers kept: cuda-toolkit's extras are how
+    # torch 2.10+ pins its nvidia-* wheels (torch requires cuda-toolkit[cublas,...]==13.0.3).
+    requires: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class FileOwner:
+    """A distribution whose RECORD lists a file, and whether the file on disk is its copy."""
+
+    distribution: str
+    version: str
+    size: int | None  # the size its RECORD row gives; None when the row gives none
+    # True: the file has the recorded size (and, where another owner's copy has that size too,
+    # the recorded hash); False: it has not (overwritten, changed or removed); None: not told.
+    matches: bool | None
+
+
+@dataclass(frozen=True)
+class SharedFileFacts:
+    """A file under nvidia/ that two or more distributions' RECORDs list (both installed it, the
+    later one's bytes are there), or that one lists and whose bytes are no longer the recorded
+    ones. An intact file of one owner is not listed, and not hashed (gigabytes)."""
+
+    location: str  # the site directory the RECORD paths are relative to
+    path: str  # relative to location, "/"-separated: nvidia/cudnn/lib/libcudnn.so.9
+    size: int | None  # on disk now; None when missing or not a regular file
+    compared: str  # "size", "hash", "missing", "not a regular file" or "unknown: why"
+    owners: tuple[FileOwner, ...]
 
 
 @dataclass(frozen=True)
@@ -118,6 +146,7 @@ class Facts:
     wheels: tuple[WheelFacts, ...]
     errors: tuple[str, ...]  # parts of the probe that could not run, and why
     seconds: float
+    shared_files: tuple[SharedFileFacts, ...] = ()  # empty in facts files written before them
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -147,7 +176,10 @@ _TYPES: dict[str, dict[str, str]] = {
                   "selected": "b", "found_via": "s", "owner": "s?", "problems": "[s]"},
     "frameworks": {"name": "s", "distribution": "s", "version": "s", "location": "s?",
                    "build": "d", "build_found_via": "s?", "requires": "[s]", "problems": "[s]"},
-    "wheels": {"name": "s", "version": "s", "location": "s?"},
+    "wheels": {"name": "s", "version": "s", "location": "s?", "requires": "[s]"},
+    "shared_files": {"location": "s", "path": "s", "size": "i?", "compared": "s",
+                     "owners": "[d]"},
+    "owner": {"distribution": "s", "version": "s", "size": "i?", "matches": "b?"},
 }  # fmt: skip
 _RECORDS: dict[str, type[Any]] = {
     "platform": PlatformFacts,
@@ -157,6 +189,8 @@ _RECORDS: dict[str, type[Any]] = {
     "libraries": LibraryFacts,
     "frameworks": FrameworkFacts,
     "wheels": WheelFacts,
+    "shared_files": SharedFileFacts,
+    "owner": FileOwner,
 }
 _SHOWN_CHARS = 60  # a wrong value is quoted in the one-line error, cut to this length
 _TYPE_NAMES = {
@@ -269,4 +303,13 @@ def facts_from_json(data: Any) -> Facts:
         wheels=tuple(WheelFacts(**w) for w in _items(data, "wheels")),
         errors=tuple(errors),
         seconds=float(seconds),
+        shared_files=tuple(_shared_file(f, i) for i, f in enumerate(_items(data, "shared_files"))),
     )
+
+
+def _shared_file(values: dict[str, Any], index: int) -> SharedFileFacts:
+    owners = tuple(
+        FileOwner(**_fields(owner, "owner", f"shared_files[{index}].owners[{number}]"))
+        for number, owner in enumerate(values["owners"])
+    )
+    return SharedFileFacts(**{**values, "owners": owners})

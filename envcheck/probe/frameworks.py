@@ -4,8 +4,9 @@ Runs children/frameworks.py in the probed interpreter. The child reads distribut
 the frameworks' build files as text and never imports a framework, so a broken TensorFlow cannot
 take the probe down. Only on request is `import tensorflow` tried, in a second child with its own
 timeout; when that fails the facts read without importing stay and the framework says what
-happened. This module turns the child's JSON into FrameworkFacts and WheelFacts and normalizes
-the build-info formats of the TensorFlow releases; it judges nothing.
+happened. This module turns the child's JSON into FrameworkFacts, WheelFacts and SharedFileFacts
+(files under nvidia/ that two distributions install) and normalizes the build-info formats of the
+TensorFlow releases; it judges nothing.
 """
 
 from __future__ import annotations
@@ -13,12 +14,12 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from packaging.version import InvalidVersion, Version
 
-from envcheck.probe.facts import FrameworkFacts, WheelFacts
+from envcheck.probe.facts import FileOwner, FrameworkFacts, SharedFileFacts, WheelFacts
 from envcheck.probe.isolation import ChildGroup, ChildResult, run_child
 
 CHILD = "frameworks"
@@ -234,8 +235,39 @@ def wheels_from_child(data: Mapping[str, Any]) -> tuple[WheelFacts, ...]:
     for entry in _records(data, "wheels"):
         name, version = _text(entry.get("distribution")), _text(entry.get("version"))
         if name is not None and version is not None:
-            wheels.append(WheelFacts(name, version, _text(entry.get("location"))))
+            location, requires = _text(entry.get("location")), tuple(_texts(entry.get("requires")))
+            wheels.append(WheelFacts(name, version, location, requires))
     return tuple(wheels)
+
+
+def _int_or_none(value: Any) -> bool:
+    return value is None or (isinstance(value, int) and not isinstance(value, bool))
+
+
+def _owner(entry: Mapping[str, Any]) -> FileOwner | None:
+    name, version, size = entry.get("distribution"), entry.get("version"), entry.get("size")
+    matches = entry.get("matches")
+    if not (isinstance(name, str) and isinstance(version, str) and _int_or_none(size)):
+        return None
+    if not (matches is None or isinstance(matches, bool)):
+        return None
+    return FileOwner(name, version, size, matches)
+
+
+def shared_files_from_child(data: Mapping[str, Any]) -> tuple[SharedFileFacts, ...]:
+    """SharedFileFacts from the child's "shared_files" list (pure; malformed entries dropped)."""
+    found = []
+    for entry in _records(data, "shared_files"):
+        location, path, compared = (_text(entry.get(k)) for k in ("location", "path", "compared"))
+        owners = [_owner(owner) for owner in _records(entry, "owners")]
+        size = entry.get("size")
+        if location is None or path is None or compared is None or not _int_or_none(size):
+            continue
+        if owners and all(owner is not None for owner in owners):
+            found.append(
+                SharedFileFacts(location, path, size, compared, tuple(o for o in owners if o))
+            )
+    return tuple(found)
 
 
 # --- import tensorflow (optional) -----------------------------------------------------------
@@ -320,6 +352,16 @@ def _child_failure(result: ChildResult, python: str | None) -> str:
     return f"framework probe {result.describe()}"
 
 
+@dataclass(frozen=True)
+class EnvironmentScan:
+    """What the frameworks child found in one environment."""
+
+    frameworks: tuple[FrameworkFacts, ...]
+    wheels: tuple[WheelFacts, ...]
+    shared_files: tuple[SharedFileFacts, ...]
+    errors: tuple[str, ...]
+
+
 def probe_frameworks(
     python: str | None = None,
     paths: Sequence[str] | None = None,
@@ -328,7 +370,22 @@ def probe_frameworks(
     group: ChildGroup | None = None,
     pythonpath: Sequence[str] = (),
 ) -> tuple[tuple[FrameworkFacts, ...], tuple[WheelFacts, ...], tuple[str, ...]]:
-    """(frameworks, nvidia-*/tensorrt wheels, errors) of `python` (default: this one).
+    """(frameworks, nvidia-*/tensorrt wheels, errors) of `python`: probe_environment less the
+    shared files."""
+    scan = probe_environment(python, paths, import_tensorflow, timeout, group, pythonpath)
+    return scan.frameworks, scan.wheels, scan.errors
+
+
+def probe_environment(
+    python: str | None = None,
+    paths: Sequence[str] | None = None,
+    import_tensorflow: bool = False,
+    timeout: float = 30.0,
+    group: ChildGroup | None = None,
+    pythonpath: Sequence[str] = (),
+) -> EnvironmentScan:
+    """The frameworks, nvidia-*/tensorrt/cuda-toolkit wheels, shared nvidia/ files and errors of
+    `python` (default: this one).
 
     `paths` replaces the interpreter's sys.path as the places to look (site directories);
     `pythonpath` (user_python_path) goes before it, as PYTHONPATH does for the user's python;
@@ -341,7 +398,7 @@ def probe_frameworks(
     }
     result = run_child(CHILD, argument, python=python, timeout=timeout, group=group)
     if not result.ok or result.data is None:
-        return (), (), (_child_failure(result, python),)
+        return EnvironmentScan((), (), (), (_child_failure(result, python),))
     data = result.data
     frameworks = frameworks_from_child(data)
     wheels = wheels_from_child(data)
@@ -355,4 +412,4 @@ def probe_frameworks(
             group=group,
         )
         frameworks = with_import_result(frameworks, imported)
-    return frameworks, wheels, tuple(errors)
+    return EnvironmentScan(frameworks, wheels, shared_files_from_child(data), tuple(errors))

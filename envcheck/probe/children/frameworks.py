@@ -5,8 +5,10 @@ standard library and 3.7 syntax only. Argument: {"paths": [...] or null (this in
 sys.path), "pythonpath": [...] (the user's PYTHONPATH, which -I drops), "import_tensorflow": bool}. It reads *.dist-info/METADATA and *.egg-info/PKG-INFO
 (a manual scan, not importlib.metadata, so every Python behaves alike) and parses the frameworks'
 build files (TensorFlow build_info.py, torch/version.py, jaxlib/version.py) with ast; it never
-imports a framework unless "import_tensorflow" asks for it. Bad metadata becomes an error
-string, never a crash. Prints one JSON object as its last stdout line. Keep it small: the source
+imports a framework unless "import_tensorflow" asks for it. In a site directory with an nvidia/
+folder it reads every RECORD that lists files there and reports the files two distributions
+install, and the files whose size (or, only where sizes cannot tell, hash) is no longer the one
+their RECORD gives. Bad metadata or RECORD rows become error strings, never a crash. Prints one JSON object as its last stdout line. Keep it small: the source
 travels on the command line (Windows allows 32767 characters).
 """
 
@@ -17,6 +19,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 import sys
 from pathlib import Path
 
@@ -59,7 +62,8 @@ def framework_name(dist):
 
 
 def is_wheel(dist):
-    return dist.startswith(("nvidia-", "tensorrt"))
+    # cuda-toolkit: torch 2.10+ pins its CUDA wheels through cuda-toolkit[cublas,...]==13.0.3
+    return dist.startswith(("nvidia-", "tensorrt")) or dist == "cuda-toolkit"
 
 
 def jsonable(value):
@@ -368,12 +372,151 @@ def scan(search, errors):
                 add_build(dist, errors)
                 frameworks.append(dist)
             elif is_wheel(dist["distribution"]):
-                wheels.append(
-                    {k: dist[k] for k in ("distribution", "version", "location", "path_index")}
-                )
+                keys = ("distribution", "version", "location", "path_index", "requires")
+                wheels.append({k: dist[k] for k in keys})
         except Exception as exc:  # one broken distribution must not hide the others
             errors.append("unexpected %s reading %s: %s" % (type(exc).__name__, candidate[2], exc))
     return frameworks, wheels
+
+
+# --- files under nvidia/ that several distributions install ---------------------------------
+
+RECORD_BYTES = 16 << 20  # far above any real RECORD (torch's: 1.5 MB)
+HASH_BYTES = 64 << 20  # hashed per run at most: only same-size copies need a hash
+MAX_SHARED = 1000
+MAX_ROW_ERRORS = 3  # per RECORD, then a count
+HASHES = ("sha256", "sha384", "sha512", "sha224", "sha1", "md5")  # hashlib's, fixed-length
+
+
+def open_nofollow(path):
+    """A regular file's bytes stream; the last name is never a symlink (O_NOFOLLOW)."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    return os.fdopen(os.open(str(path), flags), "rb")
+
+
+def record_rows(text, where, errors):
+    """(path, algorithm, digest, size) of each RECORD row under nvidia/; bad rows -> errors."""
+    rows, bad = [], []
+    for line in text.splitlines():
+        if not line.startswith("nvidia/"):
+            continue
+        try:
+            row = next(csv.reader([line]))
+        except (csv.Error, StopIteration) as exc:
+            bad.append("%r (%s)" % (line[:80], exc))
+            continue
+        path, hashed, size = [*row, "", ""][:3]
+        algorithm, _, digest = hashed.partition("=")
+        parts = path.split("/")
+        if (
+            len(row) != 3
+            or set(parts) & {"", ".", ".."}
+            or "\\" in path
+            or "\0" in path
+            or not (size == "" or (size.isdigit() and size.isascii()))
+            or (hashed and (not digest or algorithm not in HASHES))
+        ):
+            bad.append(repr(line[:80]))
+            continue
+        rows.append((path, algorithm, digest.rstrip("="), int(size) if size else None))
+    for shown in bad[:MAX_ROW_ERRORS]:
+        errors.append("%s: row %s is not 'path,algorithm=digest,size'" % (where, shown))
+    if len(bad) > MAX_ROW_ERRORS:
+        errors.append("%s: %d more bad rows" % (where, len(bad) - MAX_ROW_ERRORS))
+    return rows
+
+
+def digests(path, algorithms, size):
+    """{algorithm: urlsafe base64 digest} of the file's bytes (read once, in chunks)."""
+    hashers = {a: hashlib.new(a) for a in algorithms}
+    with open_nofollow(path) as stream:
+        left = size
+        while left > 0:
+            chunk = stream.read(min(left, 1 << 20))
+            if not chunk:
+                break
+            left -= len(chunk)
+            for hasher in hashers.values():
+                hasher.update(chunk)
+    return {
+        a: base64.urlsafe_b64encode(h.digest()).rstrip(b"=").decode("ascii")
+        for a, h in hashers.items()
+    }
+
+
+def check_file(path, owners, budget):
+    """What the file on disk is, next to each owner's RECORD row; None for an intact file of
+    one owner (not hashed: that would read gigabytes), and for one no row gives a size of."""
+    try:
+        info = os.lstat(str(path))
+    except OSError:
+        info = None
+    regular = info is not None and stat.S_ISREG(info.st_mode)
+    size = info.st_size if regular else None
+    if len(owners) == 1 and (owners[0][5] is None or owners[0][5] == size):
+        return None
+    compared = "size" if regular else ("missing" if info is None else "not a regular file")
+    # A size that differs settles it; the same size (or none recorded) needs the hash.
+    matches = [False if o[5] is not None and o[5] != size else None for o in owners]
+    open_ = [i for i, m in enumerate(matches) if m is None] if regular else []
+    algorithms = {owners[i][3] for i in open_ if owners[i][3]}
+    if len(open_) == 1 and owners[open_[0]][5] is not None:
+        matches[open_[0]] = True
+    elif algorithms and size <= budget[0]:
+        budget[0] -= size
+        compared = "hash"
+        try:
+            found = digests(path, algorithms, size)
+        except (OSError, ValueError):
+            found, compared = {}, "unknown: the file could not be read"
+        for i in open_:
+            if owners[i][3] in found:
+                matches[i] = found[owners[i][3]] == owners[i][4]
+    elif algorithms:
+        compared = "unknown: over the %d MiB hash budget" % (HASH_BYTES >> 20)
+    return {
+        "size": size,
+        "compared": compared,
+        "owners": [
+            {"distribution": o[0], "version": o[1], "size": o[5], "matches": m}
+            for o, m in zip(owners, matches)
+        ],
+    }
+
+
+def shared_files(site, budget, errors):
+    """The files under site/nvidia/ that two distributions' RECORDs list, or that one lists
+    and whose bytes are not the ones recorded (see check_file)."""
+    if not Path(site, "nvidia").is_dir():
+        return []
+    listed = {}
+    for meta in sorted(Path(site).glob("*.dist-info")):
+        record = meta / "RECORD"
+        try:
+            with open_nofollow(record) as stream:
+                data = stream.read(RECORD_BYTES + 1)
+        except OSError:
+            continue
+        if len(data) > RECORD_BYTES:
+            errors.append("%s is over %d bytes; not read" % (record, RECORD_BYTES))
+            continue
+        text = data.decode("utf-8", "replace")
+        if not text.startswith("nvidia/") and "\nnvidia/" not in text:
+            continue
+        name, _, version = meta.name[:-10].partition("-")
+        for path, algorithm, digest, size in record_rows(text, str(record), errors):
+            owners = listed.setdefault(path, [])
+            if not any(o[0] == normalize(name) for o in owners):
+                owners.append((normalize(name), version, path, algorithm, digest, size))
+    found = []
+    for path in sorted(listed):
+        entry = check_file(Path(site) / path, listed[path], budget)
+        if entry is not None:
+            entry.update(location=site, path=path)
+            found.append(entry)
+    if len(found) > MAX_SHARED:
+        errors.append("%d more shared files in %s not listed" % (len(found) - MAX_SHARED, site))
+    return found[:MAX_SHARED]
 
 
 def simple_attributes(module):
@@ -432,12 +575,21 @@ def main(argv):
         errors.append("bad argument: pythonpath must be a list of strings, not %r" % (pythonpath,))
     search = search_paths(paths, errors)
     frameworks, wheels = scan(search, errors)
+    shared, budget = [], [HASH_BYTES]
+    for site in search:
+        try:
+            shared.extend(shared_files(site, budget, errors))
+        except Exception as exc:  # one odd site directory must not cost the scan
+            errors.append(
+                "unexpected %s reading RECORDs in %s: %r" % (type(exc).__name__, site, exc)
+            )
     out = {
         "python": "%d.%d.%d" % tuple(sys.version_info[:3]),
         "executable": sys.executable,
         "paths": search,
         "frameworks": frameworks,
         "wheels": wheels,
+        "shared_files": shared,
         "errors": errors,
     }
     if argument.get("import_tensorflow"):
