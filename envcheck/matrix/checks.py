@@ -20,7 +20,7 @@ from envcheck.matrix.advisories import load_known_bugs
 from envcheck.matrix.gpu_names import name_key
 from envcheck.matrix.load import MatrixDataError
 from envcheck.matrix.model import Matrix
-from envcheck.matrix.records import TensorflowRelease
+from envcheck.matrix.records import TensorflowRelease, TorchBuild
 from envcheck.matrix.rules import cudnn_runtime_compatible
 from envcheck.matrix.signatures import load_signatures
 from envcheck.versions import major_minor
@@ -306,11 +306,6 @@ def _check_gpus(matrix: Matrix) -> Iterator[Problem]:
             yield Problem(file, f"{gpu.name}: unknown segment {gpu.segment!r}")
 
 
-def _cuda_floor_problems(matrix: Matrix, file: str, name: str, cuda: Version) -> Iterator[Problem]:
-    if matrix.driver_requirement(cuda, "linux") is None:
-        yield Problem(file, f"{name}: no Linux driver requirement for CUDA {cuda}")
-
-
 def _check_torch(matrix: Matrix) -> Iterator[Problem]:
     """pytorch.toml: one row per series and variant, CUDA known to cuda_drivers.toml, kernels a
     toolkit of that CUDA can build, one default wheel per platform and series."""
@@ -341,8 +336,16 @@ def _check_torch(matrix: Matrix) -> Iterator[Problem]:
         if build.variant != expected:
             yield Problem(file, f"{name}: variant does not spell its cuda {build.cuda}")
             continue
-        assert build.cuda is not None  # checked through `expected` above
-        yield from _cuda_floor_problems(matrix, file, name, build.cuda)
+        yield from _check_torch_cuda(matrix, name, build)
+
+
+def _check_torch_cuda(matrix: Matrix, name: str, build: TorchBuild) -> Iterator[Problem]:
+    """A CUDA build's driver floor, kernels and pins against its CUDA and cuDNN."""
+    file = "pytorch.toml"
+    if build.cuda is None:
+        return
+    if matrix.driver_requirement(build.cuda, "linux") is None:
+        yield Problem(file, f"{name}: no Linux driver requirement for CUDA {build.cuda}")
         targetable = set(matrix.targetable_capabilities(build.cuda))
         for capability in build.arch_list or ():
             if targetable and capability not in targetable:
