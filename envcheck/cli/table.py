@@ -154,6 +154,30 @@ RECOMMEND_COMMAND = Command(
         GPU,
         COMPUTE_CAPABILITY,
         TENSORFLOW_SPEC,
+        Option(
+            ("--framework",),
+            "framework",
+            "Which framework to rank: TensorFlow releases, PyTorch builds (release x CUDA "
+            "variant) or JAX CUDA plugins.",
+            envvar="ENVCHECK_FRAMEWORK",
+            metavar="tensorflow|torch|jax",
+            default="tensorflow",
+        ),
+        Option(
+            ("--framework-version",),
+            "framework_version",
+            "With --framework torch or jax: only these versions (2.14, 2.14.1, '>=2.10').",
+            envvar="ENVCHECK_FRAMEWORK_VERSION",
+            metavar="SPEC",
+        ),
+        Option(
+            ("--torch-index-url",),
+            "torch_index_url",
+            "The base URL of PyTorch's wheel index (its variants are BASE/cu126, BASE/cpu, ...); "
+            "without it the commands name the index as a placeholder.",
+            envvar="ENVCHECK_TORCH_INDEX_URL",
+            metavar="URL",
+        ),
         JSON,
         Option(("--all",), "show_all", "List every candidate, not the best three.", kind=FLAG),
         MATRIX,

@@ -20,7 +20,7 @@ from envcheck.matrix.advisories import load_known_bugs
 from envcheck.matrix.gpu_names import name_key
 from envcheck.matrix.load import MatrixDataError
 from envcheck.matrix.model import Matrix
-from envcheck.matrix.records import TensorflowRelease
+from envcheck.matrix.records import TensorflowRelease, TorchBuild
 from envcheck.matrix.rules import cudnn_runtime_compatible
 from envcheck.matrix.signatures import load_signatures
 from envcheck.versions import major_minor
@@ -61,6 +61,8 @@ def check_matrix(matrix: Matrix) -> list[Problem]:
         *_check_cudnn(matrix),
         *_check_libraries(matrix),
         *_check_gpus(matrix),
+        *_check_torch(matrix),
+        *_check_jax(matrix),
     ]
 
 
@@ -302,3 +304,85 @@ def _check_gpus(matrix: Matrix) -> Iterator[Problem]:
             yield Problem(file, f"{gpu.name}: unknown architecture {gpu.architecture!r}")
         if gpu.segment not in SEGMENTS:
             yield Problem(file, f"{gpu.name}: unknown segment {gpu.segment!r}")
+
+
+def _check_torch(matrix: Matrix) -> Iterator[Problem]:
+    """pytorch.toml: one row per series and variant, CUDA known to cuda_drivers.toml, kernels a
+    toolkit of that CUDA can build, one default wheel per platform and series."""
+    file = "pytorch.toml"
+    try:
+        builds = matrix.torch_builds
+    except MatrixDataError as exc:
+        yield Problem(file, str(exc))
+        return
+    for key in _duplicates([f"{b.series} {b.variant}" for b in builds]):
+        yield Problem(file, f"torch {key} has more than one [[build]]")
+    defaults = [f"{b.series} on {p}" for b in builds for p in b.pypi_default]
+    for key in _duplicates(defaults):
+        yield Problem(file, f"torch {key}: more than one build is the index's default")
+    for build in builds:
+        name = f"torch {build.series} {build.variant}"
+        if any(major_minor(v) != major_minor(build.latest) for v in build.versions):
+            yield Problem(file, f"{name}: versions of different series in one row")
+        if not build.platforms or not build.pypi_default <= build.platforms:
+            yield Problem(file, f"{name}: pypi_default must be among platforms")
+        if list(build.python) != sorted(set(build.python)):
+            yield Problem(file, f"{name}: python must be ascending without duplicates")
+        if build.variant == "cpu":
+            if build.cuda is not None or build.arch_list is not None or build.wheels:
+                yield Problem(file, f"{name}: a cpu build has no cuda, arch_list or wheels")
+            continue
+        expected = f"cu{build.cuda.release[0]}{build.cuda.release[1]}" if build.cuda else None
+        if build.variant != expected:
+            yield Problem(file, f"{name}: variant does not spell its cuda {build.cuda}")
+            continue
+        yield from _check_torch_cuda(matrix, name, build)
+
+
+def _check_torch_cuda(matrix: Matrix, name: str, build: TorchBuild) -> Iterator[Problem]:
+    """A CUDA build's driver floor, kernels and pins against its CUDA and cuDNN."""
+    file = "pytorch.toml"
+    if build.cuda is None:
+        return
+    if matrix.driver_requirement(build.cuda, "linux") is None:
+        yield Problem(file, f"{name}: no Linux driver requirement for CUDA {build.cuda}")
+        targetable = set(matrix.targetable_capabilities(build.cuda))
+        for capability in build.arch_list or ():
+            if targetable and capability not in targetable:
+                yield Problem(
+                    file,
+                    f"{name}: sm_{capability.major}{capability.minor} cannot be "
+                    f"built by CUDA {build.cuda} (cuda_architectures.toml)",
+                )
+        for pin in _wheel_pin_major(build.wheels, "nvidia-cuda-runtime-"):
+            if pin.release[0] != build.cuda.release[0]:
+                yield Problem(file, f"{name}: pins CUDA runtime {pin}, variant is {build.cuda}")
+        for pin in _wheel_pin_major(build.wheels, "nvidia-cudnn-"):
+            if build.cudnn is not None and pin != build.cudnn:
+                yield Problem(file, f"{name}: pins cuDNN {pin}, row says {build.cudnn}")
+
+
+def _check_jax(matrix: Matrix) -> Iterator[Problem]:
+    """jax.toml: one row per jax release and extra, whose plugin and cuDNN wheel carry the
+    extra's CUDA major, and a CUDA major cuda_drivers.toml has a floor for."""
+    file = "jax.toml"
+    try:
+        plugins = matrix.jax_plugins
+    except MatrixDataError as exc:
+        yield Problem(file, str(exc))
+        return
+    for key in _duplicates([f"{p.jax} {p.extra}" for p in plugins]):
+        yield Problem(file, f"jax {key} has more than one [[plugin]]")
+    for plugin in plugins:
+        name = f"jax {plugin.jax} [{plugin.extra}]"
+        suffix = f"cuda{plugin.cuda_major}"
+        if plugin.extra != suffix or plugin.plugin != f"jax-{suffix}-plugin":
+            yield Problem(file, f"{name}: extra and plugin must name CUDA {plugin.cuda_major}")
+        if Requirement(plugin.cudnn).name != f"nvidia-cudnn-cu{plugin.cuda_major}":
+            yield Problem(
+                file, f"{name}: cudnn {plugin.cudnn!r} is not the cu{plugin.cuda_major} wheel"
+            )
+        if plugin.cudnn not in plugin.with_cuda:
+            yield Problem(file, f"{name}: cudnn {plugin.cudnn!r} is not in with_cuda")
+        if matrix.family(plugin.cuda_major) is None:
+            yield Problem(file, f"{name}: CUDA {plugin.cuda_major}.x has no [[family]] row")

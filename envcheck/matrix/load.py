@@ -30,9 +30,11 @@ from envcheck.matrix.records import (
     CudnnRelease,
     DriverBranchLimit,
     Gpu,
+    JaxPlugin,
     LibraryFile,
     Source,
     TensorflowRelease,
+    TorchBuild,
 )
 from envcheck.versions import (
     ComputeCapability,
@@ -61,6 +63,8 @@ FILES = (
     "log_signatures_frameworks.toml",
     "known_bugs.toml",
     "error_codes.toml",
+    "pytorch.toml",
+    "jax.toml",
 )
 
 
@@ -555,3 +559,95 @@ def matrix_dir(override: str | None = None) -> Path:
     if not path.is_dir():
         raise InputError(f"matrix directory {chosen!r} does not exist or is not a directory")
     return path
+
+
+def _pythons(row: _Row) -> tuple[PythonVersion, ...]:
+    pythons = []
+    for text in row.string_list("python"):
+        try:
+            pythons.append(PythonVersion.parse(text))
+        except InputError as exc:
+            raise MatrixDataError(f"{row.where}: field 'python': {exc}") from exc
+    return tuple(pythons)
+
+
+def _platform_list(row: _Row, key: str) -> frozenset[str]:
+    platforms = row.string_list(key, required=False)
+    bad = [p for p in platforms if p not in PLATFORMS]
+    if bad:
+        raise MatrixDataError(
+            f"{row.where}: field {key!r}: unknown {', '.join(bad)} (known: {', '.join(PLATFORMS)})"
+        )
+    return frozenset(platforms)
+
+
+def _arch_list(row: _Row) -> tuple[ComputeCapability, ...] | None:
+    """`sm_XY` entries; absent reads as None (not known), which is not the same as empty."""
+    texts = row.string_list("arch_list", required=False)
+    if not texts:
+        return None
+    capabilities = []
+    for text in texts:
+        digits = text.removeprefix("sm_")
+        if digits == text or not digits.isdigit() or len(digits) < 2:
+            raise MatrixDataError(f"{row.where}: field 'arch_list': {text!r} is not sm_XY")
+        capabilities.append(ComputeCapability(int(digits[:-1]), int(digits[-1])))
+    return tuple(capabilities)
+
+
+def load_pytorch(directory: Path) -> tuple[tuple[TorchBuild, ...], dict[str, Source]]:
+    name = "pytorch.toml"
+    data = _read_toml(directory, name)
+    _check_top_level(data, name, {"build"})
+    sources = _read_sources(data, name)
+    builds = []
+    for row in _rows(data, name, "build", sources):
+        versions = row.versions("versions")
+        if list(versions) != sorted(versions):
+            raise MatrixDataError(f"{row.where}: versions must be in ascending order")
+        variant = row.string("variant")
+        builds.append(
+            TorchBuild(
+                versions=versions,
+                variant=variant,
+                cuda=row.optional_version("cuda"),
+                cudnn=row.optional_version("cudnn"),
+                pypi_default=_platform_list(row, "pypi_default"),
+                platforms=_platform_list(row, "platforms"),
+                python=_pythons(row),
+                arch_list=_arch_list(row),
+                wheels=tuple(
+                    _requirement(row, "wheels", r)
+                    for r in row.string_list("wheels", required=False)
+                ),
+                note=row.text("note"),
+                sources=row.sources(),
+            )
+        )
+        row.done()
+    return tuple(builds), sources
+
+
+def load_jax(directory: Path) -> tuple[tuple[JaxPlugin, ...], dict[str, Source]]:
+    name = "jax.toml"
+    data = _read_toml(directory, name)
+    _check_top_level(data, name, {"plugin"})
+    sources = _read_sources(data, name)
+    plugins = []
+    for row in _rows(data, name, "plugin", sources):
+        plugins.append(
+            JaxPlugin(
+                jax=row.version("jax"),
+                extra=row.string("extra"),
+                plugin=row.string("plugin"),
+                cuda_major=row.integer("cuda_major"),
+                cudnn=_requirement(row, "cudnn", row.string("cudnn")),
+                python=_pythons(row),
+                with_cuda=tuple(
+                    _requirement(row, "with_cuda", r) for r in row.string_list("with_cuda")
+                ),
+                sources=row.sources(),
+            )
+        )
+        row.done()
+    return tuple(plugins), sources

@@ -28,9 +28,11 @@ from envcheck.matrix.records import (
     CudnnRelease,
     DriverBranchLimit,
     Gpu,
+    JaxPlugin,
     LibraryFile,
     Source,
     TensorflowRelease,
+    TorchBuild,
 )
 from envcheck.matrix.signatures import LogFramework, Signature, load_log_frameworks, load_signatures
 from envcheck.versions import ComputeCapability, DriverVersion, major_minor
@@ -94,10 +96,34 @@ class Matrix:
         """How explain's fixes name each framework a log can show ([[framework]] rows)."""
         return load_log_frameworks(self.directory)
 
+    # pytorch.toml and jax.toml are read when first asked for: only `recommend --framework`
+    # and `matrix validate` need them, and a --matrix directory from before they existed
+    # still serves every TensorFlow command.
+    @functools.cached_property
+    def _torch_rows(self) -> tuple[tuple[TorchBuild, ...], dict[str, Source]]:
+        return load.load_pytorch(self.directory)
+
+    @functools.cached_property
+    def _jax_rows(self) -> tuple[tuple[JaxPlugin, ...], dict[str, Source]]:
+        return load.load_jax(self.directory)
+
+    @property
+    def torch_builds(self) -> tuple[TorchBuild, ...]:
+        return self._torch_rows[0]
+
+    @property
+    def jax_plugins(self) -> tuple[JaxPlugin, ...]:
+        return self._jax_rows[0]
+
     @property
     def sources(self) -> dict[str, dict[str, Source]]:
-        """Every file's sources (reads the GPU table)."""
-        return {**self.loaded_sources, "gpus.toml": self._gpu_rows[1]}
+        """Every file's sources (reads the GPU table, pytorch.toml and jax.toml)."""
+        return {
+            **self.loaded_sources,
+            "gpus.toml": self._gpu_rows[1],
+            "pytorch.toml": self._torch_rows[1],
+            "jax.toml": self._jax_rows[1],
+        }
 
     # --- TensorFlow -------------------------------------------------------------------------
 

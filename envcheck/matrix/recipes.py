@@ -1,5 +1,5 @@
-"""What to install for one TensorFlow release on one OS: the one answer recommend, install,
-fetch, the doctor and explain all give.
+"""What to install for one TensorFlow release on one OS (and for a PyTorch build or a JAX CUDA
+plugin): the one answer recommend, install, fetch, the doctor and explain all give.
 
 Pure: a release row, a version, an OS and whether the GPU build is wanted in; a Recipe out.
 Linux and WSL2 get the `and-cuda` extra where the release has one (2.14+), whose nvidia-*
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from packaging.version import Version
 
-from envcheck.matrix.records import TensorflowRelease
+from envcheck.matrix.records import JaxPlugin, TensorflowRelease, TorchBuild
 
 AND_CUDA = "and-cuda"
 # Where the and-cuda extra installs a working CUDA (WSL2 runs the Linux wheels).
@@ -29,10 +29,13 @@ class Recipe:
     extra: str | None  # "and-cuda" when the requirements name it
     outside_pip: tuple[str, ...]  # set-up steps pip cannot do (CUDA, cuDNN from elsewhere)
     gpu: bool  # whether this installs a build that uses the GPU here
+    # The index pip must be given (PyTorch's variant wheels), or a placeholder naming it.
+    index_url: str | None = None
 
     def pip_command(self) -> str:
         """The pip command line a person types (requirements quoted for any shell)."""
-        return "python -m pip install " + " ".join(f'"{r}"' for r in self.requirements)
+        command = "python -m pip install " + " ".join(f'"{r}"' for r in self.requirements)
+        return f"{command} --index-url {self.index_url}" if self.index_url else command
 
 
 def install_recipe(
@@ -54,3 +57,49 @@ def install_recipe(
         return Recipe((requirement, *pins), (requirement, *pins), None, release.cuda_setup, True)
     requirement = f"tensorflow=={version}"
     return Recipe((requirement, *pins), (requirement, *pins), None, (), False)
+
+
+def torch_index_url(variant: str, base: str | None) -> str:
+    """Where PyTorch's `variant` wheels are: `base`/`variant` when the base URL of PyTorch's
+    wheel index is configured (ENVCHECK_TORCH_INDEX_URL, --torch-index-url), else a
+    placeholder naming it. envcheck never writes an index's host name itself."""
+    if base:
+        return f"{base.rstrip('/')}/{variant}"
+    return f"<PyTorch's {variant} index>"
+
+
+def torch_recipe(
+    build: TorchBuild, version: Version | str, platform: str, index_base: str | None = None
+) -> Recipe:
+    """`torch==version` of `build` on `platform`: the package index's default wheel where the
+    build is that default, else the same requirement from PyTorch's index for the variant."""
+    requirement = f"torch=={version}"
+    index = None if platform in build.pypi_default else torch_index_url(build.variant, index_base)
+    return Recipe(
+        requirements=(requirement,),
+        wheels=(requirement, *build.wheels),
+        extra=None,
+        outside_pip=(),
+        gpu=build.cuda is not None,
+        index_url=index,
+    )
+
+
+def jax_recipe(plugin: JaxPlugin | None, version: Version | str) -> Recipe:
+    """`jax[cudaNN]==version` (the plugin and its with-cuda wheels), or jax alone (CPU)."""
+    if plugin is None:
+        requirement = f"jax=={version}"
+        return Recipe((requirement,), (requirement,), None, (), False)
+    requirement = f"jax[{plugin.extra}]=={version}"
+    return Recipe(
+        requirements=(requirement,),
+        wheels=(
+            f"jax=={version}",
+            f"jaxlib=={version}",
+            f"{plugin.plugin}=={version}",
+            *plugin.with_cuda,
+        ),
+        extra=plugin.extra,
+        outside_pip=(),
+        gpu=True,
+    )

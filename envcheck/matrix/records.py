@@ -198,3 +198,44 @@ class DriverBranchLimit:
     last_branch: int
     note: str
     sources: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TorchBuild:
+    """One PyTorch release series built for one CUDA variant (cu126, cu130, ...) or the CPU."""
+
+    versions: tuple[Version, ...]  # the patch releases of the series, ascending
+    variant: str  # "cpu" or "cuXYZ", the name of PyTorch's wheel index for it
+    cuda: Version | None  # CUDA major.minor of the variant; None for cpu
+    cudnn: Version | None  # the cuDNN wheel it pins, where read from the wheel
+    pypi_default: frozenset[str]  # platforms where plain `pip install torch==X` gets this build
+    platforms: frozenset[str]  # where the build exists at all (the default index or PyTorch's)
+    python: tuple[PythonVersion, ...]
+    # Native kernels (sm_XY); None when no source gives them (the GPU check stays undecided).
+    arch_list: tuple[ComputeCapability, ...] | None
+    wheels: tuple[str, ...]  # the NVIDIA wheels the build pins (read from its METADATA)
+    note: str
+    sources: tuple[str, ...]
+
+    @property
+    def latest(self) -> Version:
+        return self.versions[-1]
+
+    @property
+    def series(self) -> str:
+        major, minor = major_minor(self.latest)
+        return f"{major}.{minor}"
+
+
+@dataclass(frozen=True)
+class JaxPlugin:
+    """One jax release with one CUDA plugin: what `pip install "jax[cudaNN]==X"` brings."""
+
+    jax: Version
+    extra: str  # "cuda12" / "cuda13"
+    plugin: str  # the plugin distribution, e.g. jax-cuda12-plugin
+    cuda_major: int
+    cudnn: str  # the plugin's requirement on the cuDNN wheel, e.g. nvidia-cudnn-cu12<10.0,>=9.8
+    python: tuple[PythonVersion, ...]
+    with_cuda: tuple[str, ...]  # the plugin's with-cuda extra
+    sources: tuple[str, ...]

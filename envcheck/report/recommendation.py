@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from envcheck.recommend.frameworks import FrameworkRecommendation
+from envcheck.recommend.machine import MachineDescription
 from envcheck.recommend.rank import Candidate, Recommendation
 from envcheck.report.terminal_text import shown_lines
 
@@ -13,7 +15,10 @@ TEXT_CANDIDATES = 3  # the text report details the best few; --json has them all
 
 
 def machine_dict(recommendation: Recommendation) -> dict[str, Any]:
-    machine = recommendation.machine
+    return _machine_of(recommendation.machine)
+
+
+def _machine_of(machine: MachineDescription) -> dict[str, Any]:
     return {
         "os": machine.os,
         "arch": machine.arch,
@@ -59,7 +64,10 @@ def to_json(recommendation: Recommendation) -> dict[str, Any]:
 
 
 def _describe_machine(recommendation: Recommendation) -> str:
-    machine = recommendation.machine
+    return _machine_line(recommendation.machine)
+
+
+def _machine_line(machine: MachineDescription) -> str:
     gpus = (
         ", ".join(f"{g.name or 'GPU'} (CC {g.compute_capability or '?'})" for g in machine.gpus)
         or "GPU unknown"
@@ -130,4 +138,76 @@ def to_text(
         for rejection in rejected:
             own = [r for r in rejection.reasons if r not in shared]
             lines.append(f"  TensorFlow {rejection.tensorflow}: {'; '.join(own) or 'as above'}")
+    return shown_lines("\n".join(lines)) + "\n"
+
+
+FRAMEWORK_SCHEMA = "envcheck.recommend-framework/1"
+
+
+def framework_to_json(result: FrameworkRecommendation) -> dict[str, Any]:
+    return {
+        "schema": FRAMEWORK_SCHEMA,
+        "framework": result.framework,
+        "machine": _machine_of(result.machine),
+        "spec": result.spec,
+        "candidates": [
+            {
+                "version": str(c.version),
+                "build": c.build,
+                "cuda": c.cuda,
+                "kind": c.kind,
+                "status": c.status,
+                "commands": list(c.commands),
+                "notes": list(c.notes),
+            }
+            for c in result.candidates
+        ],
+        "rejected": [
+            {"version": str(r.version), "build": r.build, "reasons": list(r.reasons)}
+            for r in result.rejected
+        ],
+    }
+
+
+def framework_to_text(result: FrameworkRecommendation, show_all: bool = False) -> str:
+    name = result.display_name
+    lines = [f"Machine: {_machine_line(result.machine)}"]
+    if result.spec:
+        lines.append(f"{name} asked for: {result.spec}")
+    lines.append("")
+    candidates = result.candidates
+    if result.has_gpu_candidate:
+        lines.append(f"{name} builds that can use the GPU here, best first:")
+    elif any(c.kind == "gpu" for c in candidates):
+        lines.append(
+            "No build is confirmed to use the GPU; these may, once the unknowns are known:"
+        )
+    elif candidates:
+        lines.append(f"No {name} build can use an NVIDIA GPU on this machine. CPU-only choices:")
+    else:
+        lines.append(f"No {name} build installs on this machine.")
+    shown = candidates if show_all else candidates[:TEXT_CANDIDATES]
+    common = _shared_by_all([c.notes for c in shown])
+    lines.extend(f"  (all of them) {note}" for note in common)
+    for index, candidate in enumerate(shown, start=1):
+        stack = f"CUDA {candidate.cuda}" if candidate.cuda else "CPU only"
+        lines.append(
+            f"  {index}. {name} {candidate.version} {candidate.build}  ({stack}; "
+            f"{candidate.status})"
+        )
+        lines.extend(f"       $ {command}" for command in candidate.commands)
+        lines.extend(f"       - {note}" for note in candidate.notes if note not in common)
+    hidden = len(candidates) - len(shown)
+    if hidden > 0:
+        lines.append(f"  ... and {hidden} more (--all or --json shows them)")
+    if result.rejected:
+        lines.append("")
+        lines.append("Rejected:")
+        shared = _shared_by_all([r.reasons for r in result.rejected])
+        lines.extend(f"  (all of them) {reason}" for reason in shared)
+        for rejection in result.rejected:
+            own = [r for r in rejection.reasons if r not in shared]
+            lines.append(
+                f"  {name} {rejection.version} {rejection.build}: {'; '.join(own) or 'as above'}"
+            )
     return shown_lines("\n".join(lines)) + "\n"

@@ -8,13 +8,11 @@ import sys
 from pathlib import Path
 
 from envcheck.atomic_file import write_atomically
-from envcheck.cli.commands.flags import gpus_from_flags
+from envcheck.cli.commands.flags import framework_choice, gpus_from_flags
 from envcheck.cli.commands.matrix_choice import load
 from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK
 from envcheck.diagnose.context import Target
 from envcheck.diagnose.run import run_doctor
-from envcheck.errors import InputError
-from envcheck.framework_names import FRAMEWORKS
 from envcheck.matrix.model import Matrix
 from envcheck.probe.background import StartedProbe
 from envcheck.report.doctor import render
@@ -45,16 +43,6 @@ def report(args: argparse.Namespace, chosen: Format, started: StartedProbe | Non
         write_atomically(Path(args.output), text)
     failing = {"error"} | ({"warning"} if args.strict else set())
     return EXIT_NEGATIVE if result.status in failing else EXIT_OK
-
-
-def framework_choice(text: str | None) -> str | None:
-    """--framework's value: one of the frameworks judged (pytorch is read as torch)."""
-    if text is None:
-        return None
-    key = {"pytorch": "torch"}.get(text.strip().lower(), text.strip().lower())
-    if key not in FRAMEWORKS:
-        raise InputError(f"--framework {text!r} is not one of {', '.join(FRAMEWORKS)}")
-    return key
 
 
 def _user_name() -> str | None:

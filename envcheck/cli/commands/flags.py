@@ -1,5 +1,5 @@
-"""Flags several commands share: --matrix, --gpu with --compute-capability, and --python PATH
-with --python-version X.Y."""
+"""Flags several commands share: --matrix, --gpu with --compute-capability, --python PATH
+with --python-version X.Y, and --framework."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from envcheck.errors import EnvcheckError, InputError
+from envcheck.framework_names import FRAMEWORKS
 from envcheck.matrix.gpu_names import GpuIndex
 from envcheck.matrix.model import Matrix
 from envcheck.probe.interpreter import Interpreter, describe_interpreter
@@ -60,3 +61,14 @@ def target_python(
         )
     interpreter = describe_interpreter(python, timeout)
     return ".".join(interpreter.version.split(".")[:2]), interpreter
+
+
+def framework_choice(text: str | None) -> str | None:
+    """--framework's value: one of the frameworks judged (pytorch is read as torch)."""
+    if text is None:
+        return None
+    key = text.strip().lower()
+    key = {"pytorch": "torch"}.get(key, key)
+    if key not in FRAMEWORKS:
+        raise InputError(f"--framework {text!r} is not one of {', '.join(FRAMEWORKS)}")
+    return key

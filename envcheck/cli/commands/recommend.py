@@ -7,10 +7,18 @@ import json
 import sys
 from dataclasses import replace
 
-from envcheck.cli.commands.flags import capability_lookup, gpus_from_flags, target_python
+from envcheck.cli.commands.flags import (
+    capability_lookup,
+    framework_choice,
+    gpus_from_flags,
+    target_python,
+)
 from envcheck.cli.commands.matrix_choice import load
 from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, fail, handles_errors
-from envcheck.recommend.machine import describe_machine, with_capabilities
+from envcheck.errors import InputError
+from envcheck.matrix.model import Matrix
+from envcheck.recommend.frameworks import recommend_jax, recommend_torch
+from envcheck.recommend.machine import MachineDescription, describe_machine, with_capabilities
 from envcheck.recommend.rank import recommend
 from envcheck.report import recommendation
 from envcheck.report.matrix_rows import series_range
@@ -33,6 +41,9 @@ def run(args: argparse.Namespace) -> int:
             described, found_via={**described.found_via, "python": "--python-version"}
         )
     machine = with_capabilities(described, capability_lookup(matrix))
+    framework = framework_choice(args.framework) or "tensorflow"
+    if framework != "tensorflow":
+        return _other_framework(matrix, machine, framework, args)
     result = recommend(matrix, machine, args.tensorflow)
     # A --tensorflow outside the matrix is no fact about this machine: say so, not "nothing
     # installs here". A negative answer (exit 1) like `envcheck matrix`'s, as the matrix may
@@ -48,4 +59,28 @@ def run(args: argparse.Namespace) -> int:
             f"knows TensorFlow {series_range(matrix.releases)}",
             EXIT_NEGATIVE,
         )
+    return EXIT_OK if result.has_gpu_candidate else EXIT_NEGATIVE
+
+
+def _other_framework(
+    matrix: Matrix, machine: MachineDescription, framework: str, args: argparse.Namespace
+) -> int:
+    """`--framework torch|jax`: rank its builds; exit as for TensorFlow (0 with a compatible
+    GPU candidate, else 1)."""
+    if args.tensorflow is not None:
+        raise InputError("--tensorflow applies to --framework tensorflow; use --framework-version")
+    spec = args.framework_version
+    if framework == "torch":
+        result = recommend_torch(matrix, machine, spec, args.torch_index_url)
+    else:
+        result = recommend_jax(matrix, machine, spec)
+    if spec is not None and not result.candidates and not result.rejected:
+        raise fail(
+            f"no {result.display_name} version in the matrix matches --framework-version {spec!r}",
+            EXIT_NEGATIVE,
+        )
+    if args.as_json:
+        print(json.dumps(recommendation.framework_to_json(result), indent=2))
+    else:
+        sys.stdout.write(recommendation.framework_to_text(result, show_all=args.show_all))
     return EXIT_OK if result.has_gpu_candidate else EXIT_NEGATIVE
