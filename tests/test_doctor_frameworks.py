@@ -18,7 +18,7 @@ from envcheck.findings import Severity
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import Matrix, load_matrix
 from envcheck.versions import ComputeCapability, DriverVersion
-from tests.facts_builder import LINUX, driver, jax, machine, tensorflow, torch
+from tests.facts_builder import LINUX, driver, gpu, jax, machine, tensorflow, torch
 from tests.test_doctor_cli import clean_env, doctor, report_of
 
 
@@ -45,6 +45,7 @@ def test_pytorch_only_environment_never_hears_about_tensorflow(matrix: Matrix) -
     assert report.frameworks == ("torch",)
     assert "framework-missing" not in {f.code for f in report.findings}
     assert report.recommendation is None  # it ranks TensorFlow releases
+    assert [r.framework for r in report.framework_recommendations] == ["torch"]
 
 
 def test_driver_floor_of_a_cuda13_torch(matrix: Matrix) -> None:
@@ -188,8 +189,56 @@ def test_cli_framework_option(tmp_path: Path) -> None:
         {"framework": "torch"}
     ]
     assert "TensorFlow" not in [c["name"] for c in report["components"]]
+    assert report["recommendation"] is None
+    assert list(report["framework_recommendations"]) == ["torch"]
+    assert "envcheck recommend --framework torch" in chosen_text(env, facts_file)
     wrong = doctor(env, "--facts", str(facts_file), "--framework", "caffe")
     assert wrong.returncode == 2
     assert wrong.stderr.strip().splitlines() == [
         "envcheck: error: --framework 'caffe' is not one of tensorflow, torch, jax"
     ]
+
+
+def test_torch_kernels_from_the_matrix_row_of_its_variant(matrix: Matrix) -> None:
+    # torch 2.14.1+cu130 ships sm_75..sm_120 (pytorch.toml, read from the real wheel's
+    # torch.cuda.get_arch_list()): a Pascal GPU has no kernels in it.
+    facts = machine(
+        frameworks=(torch(),), driver=driver("580.65.06", "13.0"), libraries=(),
+        gpus=(gpu("NVIDIA GeForce GTX 1080", "6.1"),),
+    )  # fmt: skip
+    report = diagnose(facts, matrix)
+    finding = next(f for f in report.findings if f.code == "compute-capability-unsupported")
+    assert finding.severity is Severity.ERROR
+    assert finding.data == {"framework": "torch"}
+    assert "cannot run this PyTorch" in finding.message and "PyTorch ignores" in finding.message
+    assert "sm_120" in finding.evidence[0]
+    assert "envcheck recommend --framework torch" in finding.fix
+    # The recommendation for this machine names a build that still ships Pascal kernels.
+    (torch_choice,) = report.framework_recommendations
+    assert torch_choice.candidates[0].build == "cu126"
+
+
+def test_cpu_torch_has_no_kernels_to_judge(matrix: Matrix) -> None:
+    facts = machine(frameworks=(torch(cuda=None),), libraries=(),
+                    gpus=(gpu("NVIDIA GeForce GTX 1080", "6.1"),))  # fmt: skip
+    report = diagnose(facts, matrix)
+    assert "compute-capability-unsupported" not in {f.code for f in report.findings}
+
+
+def test_no_gpu_note_points_at_the_frameworks_recommendation(matrix: Matrix) -> None:
+    no_gpu = replace(LINUX, nvidia_gpu="absent", device_nodes=())
+    facts = machine(platform=no_gpu, frameworks=(torch(), *jax()), libraries=(), gpus=(),
+                    driver=driver(None, None, "missing"))  # fmt: skip
+    report = diagnose(facts, matrix)
+    note = next(f for f in report.findings if f.code == "no-gpu")
+    assert note.message.startswith("PyTorch and JAX can only use the CPU")
+    assert (
+        "envcheck recommend --framework torch --gpu NAME --driver VER or envcheck recommend "
+        "--framework jax --gpu NAME --driver VER" in note.fix
+    )
+
+
+def chosen_text(env: dict[str, str], facts_file: Path) -> str:
+    completed = doctor(env, "--facts", str(facts_file), "--framework", "torch")
+    assert completed.returncode == 1, completed.stderr
+    return completed.stdout

@@ -17,6 +17,7 @@ from envcheck.diagnose.framework_builds import (
     group_frameworks,
     jax_build,
     torch_build,
+    torch_row,
 )
 from envcheck.errors import InputError
 from envcheck.framework_names import FRAMEWORKS, labels
@@ -56,7 +57,8 @@ class Context:
             if key == "tensorflow":
                 builds.append(self._tensorflow_build(groups[key][0]))
             elif key == "torch":
-                builds.append(torch_build(groups[key][0]))
+                torch = groups[key][0]
+                builds.append(torch_build(torch, torch_row(self.matrix.torch_builds, torch)))
             else:
                 builds.append(jax_build(groups[key]))
         return tuple(builds)

@@ -6,6 +6,7 @@ with `unknown` where nothing could be told), and adds the recommendation for thi
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -19,11 +20,22 @@ from envcheck.findings import Finding, Severity, ordered
 from envcheck.framework_names import label, labels
 from envcheck.matrix.model import Matrix
 from envcheck.probe.facts import Facts
+from envcheck.recommend.frameworks import (
+    FrameworkRecommendation,
+    recommend_jax,
+    recommend_torch,
+)
 from envcheck.recommend.machine import GpuDescription, MachineDescription
 from envcheck.recommend.rank import Recommendation, recommend
 from envcheck.versions import DriverVersion, PythonVersion
 
 Rule = Callable[[Context], list[Finding]]
+FRAMEWORK_RECOMMENDERS: dict[
+    str, Callable[[Matrix, MachineDescription], FrameworkRecommendation]
+] = {
+    "torch": recommend_torch,
+    "jax": recommend_jax,
+}
 
 RULES: tuple[Rule, ...] = (
     driver_rules.driver_presence,
@@ -90,6 +102,9 @@ class Report:
     # and the import-order probe's table (diagnose/run.py fills both; None when not run).
     smoke_tests: dict[str, Any] | None = None
     import_orders: dict[str, Any] | None = None
+    # What `recommend --framework torch|jax` says for this machine, for the PyTorch and JAX
+    # judged here (TensorFlow's is `recommendation`).
+    framework_recommendations: tuple[FrameworkRecommendation, ...] = ()
 
     def verdict(self) -> str:
         who = labels(self.frameworks) or "A framework"
@@ -265,6 +280,16 @@ def _components_without_gpu(context: Context, findings: Sequence[Finding]) -> tu
     return tuple(rows)
 
 
+def _recommend_hint(context: Context) -> str:
+    """The recommend command(s) for another machine, for the frameworks judged here."""
+    keys = [key for key in context.judged if key != "tensorflow"]
+    commands = [
+        "envcheck recommend" + (f" --framework {key}" if key else "") + " --gpu NAME --driver VER"
+        for key in (([""] if "tensorflow" in context.judged or not keys else []) + keys)
+    ]
+    return " or ".join(commands)
+
+
 def machine_from_facts(context: Context) -> MachineDescription:
     """The recommendation's machine: this one as probed, or the Docker build's target."""
     facts = context.facts
@@ -308,7 +333,7 @@ def diagnose(
                 "CUDA library is needed.",
                 facts.platform.nvidia_gpu_evidence,
                 "Nothing to do for the CPU. To use a GPU, run on a machine with an NVIDIA GPU "
-                "(envcheck recommend --gpu NAME shows what to install there).",
+                f"({_recommend_hint(context)} shows what to install there).",
             )
         )
     findings.extend(extra_findings)
@@ -325,6 +350,13 @@ def diagnose(
             recommendation = recommend(matrix, machine_from_facts(context))
         except EnvcheckError:  # a report without a recommendation beats no report
             recommendation = None
+    others = []
+    machine = machine_from_facts(context)
+    for key in context.judged:
+        if key in FRAMEWORK_RECOMMENDERS:
+            # As for TensorFlow's: a report without a recommendation beats no report.
+            with contextlib.suppress(EnvcheckError):
+                others.append(FRAMEWORK_RECOMMENDERS[key](matrix, machine))
     return Report(
         status=_status(findings),
         findings=tuple(findings),
@@ -335,4 +367,5 @@ def diagnose(
         target=target,
         no_nvidia_gpu=context.no_nvidia_gpu,
         frameworks=context.judged,
+        framework_recommendations=tuple(others),
     )

@@ -219,6 +219,12 @@ def _driver_fix(context: Context, build: FrameworkBuild | None) -> str:
     return f"Update the NVIDIA driver to{floor}, or install {older}."
 
 
+def _recommend_command(build: FrameworkBuild) -> str:
+    if build.key == "tensorflow":
+        return "envcheck recommend"
+    return f"envcheck recommend --framework {build.key}"
+
+
 def _sass(build: FrameworkBuild) -> list[ComputeCapability]:
     return [t.capability for t in build.targets]
 
@@ -254,7 +260,7 @@ def _architecture_for_build(context: Context, build: FrameworkBuild) -> list[Fin
     for name, capability in context.capabilities:
         if capability is None:
             continue
-        outcome = gpu_runs_build(capability, sass, ptx, mlir)
+        outcome = gpu_runs_build(capability, sass, ptx, mlir, build.label)
         if outcome.status is Status.INCOMPATIBLE:
             findings.append(
                 Finding(
@@ -263,8 +269,9 @@ def _architecture_for_build(context: Context, build: FrameworkBuild) -> list[Fin
                     f"{name} (compute capability {capability}) cannot run {this}: "
                     f"{outcome.message}.",
                     (f"build targets: {listed}",),
-                    f"Install a {build.label} release whose build covers this GPU (envcheck "
-                    "recommend shows which), or build it from source for this GPU.",
+                    f"Install a {build.label} release whose build covers this GPU "
+                    f"({_recommend_command(build)} shows which), or build it from source for "
+                    "this GPU.",
                     data={"framework": build.key},
                 )
             )

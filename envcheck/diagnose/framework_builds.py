@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from packaging.version import InvalidVersion, Version
 
 from envcheck.framework_names import framework_of, label
+from envcheck.matrix.records import TorchBuild
 from envcheck.probe.facts import FrameworkFacts
 from envcheck.versions import CudaTarget
 
@@ -67,14 +68,42 @@ def _newest(versions: Iterable[Version | None]) -> Version | None:
     return max((v for v in versions if v is not None), default=None)
 
 
-def torch_build(torch: FrameworkFacts) -> FrameworkBuild:
+def torch_variant(torch: FrameworkFacts) -> str | None:
+    """The PyTorch variant of an install: its local version tag (2.14.1+cu130 -> cu130, +cpu),
+    from torch/version.py's __version__ or the distribution's; else the CUDA it names."""
+    raw = torch.build.get("raw")
+    texts = [raw.get("__version__") if isinstance(raw, dict) else None, torch.version]
+    for text in texts:
+        version = _version(text)
+        if version is not None and version.local:
+            return version.local
+    cuda = _version(torch.build.get("cuda_version"))
+    if cuda is not None:
+        return "cu" + "".join(str(part) for part in cuda.release[:2])
+    return "cpu" if torch.build.get("is_cuda_build") is False else None
+
+
+def torch_row(rows: Sequence[TorchBuild], torch: FrameworkFacts) -> TorchBuild | None:
+    """The matrix row (release series x variant) of an installed torch, when it has one."""
+    version, variant = _version(torch.version), torch_variant(torch)
+    if version is None or variant is None:
+        return None
+    public = Version(version.public)
+    return next((r for r in rows if r.variant == variant and public in r.versions), None)
+
+
+def torch_build(torch: FrameworkFacts, row: TorchBuild | None = None) -> FrameworkBuild:
+    """`row` (torch_row) gives the GPU architectures the build ships kernels for."""
     flag = torch.build.get("is_cuda_build")
     cuda = _version(torch.build.get("cuda_version"))
     if not isinstance(flag, bool):
         # No version.py read: a local version tag still tells the variant (2.5.1+cpu, +cu124).
-        local = Version(torch.version).local if _version(torch.version) else None
-        flag = False if local == "cpu" else None
-    return FrameworkBuild("torch", (torch,), flag, cuda, None, ())
+        flag = False if torch_variant(torch) == "cpu" else None
+    targets: tuple[CudaTarget, ...] = ()
+    if row is not None and row.arch_list and flag is not False:
+        targets = tuple(CudaTarget("sass", capability) for capability in row.arch_list)
+    cudnn = row.cudnn if row is not None else None
+    return FrameworkBuild("torch", (torch,), flag, cuda, cudnn, targets)
 
 
 def jax_build(parts: Sequence[FrameworkFacts]) -> FrameworkBuild:

@@ -136,8 +136,10 @@ def gpu_runs_build(
     sass: Sequence[ComputeCapability],
     ptx: Sequence[ComputeCapability],
     mlir_sass: Sequence[ComputeCapability] | None = None,
+    who: str = "TensorFlow",
 ) -> Outcome:
-    """Whether a GPU of `capability` can run a build with these SASS and PTX targets.
+    """Whether a GPU of `capability` can run a build (of the framework `who`) with these SASS and
+    PTX targets.
 
     SASS sm_XY runs on the same major with minor >= Y; PTX compute_XY is JIT-compiled by the
     driver for any capability >= X.Y (NVIDIA's rules, as quoted in TensorFlow's .bazelrc).
@@ -180,7 +182,7 @@ def gpu_runs_build(
     return Outcome(
         "gpu",
         Status.INCOMPATIBLE,
-        f"the build has no kernels for CC {capability}{floor}; TensorFlow ignores this GPU",
+        f"the build has no kernels for CC {capability}{floor}; {who} ignores this GPU",
     )
 
 

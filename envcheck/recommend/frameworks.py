@@ -13,6 +13,7 @@ from typing import Literal
 
 from packaging.version import Version
 
+from envcheck.framework_names import label
 from envcheck.matrix.model import Matrix, tensorflow_specifier
 from envcheck.matrix.recipes import jax_recipe, torch_recipe
 from envcheck.matrix.records import JaxPlugin, TorchBuild
@@ -64,7 +65,7 @@ class FrameworkRecommendation:
 
     @property
     def display_name(self) -> str:
-        return {"torch": "PyTorch", "jax": "JAX"}[self.framework]
+        return label(self.framework)
 
 
 def _pick(versions: tuple[Version, ...], spec: str | None) -> Version | None:

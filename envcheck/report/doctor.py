@@ -42,6 +42,10 @@ def to_json(report: Report) -> dict[str, Any]:
         "recommendation": (
             recommendation_report.to_json(report.recommendation) if report.recommendation else None
         ),
+        "framework_recommendations": {
+            r.framework: recommendation_report.framework_to_json(r)
+            for r in report.framework_recommendations
+        },
     }
 
 
@@ -93,6 +97,12 @@ def to_text(report: Report, colour: bool = False) -> str:
         lines.append("")
         lines.append("Recommendation for this machine:")
         text = recommendation_report.to_text(report.recommendation, show_rejected=False)
+        lines.extend(f"  {line}" if line else "" for line in text.rstrip("\n").splitlines())
+    for other in report.framework_recommendations:
+        if lines[-1]:
+            lines.append("")
+        lines.append(f"Recommendation for this machine ({other.display_name}):")
+        text = recommendation_report.framework_to_text(other, show_rejected=False)
         lines.extend(f"  {line}" if line else "" for line in text.rstrip("\n").splitlines())
     return "\n".join(lines).rstrip() + "\n"
 

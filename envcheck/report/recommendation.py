@@ -169,7 +169,9 @@ def framework_to_json(result: FrameworkRecommendation) -> dict[str, Any]:
     }
 
 
-def framework_to_text(result: FrameworkRecommendation, show_all: bool = False) -> str:
+def framework_to_text(
+    result: FrameworkRecommendation, show_all: bool = False, show_rejected: bool = True
+) -> str:
     name = result.display_name
     lines = [f"Machine: {_machine_line(result.machine)}"]
     if result.spec:
@@ -200,7 +202,13 @@ def framework_to_text(result: FrameworkRecommendation, show_all: bool = False) -
     hidden = len(candidates) - len(shown)
     if hidden > 0:
         lines.append(f"  ... and {hidden} more (--all or --json shows them)")
-    if result.rejected:
+    if result.rejected and not show_rejected:
+        lines.append("")
+        framework = f" --framework {result.framework}"
+        lines.append(
+            f"  ({len(result.rejected)} builds rejected: envcheck recommend{framework} says why)"
+        )
+    elif result.rejected:
         lines.append("")
         lines.append("Rejected:")
         shared = _shared_by_all([r.reasons for r in result.rejected])
