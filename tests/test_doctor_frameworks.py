@@ -18,7 +18,16 @@ from envcheck.findings import Severity
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import Matrix, load_matrix
 from envcheck.versions import ComputeCapability, DriverVersion
-from tests.facts_builder import LINUX, driver, gpu, jax, machine, tensorflow, torch
+from tests.facts_builder import (
+    LINUX,
+    driver,
+    gpu,
+    healthy_libraries,
+    jax,
+    machine,
+    tensorflow,
+    torch,
+)
 from tests.test_doctor_cli import clean_env, doctor, report_of
 
 
@@ -242,3 +251,16 @@ def chosen_text(env: dict[str, str], facts_file: Path) -> str:
     completed = doctor(env, "--facts", str(facts_file), "--framework", "torch")
     assert completed.returncode == 1, completed.stderr
     return completed.stdout
+
+
+def test_tensorflows_library_findings_name_tensorflow_beside_jax(matrix: Matrix) -> None:
+    # The CUDA libraries probed are those TensorFlow's build asks for: a missing one is
+    # TensorFlow's problem, not JAX's, in the verdict and in the data.
+    facts = machine(frameworks=(tensorflow(), *jax()),
+                    libraries=healthy_libraries(skip=("cusolver",)))  # fmt: skip
+    report = diagnose(facts, matrix)
+    missing = next(f for f in report.findings if f.code == "cuda-library-missing")
+    assert missing.data == {"framework": "tensorflow"}
+    assert report.verdict().startswith("TensorFlow will not use the GPU here")
+    jax_row = next(c for c in report.components if c.name == "JAX")
+    assert jax_row.status == "ok"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from envcheck.diagnose import advisory_rules, driver_rules, framework_rules, library_rules
@@ -52,6 +52,23 @@ RULES: tuple[Rule, ...] = (
     library_rules.shadowed_copies,
     library_rules.below_tensorflow_floor,
     advisory_rules.known_bugs,
+)
+
+
+# The rules about TensorFlow alone (its Python and Windows support, the CUDA libraries its build
+# asks for, its known bugs): their findings are TensorFlow's, said in the finding's data so
+# the verdict and the component table name the right framework beside PyTorch or JAX.
+TENSORFLOW_RULES: frozenset[Rule] = frozenset(
+    {
+        framework_rules.python_version,
+        framework_rules.windows_native,
+        library_rules.missing_libraries,
+        library_rules.cudnn_version,
+        library_rules.library_files,
+        library_rules.shadowed_copies,
+        library_rules.below_tensorflow_floor,
+        advisory_rules.known_bugs,
+    }
 )
 
 
@@ -280,6 +297,12 @@ def _components_without_gpu(context: Context, findings: Sequence[Finding]) -> tu
     return tuple(rows)
 
 
+def _tensorflows(finding: Finding) -> Finding:
+    if "framework" in finding.data:
+        return finding
+    return replace(finding, data={**finding.data, "framework": "tensorflow"})
+
+
 def _recommend_hint(context: Context) -> str:
     """The recommend command(s) for another machine, for the frameworks judged here."""
     keys = [key for key in context.judged if key != "tensorflow"]
@@ -323,7 +346,10 @@ def diagnose(
     for rule in RULES:
         if context.no_nvidia_gpu and rule in GPU_RULES:
             continue
-        findings.extend(rule(context))
+        found = rule(context)
+        if rule in TENSORFLOW_RULES:
+            found = [_tensorflows(f) for f in found]
+        findings.extend(found)
     if context.no_nvidia_gpu:
         findings.append(
             Finding(
