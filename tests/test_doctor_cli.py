@@ -238,7 +238,7 @@ def test_cudnn_older_than_the_build(fake_report: dict[str, Any]) -> None:
     report = fake_report
     assert set(report) == {"schema", "status", "verdict", "findings", "components", "facts",
                            "smoke_test", "smoke_tests", "import_orders",
-                           "recommendation"}  # fmt: skip
+                           "recommendation", "framework_recommendations"}  # fmt: skip
     assert report["status"] == "error"
     assert report["smoke_test"] is None
     for item in report["findings"]:

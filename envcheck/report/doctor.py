@@ -14,6 +14,7 @@ from typing import Any
 
 from envcheck.diagnose.doctor import Report
 from envcheck.errors import assert_never
+from envcheck.framework_names import label as framework_label
 from envcheck.report import recommendation as recommendation_report
 from envcheck.report.formats import Format
 from envcheck.report.terminal_text import shown, shown_lines
@@ -68,16 +69,16 @@ def to_text(report: Report, colour: bool = False) -> str:
     lines.append(table[0])
     for row, component in zip(table[1:], report.components):
         lines.append(_paint(row, component.status, colour))
-    if report.smoke is not None:
-        lines.append(
-            f"  smoke test: {shown(report.smoke.get('describe', report.smoke.get('status')))}"
+    # TensorFlow's alone says "smoke test", as before PyTorch and JAX had one; beside them,
+    # each line names its framework.
+    smokes = report.smoke_tests or ({"tensorflow": report.smoke} if report.smoke else {})
+    for name, smoke in smokes.items():
+        title = (
+            f"{framework_label(name)} smoke test"
+            if len(smokes) > 1 or name != "tensorflow"
+            else "smoke test"
         )
-    for name, smoke in (report.smoke_tests or {}).items():
-        if name != "tensorflow":
-            title = smoke.get("title", name)
-            lines.append(
-                f"  {shown(title)} smoke test: {shown(smoke.get('describe', smoke.get('status')))}"
-            )
+        lines.append(f"  {title}: {shown(smoke.get('describe', smoke.get('status')))}")
     lines.append("")
     listed = [f for f in report.findings if f.code != "benign-warning"]
     benign = [f for f in report.findings if f.code == "benign-warning"]
