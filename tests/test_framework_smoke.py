@@ -1,7 +1,7 @@
 """PyTorch's and JAX's smoke tests and the import-order probe: the maps parser and the result
 parsing on recorded output, the rules on built facts, fake framework packages that crash or hang
-in a real venv, and (ENVCHECK_REAL_INSTALLS=1 with ENVCHECK_REAL_VENVS naming a folder holding
-the venvs torch/ and tf-torch/) the real children on real installs."""
+in a real venv, and (ENVCHECK_REAL_INSTALLS=1, the opt-in tier of tests/test_real_installs.py)
+the real children on the real torch and tf-torch installs."""
 
 from __future__ import annotations
 
@@ -32,6 +32,8 @@ from envcheck.probe.import_order import (
     run_from_output,
 )
 from envcheck.probe.smoke import run_smoke_test, smoke_source
+from tests.test_real_installs import ENABLED as REAL_INSTALLS
+from tests.test_real_installs import environment
 
 SITE = "/venv/lib/python3.11/site-packages"
 
@@ -359,16 +361,14 @@ def test_import_order_probe_with_a_crashing_second_import(
 
 # --- real installs --------------------------------------------------------------------------
 
-REAL = Path(os.environ.get("ENVCHECK_REAL_VENVS", "/nonexistent"))
-real = pytest.mark.skipif(
-    os.environ.get("ENVCHECK_REAL_INSTALLS") != "1" or not REAL.is_dir(),
-    reason="opt-in: ENVCHECK_REAL_INSTALLS=1 and ENVCHECK_REAL_VENVS=<folder with torch/, tf-torch/>",
-)
+# The opt-in tier's venvs (tests/test_real_installs.py: ENVCHECK_REAL_INSTALLS=1, built once
+# from the package index under ENVCHECK_REAL_INSTALLS_DIR).
+real = pytest.mark.skipif(not REAL_INSTALLS, reason="opt-in: set ENVCHECK_REAL_INSTALLS=1")
 
 
 @real
 def test_real_torch_smoke_on_the_cpu() -> None:
-    result = run_smoke_test(str(REAL / "torch/bin/python"), 300, framework="torch")
+    result = run_smoke_test(str(environment("torch") / "bin/python"), 300, framework="torch")
     assert result.status == "ok", result.describe()
     assert result.build_info["cuda_version"] == "13.0"
     assert any(p.endswith("nvidia/cu13/lib/libcudart.so.13") for p in result.loaded_libraries)
@@ -376,7 +376,9 @@ def test_real_torch_smoke_on_the_cpu() -> None:
 
 @real
 def test_real_tf_torch_orders_give_torch_the_cuda_12_cudnn() -> None:
-    facts = probe_import_orders(["tensorflow", "torch"], str(REAL / "tf-torch/bin/python"), 300)
+    facts = probe_import_orders(
+        ["tensorflow", "torch"], str(environment("tf-torch") / "bin/python"), 300
+    )
     assert [run.status for run in facts.runs] == ["ok", "ok"]
     for run in facts.runs:
         for framework in run.order:
