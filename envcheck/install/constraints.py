@@ -17,6 +17,7 @@ from envcheck.atomic_file import write_atomically
 from envcheck.errors import InputError
 from envcheck.framework_names import label
 from envcheck.install.plan import InstallPlan
+from envcheck.install.run import redact_url
 from envcheck.recommend.rank import Candidate
 
 
@@ -34,7 +35,8 @@ def constraints_text(plan: InstallPlan, resolved: Mapping[str, str]) -> str:
         build = f"GPU build, CUDA {candidate.cuda}" if candidate.kind == "gpu" else "CPU only"
         what = f"{label(plan.framework)} {candidate.version} {candidate.build} ({build})"
     # A PyTorch variant's wheels come from its index: the constraints hold only with it.
-    index = f" --index-url {plan.recipe.index_url}" if plan.recipe and plan.recipe.index_url else ""
+    url = plan.recipe.index_url if plan.recipe else None
+    index = f" --index-url {redact_url(url)}" if url else ""
     lines = [
         f"# {what} for {machine.os} {machine.arch}, "
         f"Python {machine.python}; written by envcheck install.",

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from envcheck.framework_names import label
 from envcheck.install.plan import Action, InstallPlan
-from envcheck.install.run import Change, DryRun, plan_mismatches
+from envcheck.install.run import Change, DryRun, plan_mismatches, secret_masker
 from envcheck.recommend.machine import MachineDescription
 from envcheck.recommend.rank import Candidate
 from envcheck.report.terminal_text import shown, shown_lines
@@ -51,7 +51,8 @@ def plan_text(plan: InstallPlan) -> str:
     ]
     if plan.recipe is not None:
         # The command recommend prints for the same build: install runs exactly this.
-        lines.append("Command: " + plan.recipe.pip_command())
+        # (with the index URL's credentials masked, as everywhere else)
+        lines.append("Command: " + secret_masker(plan.index_url)(plan.recipe.pip_command()))
     lines.append("Packages:")
     width = max(len(p.name) for p in plan.packages)
     spec_width = max(len(p.specifier) for p in plan.packages)
