@@ -4,13 +4,14 @@ The requirements come from the matrix: the newest TensorFlow release inside `--t
 that publishes wheels for the target's Python and platform, pinned to its newest patch in SPEC;
 on Linux targets where the official wheel uses CUDA, the release's and-cuda pins; and its
 install_pins. For PyTorch and JAX (`framework`) it is recommend's best build for the target's
-OS, Python and driver, and its recipe's wheels (envcheck/matrix/recipes.py); a PyTorch variant is
-read from PyTorch's index for it, never guessed. Each `--platform` is one target machine.
-Without --with-deps each requirement is resolved here, from the index's simple API and the target's wheel tags, and downloaded by
-`index.download`; with --with-deps `pip download` resolves the full closure for each target and
-envcheck checks each saved file against the index's digest (the top-level requirements' pages
-are read first, so that a name that does not resolve or an index that refuses access is said as
-such, not as pip's "No matching distribution").
+OS, Python and driver, and its recipe's wheels (envcheck/matrix/recipes.py); a PyTorch variant
+is read from PyTorch's index for it, never guessed. Each `--platform` is one target machine.
+Without --with-deps each requirement is resolved here, from the index's simple API and the
+target's wheel tags, and downloaded by `index.download`; with --with-deps `pip download`
+resolves the full closure for each target and envcheck checks each saved file against the
+index's digest (the top-level requirements' pages are read first, so that a name that does not
+resolve or an index that refuses access is said as such, not as pip's "No matching
+distribution").
 
 A fetch holds the wheelhouse's lock (`index.lock`) from start to end, so two fetches into one
 --dest take turns and the second merges its entries into the first's manifest. Under the lock
