@@ -3,12 +3,15 @@
 The requirements come from the matrix: the newest TensorFlow release inside `--tensorflow SPEC`
 that publishes wheels for the target's Python and platform, pinned to its newest patch in SPEC;
 on Linux targets where the official wheel uses CUDA, the release's and-cuda pins; and its
-install_pins. Each `--platform` is one target machine. Without --with-deps each requirement is
-resolved here, from the index's simple API and the target's wheel tags, and downloaded by
-`index.download`; with --with-deps `pip download` resolves the full closure for each target and
-envcheck checks each saved file against the index's digest (the top-level requirements' pages
-are read first, so that a name that does not resolve or an index that refuses access is said as
-such, not as pip's "No matching distribution").
+install_pins. For PyTorch and JAX (`framework`) it is recommend's best build for the target's
+OS, Python and driver, and its recipe's wheels (envcheck/matrix/recipes.py); a PyTorch variant
+is read from PyTorch's index for it, never guessed. Each `--platform` is one target machine.
+Without --with-deps each requirement is resolved here, from the index's simple API and the
+target's wheel tags, and downloaded by `index.download`; with --with-deps `pip download`
+resolves the full closure for each target and envcheck checks each saved file against the
+index's digest (the top-level requirements' pages are read first, so that a name that does not
+resolve or an index that refuses access is said as such, not as pip's "No matching
+distribution").
 
 A fetch holds the wheelhouse's lock (`index.lock`) from start to end, so two fetches into one
 --dest take turns and the second merges its entries into the first's manifest. Under the lock
@@ -26,7 +29,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import quote, urlsplit, urlunsplit
 
@@ -36,7 +39,7 @@ from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel
 from packaging.version import Version
 
 from envcheck.errors import InputError
-from envcheck.index.config import IndexLocation
+from envcheck.index.config import IndexLocation, redact, resolve_index
 from envcheck.index.download import (
     DEFAULT_WORKERS,
     FailedDownload,
@@ -83,6 +86,9 @@ from envcheck.matrix.rules import (
     platform_has_wheel,
     python_supported,
 )
+from envcheck.platforms import host_os
+from envcheck.recommend.frameworks import recommend_jax, recommend_torch
+from envcheck.recommend.machine import MachineDescription, describe_machine
 from envcheck.versions import PythonVersion
 
 _PIP_ERROR_LINES = 8
@@ -90,12 +96,16 @@ _PIP_ERROR_LINES = 8
 
 @dataclass(frozen=True)
 class TargetPlan:
-    """What one target machine gets: the TensorFlow chosen for it and every requirement."""
+    """What one target machine gets: the framework release chosen for it and every requirement."""
 
     target: WheelTarget
-    tensorflow: Version
+    version: Version  # of the framework
     requirements: tuple[Requirement, ...]  # markers already evaluated for the target
     notes: tuple[str, ...]
+    framework: str = "tensorflow"  # or "torch", "jax"
+    build: str | None = None  # the torch variant (cu130, cpu) or jax extra (cuda13; cpu)
+    # The index the requirements come from instead of the user's: a PyTorch variant's.
+    index_url: str | None = None
 
 
 @dataclass(frozen=True)
@@ -245,6 +255,101 @@ def plan_target(matrix: Matrix, spec: str | None, target: WheelTarget) -> Target
     )
 
 
+def _machine_of(target: WheelTarget, framework: str, driver: str | None) -> MachineDescription:
+    """The target as recommend describes a machine: its OS, architecture and Python, and the
+    driver given (or this host's, when the target runs this host's OS)."""
+    os_name, arch = platform_os_arch(target.platform)
+    here = host_os()
+    same_os = os_name == here or (os_name == "linux" and here == "wsl")
+    if driver is None and os_name != "macos" and not same_os:
+        raise InputError(
+            f"--framework {framework} for {target.platform}: give the target's --driver VER "
+            "(or --driver none); the driver decides which CUDA build it gets"
+        )
+    return describe_machine(None if same_os else os_name, arch, str(target.python), driver, None)
+
+
+def plan_framework_target(
+    matrix: Matrix,
+    framework: str,
+    spec: str | None,
+    target: WheelTarget,
+    driver: str | None = None,
+    torch_index_base: str | None = None,
+) -> TargetPlan:
+    """PyTorch's or JAX's requirements for one target: recommend's best build for the target's
+    machine and its recipe's wheels (the framework and the NVIDIA wheels it pins or names)."""
+    machine = _machine_of(target, framework, driver)
+    if framework == "torch":
+        recommendation = recommend_torch(matrix, machine, spec, torch_index_base)
+    else:
+        recommendation = recommend_jax(matrix, machine, spec)
+    name = recommendation.display_name
+    if not recommendation.candidates:
+        reasons = recommendation.rejected[0].reasons if recommendation.rejected else ()
+        shown = "; ".join(reasons) or "the matrix has no such version"
+        raise NoMatchingWheelError(
+            f"no {name} build matching {spec or 'any version'!r} fits {target.describe()} "
+            f"({machine.platform}): {shown}"
+        )
+    best = recommendation.candidates[0]
+    recipe = best.recipe
+    if recipe.index_missing:
+        raise InputError(
+            f"{name} {best.version} {best.build} for {target.describe()} is on PyTorch's own "
+            "index, not the default one: pass --torch-index-url URL (or ENVCHECK_TORCH_INDEX_URL), "
+            f"the base URL of PyTorch's wheel index, and envcheck fetches from URL/{best.build}"
+        )
+    notes = tuple(n for n in best.notes if "pass --gpu NAME" not in n)
+    if best.kind == "cpu":
+        notes = (f"{name} {best.version} runs on the CPU only on {target.describe()}", *notes)
+    return TargetPlan(
+        target,
+        best.version,
+        tuple(_for_target(recipe.wheels, target)),
+        notes,
+        framework=framework,
+        build=best.build,
+        index_url=recipe.index_url,
+    )
+
+
+def plan_targets(
+    matrix: Matrix,
+    framework: str,
+    spec: str | None,
+    targets: Sequence[WheelTarget],
+    driver: str | None = None,
+    torch_index_base: str | None = None,
+) -> tuple[TargetPlan, ...]:
+    if framework == "tensorflow":
+        return tuple(plan_target(matrix, spec, t) for t in targets)
+    return tuple(
+        plan_framework_target(matrix, framework, spec, t, driver, torch_index_base) for t in targets
+    )
+
+
+def index_for(plans: Sequence[TargetPlan], index: IndexLocation) -> IndexLocation:
+    """The index of this fetch: the user's, or the PyTorch variant index every plan needs (one
+    fetch reads one index, so targets needing different ones are fetched in separate runs)."""
+    urls = {p.index_url for p in plans}
+    if urls == {None}:
+        return index
+    if len(urls) > 1:
+        raise InputError(
+            "these targets need different indexes ("
+            + ", ".join(sorted(redact(u) if u else "the default index" for u in urls))
+            + "): fetch them in separate runs"
+        )
+    url = str(urls.pop())
+    if index.found_via == "--index-url":
+        raise InputError(
+            f"the PyTorch build comes from {redact(url)} with its requirements, and --index-url "
+            "names another: drop --index-url (or point --torch-index-url at your mirror)"
+        )
+    return replace(resolve_index(url), found_via="--torch-index-url")
+
+
 # --- fetching ---------------------------------------------------------------------------------
 
 
@@ -311,10 +416,16 @@ def fetch_wheelhouse(
     pip_command: Sequence[str] = (sys.executable, "-m", "pip"),
     limits: DownloadLimits | None = None,
     on_wait: Callable[[Path], None] | None = None,
+    framework: str = "tensorflow",
+    driver: str | None = None,
+    torch_index_base: str | None = None,
 ) -> FetchReport:
     """Fetch what each target needs into `dest`, recording the plan and the outcome in
-    `dest/wheelhouse.json`. `on_wait` hears once that another fetch holds `dest`."""
-    plans = tuple(plan_target(matrix, spec, t) for t in make_targets(platforms, python))
+    `dest/wheelhouse.json`. `on_wait` hears once that another fetch holds `dest`. `framework`
+    torch or jax: recommend's best build for each target (`driver`: the targets')."""
+    targets = make_targets(platforms, python)
+    plans = plan_targets(matrix, framework, spec, targets, driver, torch_index_base)
+    index = index_for(plans, index)
     prepare_dest(dest)
     with WheelhouseLock(dest, on_wait), HttpClient(index, timeouts, retry) as http:
         old = _old_entries(dest)  # read under the lock: another fetch may just have written it

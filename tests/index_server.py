@@ -202,6 +202,8 @@ class FaultyIndex:
     json_enabled: bool = True
     page_status: int | None = None  # answer every page request with this status (401, 403)
     redirect_loop: bool = False  # every request is redirected to another that redirects back
+    # Other roots that serve the same simple API: PyTorch-style variant indexes (/whl/cu126/).
+    aliases: tuple[str, ...] = ()
     requests: list[Recorded] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -273,7 +275,12 @@ def _handler(index: FaultyIndex) -> type[BaseHTTPRequestHandler]:
             with index.lock:
                 index.requests.append(record)
             path = urlsplit(self.path).path
+            for alias in index.aliases:
+                if path.startswith(alias):
+                    path = "/simple/" + path[len(alias) :]
             parts = [p for p in path.split("/") if p]
+            if len(parts) > 2 and parts[-2] == "files":  # a page's ../../files/ under an alias
+                parts = parts[-2:]
             if index.redirect_loop:
                 record.status = 302
                 other = path[len("/loop") :] if path.startswith("/loop/") else "/loop" + path

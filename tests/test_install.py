@@ -53,6 +53,7 @@ from envcheck.install.run import (
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import Matrix, load_matrix
 from envcheck.recommend.machine import MachineDescription
+from envcheck.recommend.rank import Candidate
 from envcheck.report.install import plan_text
 from envcheck.versions import DriverVersion, PythonVersion
 
@@ -310,6 +311,7 @@ def test_plan_for_linux_python_3_11_and_tf_2_15(matrix: Matrix) -> None:
     assert plan.requirements == ("tensorflow[and-cuda]==2.15.1",)
     # The same requirement `envcheck recommend` prints for this machine.
     assert plan.requirements[0] in plan.candidate.commands[0]
+    assert isinstance(plan.candidate, Candidate)
     release = matrix.release_for(plan.candidate.tensorflow)
     assert release is not None
     by_name = {p.name: p for p in plan.packages}
@@ -367,6 +369,7 @@ def test_native_windows_2_10_pins_and_manual_cuda_steps(matrix: Matrix) -> None:
     plan = make_plan(
         matrix, described("windows", "3.10", "551.61"), "2.10", target(python="3.10.11")
     )
+    assert isinstance(plan.candidate, Candidate)
     release = matrix.release_for(plan.candidate.tensorflow)
     assert release is not None and release.windows_gpu
     assert plan.requirements == (f"tensorflow=={release.latest}", *release.install_pins)

@@ -34,6 +34,33 @@ FRAMEWORK = Option(
     envvar="ENVCHECK_FRAMEWORK",
     metavar="tensorflow|torch|jax",
 )
+# recommend, install and fetch: one framework, whose builds come from one recipe
+# (envcheck/matrix/recipes.py), so the three commands agree.
+FRAMEWORK_CHOICE = Option(
+    ("--framework",),
+    "framework",
+    "Which framework: TensorFlow releases, PyTorch builds (release x CUDA variant) or JAX "
+    "CUDA plugins.",
+    envvar="ENVCHECK_FRAMEWORK",
+    metavar="tensorflow|torch|jax",
+    default="tensorflow",
+)
+FRAMEWORK_VERSION = Option(
+    ("--framework-version",),
+    "framework_version",
+    "With --framework torch or jax: only these versions (2.14, 2.14.1, '>=2.10').",
+    envvar="ENVCHECK_FRAMEWORK_VERSION",
+    metavar="SPEC",
+)
+TORCH_INDEX_URL = Option(
+    ("--torch-index-url",),
+    "torch_index_url",
+    "The base URL of PyTorch's wheel index (its variants are BASE/cu126, BASE/cpu, ...); "
+    "without it the commands name the index as a placeholder, and install and fetch refuse "
+    "a build that needs it.",
+    envvar="ENVCHECK_TORCH_INDEX_URL",
+    metavar="URL",
+)
 FORMAT_JSON = Option(("--json",), "as_json", "Same as --format json.", kind=FLAG)
 TENSORFLOW_SPEC = Option(
     ("--tensorflow",),
@@ -154,30 +181,9 @@ RECOMMEND_COMMAND = Command(
         GPU,
         COMPUTE_CAPABILITY,
         TENSORFLOW_SPEC,
-        Option(
-            ("--framework",),
-            "framework",
-            "Which framework to rank: TensorFlow releases, PyTorch builds (release x CUDA "
-            "variant) or JAX CUDA plugins.",
-            envvar="ENVCHECK_FRAMEWORK",
-            metavar="tensorflow|torch|jax",
-            default="tensorflow",
-        ),
-        Option(
-            ("--framework-version",),
-            "framework_version",
-            "With --framework torch or jax: only these versions (2.14, 2.14.1, '>=2.10').",
-            envvar="ENVCHECK_FRAMEWORK_VERSION",
-            metavar="SPEC",
-        ),
-        Option(
-            ("--torch-index-url",),
-            "torch_index_url",
-            "The base URL of PyTorch's wheel index (its variants are BASE/cu126, BASE/cpu, ...); "
-            "without it the commands name the index as a placeholder.",
-            envvar="ENVCHECK_TORCH_INDEX_URL",
-            metavar="URL",
-        ),
+        FRAMEWORK_CHOICE,
+        FRAMEWORK_VERSION,
+        TORCH_INDEX_URL,
         JSON,
         Option(("--all",), "show_all", "List every candidate, not the best three.", kind=FLAG),
         MATRIX,
@@ -305,10 +311,13 @@ EXPLAIN_COMMAND = Command(
 
 INSTALL_COMMAND = Command(
     "install",
-    "Install the recommended TensorFlow (and its CUDA wheels) into one environment, safely.",
+    "Install the recommended TensorFlow, PyTorch or JAX (and its CUDA wheels) into one "
+    "environment, safely.",
     handler="envcheck.cli.commands.install:run",
     options=(
+        FRAMEWORK_CHOICE,
         TENSORFLOW_SPEC,
+        FRAMEWORK_VERSION,
         _python_executable("Install into the environment of this interpreter (default: this one)."),
         Option(
             ("--dry-run",),
@@ -333,6 +342,7 @@ INSTALL_COMMAND = Command(
             default="pip",
         ),
         INDEX_URL,
+        TORCH_INDEX_URL,
         Option(
             ("--constraints-out",),
             "constraints_out",
@@ -349,6 +359,7 @@ FETCH_COMMAND = Command(
     "Download the wheels a target machine needs (any platform and Python) into a wheelhouse.",
     handler="envcheck.cli.commands.fetch:run",
     options=(
+        FRAMEWORK_CHOICE,
         Option(
             ("--dest",),
             "dest",
@@ -363,6 +374,16 @@ FETCH_COMMAND = Command(
             "that fits the target.",
             envvar="ENVCHECK_TENSORFLOW",
             metavar="SPEC",
+        ),
+        FRAMEWORK_VERSION,
+        Option(
+            ("--driver",),
+            "driver",
+            "With --framework torch or jax: the target's NVIDIA driver, e.g. 580.65.06, or "
+            "'none', which decides the CUDA build as recommend does (default: detected here; "
+            "required for a target with another OS).",
+            envvar="ENVCHECK_DRIVER_VERSION",
+            metavar="VER",
         ),
         Option(
             ("--platform",),
@@ -382,6 +403,7 @@ FETCH_COMMAND = Command(
             envvar="ENVCHECK_INDEX_URL",
             metavar="URL",
         ),
+        TORCH_INDEX_URL,
         Option(
             ("--with-deps",),
             "with_deps",

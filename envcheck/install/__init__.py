@@ -1,5 +1,5 @@
-"""Install the recommended TensorFlow into one Python environment through that environment's own
-installer (pip, or uv when asked), never by resolving dependencies here.
+"""Install the recommended TensorFlow, PyTorch or JAX into one Python environment through that
+environment's own installer (pip, or uv when asked), never by resolving dependencies here.
 
 plan.py works out what to install (pure, plus a read-only look at the target interpreter);
 constraints.py turns a plan into a pip constraints file; run.py calls the installer. Nothing in

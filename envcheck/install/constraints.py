@@ -15,22 +15,34 @@ from pathlib import Path
 
 from envcheck.atomic_file import write_atomically
 from envcheck.errors import InputError
+from envcheck.framework_names import label
 from envcheck.install.plan import InstallPlan
+from envcheck.install.run import redact_url
+from envcheck.recommend.rank import Candidate
 
 
 def constraints_text(plan: InstallPlan, resolved: Mapping[str, str]) -> str:
     """The constraints file for `plan`; `resolved` maps canonical names to exact versions."""
     candidate, machine = plan.candidate, plan.machine
-    build = (
-        f"GPU build, CUDA {candidate.cuda}, cuDNN {candidate.cudnn}"
-        if candidate.kind == "gpu"
-        else "CPU only"
-    )
+    if isinstance(candidate, Candidate):
+        build = (
+            f"GPU build, CUDA {candidate.cuda}, cuDNN {candidate.cudnn}"
+            if candidate.kind == "gpu"
+            else "CPU only"
+        )
+        what = f"TensorFlow {candidate.tensorflow} ({build})"
+    else:
+        build = f"GPU build, CUDA {candidate.cuda}" if candidate.kind == "gpu" else "CPU only"
+        what = f"{label(plan.framework)} {candidate.version} {candidate.build} ({build})"
+    # A PyTorch variant's wheels come from its index: the constraints hold only with it.
+    url = plan.recipe.index_url if plan.recipe else None
+    index = f" --index-url {redact_url(url)}" if url else ""
     lines = [
-        f"# TensorFlow {candidate.tensorflow} ({build}) for {machine.os} {machine.arch}, "
+        f"# {what} for {machine.os} {machine.arch}, "
         f"Python {machine.python}; written by envcheck install.",
         "# Use: python -m pip install -c THIS_FILE "
-        + " ".join(f'"{r}"' for r in plan.requirements),
+        + " ".join(f'"{r}"' for r in plan.requirements)
+        + index,
     ]
     for package in plan.packages:
         exact = package.exact or resolved.get(package.name)

@@ -27,8 +27,14 @@ from envcheck.errors import EnvcheckError, InputError
 from envcheck.install import NoPlanError
 from envcheck.matrix.gpu_names import GpuIndex
 from envcheck.matrix.model import Matrix
-from envcheck.matrix.recipes import install_recipe
+from envcheck.matrix.recipes import Recipe, install_recipe
 from envcheck.platforms import normalize_arch
+from envcheck.recommend.frameworks import (
+    FrameworkCandidate,
+    FrameworkRecommendation,
+    recommend_jax,
+    recommend_torch,
+)
 from envcheck.recommend.machine import MachineDescription, describe_machine, with_capabilities
 from envcheck.recommend.rank import Candidate, Recommendation, recommend
 from envcheck.versions import PythonVersion
@@ -212,9 +218,10 @@ class PlannedPackage:
 class InstallPlan:
     target: TargetInterpreter
     machine: MachineDescription
-    candidate: Candidate
+    candidate: Candidate | FrameworkCandidate  # recommend's best: a TensorFlow release, or
+    # a PyTorch build / JAX plugin (FrameworkCandidate)
     requirements: tuple[str, ...]  # exactly what the installer is given
-    packages: tuple[PlannedPackage, ...]  # TensorFlow, its CUDA wheels and the install pins
+    packages: tuple[PlannedPackage, ...]  # the framework, its CUDA wheels and the install pins
     manual_steps: tuple[str, ...]  # what pip cannot install (native Windows CUDA/cuDNN)
     notes: tuple[str, ...]
     # Another TensorFlow distribution installed in the target (tensorflow-cpu when the plan is
@@ -223,6 +230,14 @@ class InstallPlan:
     # The installed distribution that already is the planned CPU-only release ("tensorflow-cpu
     # 2.21.0"): nothing to install.
     already_installed: str | None = None
+    # The recipe the requirements come from: its pip_command() is what recommend prints.
+    recipe: Recipe | None = None
+    # The index the installer must be given instead of the user's (a PyTorch variant's).
+    index_url: str | None = None
+    # Why the real run cannot install this plan (a PyTorch variant without --torch-index-url);
+    # a dry run shows the plan and this sentence.
+    refusal: str | None = None
+    framework: str = "tensorflow"  # or "torch", "jax"
 
     @property
     def replaced(self) -> tuple[PlannedPackage, ...]:
@@ -254,14 +269,10 @@ def _package(requirement: str, via: str, distributions: Mapping[str, str] | None
     )
 
 
-def _pin_requirements(
-    candidate: Candidate, os_name: str
-) -> tuple[str, str | None, tuple[str, ...]]:
-    """(TensorFlow requirement, the extra's name or None, manual steps), from the recipe."""
-    recipe = install_recipe(
+def _recipe(candidate: Candidate, os_name: str) -> Recipe:
+    return install_recipe(
         candidate.release, candidate.tensorflow, os_name, gpu=candidate.kind == "gpu"
     )
-    return recipe.requirements[0], recipe.extra, recipe.outside_pip
 
 
 def _no_candidate(recommendation: Recommendation, spec: str | None) -> NoPlanError:
@@ -317,7 +328,8 @@ def make_plan(
     refusal = _wsl_instead(matrix, machine, best, spec)
     if refusal is not None:
         raise refusal
-    pin, extra, manual = _pin_requirements(best, machine.os)
+    recipe = _recipe(best, machine.os)
+    pin, extra, manual = recipe.requirements[0], recipe.extra, recipe.outside_pip
     dists = target.distributions
     packages = [_package(pin.replace(f"[{extra}]", "") if extra else pin, "requested", dists)]
     if extra:
@@ -360,4 +372,74 @@ def make_plan(
         notes=tuple(dict.fromkeys(notes)),
         conflicts=tuple(conflicts),
         already_installed=already,
+        recipe=recipe,
+    )
+
+
+def _no_framework_candidate(
+    recommendation: FrameworkRecommendation, spec: str | None
+) -> NoPlanError:
+    name, machine = recommendation.display_name, recommendation.machine
+    wanted = f"--framework-version {spec!r}" if spec else f"any {name} version"
+    if not recommendation.rejected:
+        return NoPlanError(f"no {name} version in the matrix matches {wanted}")
+    newest = recommendation.rejected[0]
+    reasons = "; ".join(newest.reasons) or "no reason recorded"
+    return NoPlanError(
+        f"{name} ({wanted}) cannot be installed for Python {machine.python} on "
+        f"{machine.platform}: {name} {newest.version} {newest.build}: {reasons}"
+    )
+
+
+def make_framework_plan(
+    matrix: Matrix,
+    machine: MachineDescription,
+    framework: str,
+    spec: str | None,
+    target: TargetInterpreter,
+    torch_index_base: str | None = None,
+) -> InstallPlan:
+    """The plan for PyTorch (`framework` "torch") or JAX on `machine` (pure): recommend's best
+    build and its recipe, the very command `envcheck recommend --framework` prints."""
+    if framework == "torch":
+        recommendation = recommend_torch(matrix, machine, spec, torch_index_base)
+    else:
+        recommendation = recommend_jax(matrix, machine, spec)
+    if not recommendation.candidates:
+        raise _no_framework_candidate(recommendation, spec)
+    best = recommendation.candidates[0]
+    recipe, name = best.recipe, recommendation.display_name
+    dists = target.distributions
+    # The recipe's first wheel is the framework itself (jax without its extra); the rest are
+    # what the requirement brings: the build's NVIDIA pins, or the plugin and its CUDA wheels.
+    via = recipe.requirements[0]
+    packages = [_package(recipe.wheels[0], "requested", dists)]
+    packages += [_package(w, via, dists) for w in recipe.wheels[1:]]
+    notes = [n.replace(_RECOMMEND_GPU_FLAGS, _INSTALL_GPU_HINT) for n in best.notes]
+    if best.kind == "cpu":
+        notes.insert(0, f"{name} {best.version} will run on the CPU only.")
+    if dists is None:
+        notes.append(
+            f"the installed distributions of {target.path} could not be listed (Python "
+            f"{target.python} has no importlib.metadata); the installer's check shows what changes"
+        )
+    refusal = None
+    if recipe.index_missing:
+        refusal = (
+            f"PyTorch {best.version} {best.build} is on PyTorch's own index, not the default "
+            f"one: pass --torch-index-url URL (or ENVCHECK_TORCH_INDEX_URL), the base URL of "
+            f"PyTorch's wheel index, and envcheck installs from URL/{best.build}"
+        )
+    return InstallPlan(
+        target=target,
+        machine=machine,
+        candidate=best,
+        requirements=recipe.requirements,
+        packages=tuple(packages),
+        manual_steps=recipe.outside_pip,
+        notes=tuple(dict.fromkeys(notes)),
+        recipe=recipe,
+        index_url=None if recipe.index_missing else recipe.index_url,
+        refusal=refusal,
+        framework=framework,
     )

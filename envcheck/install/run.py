@@ -77,18 +77,18 @@ def redact_url(url: str) -> str:
     return urlunsplit((parts.scheme, f"{user}@{host}", parts.path, parts.query, parts.fragment))
 
 
-def check_index_url(url: str) -> str:
+def check_index_url(url: str, option: str = "--index-url") -> str:
     """The URL itself when usable as an index; InputError (with credentials masked) if not."""
     try:
         parts = urlsplit(url.strip())
         parts.port  # noqa: B018 - raises ValueError on a port that is not a number
     except ValueError:
-        raise InputError(f"--index-url {redact_url(url)!r} is not a URL") from None
+        raise InputError(f"{option} {redact_url(url)!r} is not a URL") from None
     if parts.scheme not in ("http", "https", "file") or (
         parts.scheme != "file" and not parts.hostname
     ):
         raise InputError(
-            f"--index-url {redact_url(url)!r} is not an http(s):// or file:// URL of a package "
+            f"{option} {redact_url(url)!r} is not an http(s):// or file:// URL of a package "
             "index's simple API (e.g. https://HOST/simple/)"
         )
     return url.strip()

@@ -31,6 +31,10 @@ class Recipe:
     gpu: bool  # whether this installs a build that uses the GPU here
     # The index pip must be given (PyTorch's variant wheels), or a placeholder naming it.
     index_url: str | None = None
+    # True when index_url is that placeholder: the recipe needs PyTorch's index and its base URL
+    # was not given, so a command that installs or downloads must refuse (the placeholder is
+    # for people to read, never a URL to open).
+    index_missing: bool = False
 
     def pip_command(self) -> str:
         """The pip command line a person types (requirements quoted for any shell)."""
@@ -74,7 +78,8 @@ def torch_recipe(
     """`torch==version` of `build` on `platform`: the package index's default wheel where the
     build is that default, else the same requirement from PyTorch's index for the variant."""
     requirement = f"torch=={version}"
-    index = None if platform in build.pypi_default else torch_index_url(build.variant, index_base)
+    default = platform in build.pypi_default
+    index = None if default else torch_index_url(build.variant, index_base)
     return Recipe(
         requirements=(requirement,),
         wheels=(requirement, *build.wheels),
@@ -82,6 +87,7 @@ def torch_recipe(
         outside_pip=(),
         gpu=build.cuda is not None,
         index_url=index,
+        index_missing=not default and not index_base,
     )
 
 

@@ -15,7 +15,7 @@ from packaging.version import Version
 
 from envcheck.framework_names import label
 from envcheck.matrix.model import Matrix, tensorflow_specifier
-from envcheck.matrix.recipes import jax_recipe, torch_recipe
+from envcheck.matrix.recipes import Recipe, jax_recipe, torch_recipe
 from envcheck.matrix.records import JaxPlugin, TorchBuild
 from envcheck.matrix.rules import (
     Outcome,
@@ -42,6 +42,8 @@ class FrameworkCandidate:
     status: FrameworkStatus
     commands: tuple[str, ...]
     notes: tuple[str, ...]
+    # What install and fetch act on: the same recipe whose pip command `commands` shows.
+    recipe: Recipe
 
 
 @dataclass(frozen=True)
@@ -193,7 +195,7 @@ def recommend_torch(
         if build.cuda is None:
             cpu.append(
                 FrameworkCandidate(
-                    version, "cpu", None, "cpu", "cpu-only", (recipe.pip_command(),), ()
+                    version, "cpu", None, "cpu", "cpu-only", (recipe.pip_command(),), (), recipe
                 )
             )
             continue
@@ -206,6 +208,7 @@ def recommend_torch(
             "unverified" if unknown else "compatible",
             (recipe.pip_command(),),
             tuple(dict.fromkeys([*unknown, *notes])),
+            recipe,
         )
         # Confirmed first, then the newest release; within one release the index's default
         # wheel (no extra index to configure), then the newest CUDA.
@@ -267,6 +270,7 @@ def recommend_jax(
             continue
         unknown = [o.message for o in outcomes if o.status is Status.UNKNOWN]
         notes = [n for o in outcomes for n in o.notes]
+        recipe = jax_recipe(plugin, version)
         gpu.append(
             FrameworkCandidate(
                 version,
@@ -274,13 +278,14 @@ def recommend_jax(
                 f"{plugin.cuda_major}.x",
                 "gpu",
                 "unverified" if unknown else "compatible",
-                (jax_recipe(plugin, version).pip_command(),),
+                (recipe.pip_command(),),
                 (
                     *unknown,
                     *notes,
                     f"cuDNN from the plugin's requirement {plugin.cudnn}; the GPU's "
                     "architecture is not checked for JAX",
                 ),
+                recipe,
             )
         )
     if gpu:
@@ -304,6 +309,7 @@ def recommend_jax(
                 "cpu-only",
                 (jax_recipe(None, version).pip_command(),),
                 (),
+                jax_recipe(None, version),
             )
             for version, supported in sorted(pythons.items(), key=lambda i: _newest_first(i[0]))
             if machine.python in supported

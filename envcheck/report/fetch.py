@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from envcheck.framework_names import label
 from envcheck.report.terminal_text import shown_lines
 
 if TYPE_CHECKING:
@@ -32,7 +33,10 @@ def report_to_json(report: FetchReport) -> dict[str, Any]:
             {
                 "platform": plan.target.platform,
                 "python": str(plan.target.python),
-                "tensorflow": str(plan.tensorflow),
+                **({"tensorflow": str(plan.version)} if plan.framework == "tensorflow" else {}),
+                "framework": plan.framework,
+                "version": str(plan.version),
+                "build": plan.build,
                 "requirements": [str(r) for r in plan.requirements],
                 "notes": list(plan.notes),
             }
@@ -57,8 +61,9 @@ def report_to_json(report: FetchReport) -> dict[str, Any]:
 def report_to_text(report: FetchReport) -> str:
     lines = []
     for plan in report.plans:
+        build = f" {plan.build}" if plan.build else ""
         lines.append(
-            f"TensorFlow {plan.tensorflow} for {plan.target.describe()}: "
+            f"{label(plan.framework)} {plan.version}{build} for {plan.target.describe()}: "
             + ", ".join(str(r) for r in plan.requirements)
             + (" and their dependencies" if report.with_deps else "")
         )

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from envcheck.framework_names import label
 from envcheck.install.plan import Action, InstallPlan
-from envcheck.install.run import Change, DryRun, plan_mismatches
+from envcheck.install.run import Change, DryRun, plan_mismatches, secret_masker
 from envcheck.recommend.machine import MachineDescription
+from envcheck.recommend.rank import Candidate
 from envcheck.report.terminal_text import shown, shown_lines
 
 
@@ -20,21 +22,38 @@ def _machine_line(machine: MachineDescription) -> str:
     return f"{machine.os} {machine.arch}, Python {machine.python}, {driver}"
 
 
-def plan_text(plan: InstallPlan) -> str:
-    """The plan for a terminal (pure)."""
+def build_line(plan: InstallPlan) -> str:
+    """'TensorFlow 2.15.1: GPU build (...)', 'PyTorch 2.14.1 cu130: GPU build (...), CUDA 13.0'."""
     candidate = plan.candidate
+    if isinstance(candidate, Candidate):
+        build = (
+            f"GPU build ({candidate.status}), CUDA {candidate.cuda}, cuDNN {candidate.cudnn}"
+            if candidate.kind == "gpu"
+            else "CPU only"
+        )
+        return f"TensorFlow {candidate.tensorflow}: {build}"
     build = (
-        f"GPU build ({candidate.status}), CUDA {candidate.cuda}, cuDNN {candidate.cudnn}"
+        f"GPU build ({candidate.status}), CUDA {candidate.cuda}"
         if candidate.kind == "gpu"
         else "CPU only"
     )
+    return f"{label(plan.framework)} {candidate.version} {candidate.build}: {build}"
+
+
+def plan_text(plan: InstallPlan) -> str:
+    """The plan for a terminal (pure)."""
+    candidate = plan.candidate
     lines = [
         f"Target: {plan.target.path} (Python {plan.target.python}, prefix {plan.target.prefix})",
         f"Machine: {_machine_line(plan.machine)}",
-        f"TensorFlow {candidate.tensorflow}: {build}",
+        build_line(plan),
         "Requirements: " + " ".join(plan.requirements),
-        "Packages:",
     ]
+    if plan.recipe is not None:
+        # The command recommend prints for the same build: install runs exactly this.
+        # (with the index URL's credentials masked, as everywhere else)
+        lines.append("Command: " + secret_masker(plan.index_url)(plan.recipe.pip_command()))
+    lines.append("Packages:")
     width = max(len(p.name) for p in plan.packages)
     spec_width = max(len(p.specifier) for p in plan.packages)
     for package in plan.packages:
@@ -50,7 +69,7 @@ def plan_text(plan: InstallPlan) -> str:
             "Will replace: "
             + ", ".join(f"{p.name} {p.installed} ({p.specifier})" for p in plan.replaced)
         )
-    if plan.manual_steps:
+    if plan.manual_steps and isinstance(candidate, Candidate):
         lines.append(
             f"Manual steps: TensorFlow {candidate.tensorflow} finds CUDA {candidate.cuda} and "
             f"cuDNN {candidate.cudnn} outside pip; install them yourself, e.g.:"

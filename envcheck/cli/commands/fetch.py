@@ -15,10 +15,11 @@ import json
 import sys
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from envcheck.cli.commands.flags import target_python
+from envcheck.cli.commands.flags import framework_choice, target_python
 from envcheck.cli.exits import EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK, CommandExit, fail
 
 if TYPE_CHECKING:  # the download stack (requests, urllib3) loads only when fetch runs
@@ -27,7 +28,7 @@ if TYPE_CHECKING:  # the download stack (requests, urllib3) loads only when fetc
 from envcheck.errors import EnvcheckError, InputError
 from envcheck.index.config import IndexLocation, resolve_index, split_credentials
 from envcheck.matrix.load import matrix_dir
-from envcheck.matrix.model import load_matrix
+from envcheck.matrix.model import load_matrix, tensorflow_specifier
 from envcheck.report import fetch as fetch_report
 
 CONNECT_TIMEOUT_S = 10.0
@@ -40,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     verify: str | None = args.verify
     index_url: str | None = args.index_url
     as_json: bool = args.as_json
-    secrets = _secrets(index_url)
+    secrets = _secrets(index_url) + _secrets(args.torch_index_url)
     try:
         if verify is not None:
             if dest is not None:
@@ -48,18 +49,21 @@ def run(args: argparse.Namespace) -> int:
             return _verify(Path(verify), as_json)
         if dest is None:
             raise InputError("--dest DIR is missing: the wheelhouse directory to fetch into")
+        framework = framework_choice(args.framework) or "tensorflow"
+        spec = _spec(args, framework)
         index = resolve_index(index_url)
         secrets += index.secrets
         report = _fetch(
             Path(dest),
             index,
-            args.tensorflow,
+            spec,
             args.platform or [],
             target_python(args.python, args.python_version)[0],
             args.with_deps,
             args.timeout,
             args.deadline,
             args.matrix_option,
+            _Framework(framework, args.driver, args.torch_index_url),
         )
     except EnvcheckError as exc:  # bad input exits 2, a failed download 1 (its class says)
         raise _fail(str(exc), exc.exit_code, secrets) from None
@@ -75,6 +79,29 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(fetch_report.report_to_text(report))
     return EXIT_OK
+
+
+@dataclass(frozen=True)
+class _Framework:
+    """What --framework torch or jax adds: the targets' driver and PyTorch's index base."""
+
+    name: str
+    driver: str | None
+    torch_index_url: str | None
+
+
+def _spec(args: argparse.Namespace, framework: str) -> str | None:
+    """The version SPEC of the chosen framework; the other framework's option is an error."""
+    if framework == "tensorflow" and args.framework_version is not None:
+        raise InputError(
+            "--framework-version applies to --framework torch or jax; use --tensorflow"
+        )
+    if framework != "tensorflow" and args.tensorflow is not None:
+        raise InputError("--tensorflow applies to --framework tensorflow; use --framework-version")
+    spec: str | None = args.tensorflow if framework == "tensorflow" else args.framework_version
+    if spec is not None:
+        tensorflow_specifier(spec)  # a bad SPEC is an input error before any work
+    return spec
 
 
 def _secrets(index_url: str | None) -> tuple[str, ...]:
@@ -103,6 +130,7 @@ def _fetch(
     timeout: float,
     deadline: float | None,
     matrix_option: str | None,
+    framework: _Framework,
 ) -> FetchReport:
     from envcheck.fetch import fetch_wheelhouse  # noqa: PLC0415 - see TYPE_CHECKING above
     from envcheck.index.http import Timeouts  # noqa: PLC0415
@@ -123,6 +151,9 @@ def _fetch(
             progress=progress,
             limits=DownloadLimits(deadline=deadline),
             on_wait=_say_waiting,
+            framework=framework.name,
+            driver=framework.driver,
+            torch_index_base=framework.torch_index_url,
         )
     finally:
         if progress is not None:

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 
+from envcheck.cli.commands.flags import framework_choice
 from envcheck.cli.commands.matrix_choice import load
 from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, fail, handles_errors
 from envcheck.errors import InputError
@@ -19,11 +21,15 @@ from envcheck.install import InstallError
 from envcheck.install.constraints import check_constraints_path, constraints_text, write_constraints
 from envcheck.install.plan import (
     InstallPlan,
+    TargetInterpreter,
+    make_framework_plan,
     make_plan,
     read_target,
     target_machine,
 )
 from envcheck.install.run import (
+    InstallerCommand,
+    check_index_url,
     doctor_status,
     dry_run,
     installer_command,
@@ -33,8 +39,8 @@ from envcheck.install.run import (
     run_install,
     secret_masker,
 )
-from envcheck.matrix.model import tensorflow_specifier
-from envcheck.report.install import changes_text, dry_run_text, plan_text
+from envcheck.matrix.model import Matrix, tensorflow_specifier
+from envcheck.report.install import build_line, changes_text, dry_run_text, plan_text
 
 # A refused or failed installation exits 1, unusable input 2 (envcheck.cli.exits).
 
@@ -54,11 +60,20 @@ def confirm(question: str) -> bool:
     return answer.strip().lower() in {"y", "yes"}
 
 
-def _checked_inputs(args: argparse.Namespace) -> Path | None:
+def _checked_inputs(args: argparse.Namespace, framework: str) -> Path | None:
     """Input errors before any work; the --constraints-out path when given."""
     out_path = check_constraints_path(Path(args.constraints_out)) if args.constraints_out else None
-    if args.tensorflow is not None:
-        tensorflow_specifier(args.tensorflow)  # a bad SPEC is an input error before any work
+    if framework == "tensorflow" and args.framework_version is not None:
+        raise InputError(
+            "--framework-version applies to --framework torch or jax; use --tensorflow"
+        )
+    if framework != "tensorflow" and args.tensorflow is not None:
+        raise InputError("--tensorflow applies to --framework tensorflow; use --framework-version")
+    spec = args.tensorflow if framework == "tensorflow" else args.framework_version
+    if spec is not None:
+        tensorflow_specifier(spec)  # a bad SPEC is an input error before any work
+    if args.torch_index_url is not None:
+        check_index_url(args.torch_index_url, "--torch-index-url")
     if not args.dry_run_only and not args.yes and not sys.stdin.isatty():
         raise InputError(
             "envcheck install changes an environment and asks first, but there is no terminal "
@@ -73,9 +88,11 @@ def _nothing_to_install(plan: InstallPlan, target_python: str, dry_run_only: boo
     if plan.already_installed is not None:
         print(
             f"Nothing to install: {plan.already_installed} already is the recommended "
-            f"TensorFlow {plan.candidate.tensorflow} for this machine (CPU only)."
+            f"{build_line(plan).split(':')[0]} for this machine (CPU only)."
         )
         return True
+    if plan.refusal is not None and not dry_run_only:
+        raise InputError(plan.refusal)
     if plan.conflicts and not dry_run_only:
         names = " ".join(plan.conflicts)
         raise InstallError(
@@ -87,24 +104,55 @@ def _nothing_to_install(plan: InstallPlan, target_python: str, dry_run_only: boo
     return False
 
 
+def _plan(
+    args: argparse.Namespace,
+    framework: str,
+    matrix: Matrix,
+    target: TargetInterpreter,
+    command: InstallerCommand,
+) -> tuple[InstallPlan, InstallerCommand]:
+    """The plan, and the installer command with the index the plan needs (a PyTorch variant's
+    comes from --torch-index-url: the index recommend's command names)."""
+    machine = target_machine(matrix, target)
+    if framework == "tensorflow":
+        return make_plan(matrix, machine, args.tensorflow, target), command
+    plan = make_framework_plan(
+        matrix, machine, framework, args.framework_version, target, args.torch_index_url
+    )
+    if plan.index_url is None:
+        return plan, command
+    if command.index_url is not None:
+        raise InputError(
+            f"{plan.requirements[0]} comes from PyTorch's index {redact_url(plan.index_url)} "
+            "with its requirements, and --index-url names another: drop --index-url (or point "
+            "--torch-index-url at your mirror)"
+        )
+    return plan, replace(command, index_url=plan.index_url)
+
+
 @handles_errors
 def run(args: argparse.Namespace) -> int:
-    """Install the recommended TensorFlow (and its CUDA wheels) into one environment, safely."""
-    tensorflow: str | None = args.tensorflow
+    """Install the recommended TensorFlow, PyTorch or JAX (and its CUDA wheels) into one
+    environment, safely."""
     dry_run_only: bool = args.dry_run_only
     yes: bool = args.yes
     python: str | None = args.python
     chosen_installer = parse_installer(args.installer)
-    out_path = _checked_inputs(args)
+    framework = framework_choice(args.framework) or "tensorflow"
+    out_path = _checked_inputs(args, framework)
     target_python = python or sys.executable
     command = installer_command(chosen_installer, target_python, args.index_url)
     matrix = load(args.matrix_option)
     target = read_target(target_python)
-    plan = make_plan(matrix, target_machine(matrix, target), tensorflow, target)
+    plan, command = _plan(args, framework, matrix, target, command)
     sys.stdout.write(plan_text(plan))
     if command.index_url is not None:
         print(f"Index: {redact_url(command.index_url)}")
     if _nothing_to_install(plan, target_python, dry_run_only):
+        return EXIT_OK
+    if plan.refusal is not None:
+        # The installer's check needs the index the plan lacks: say what the real run refuses.
+        print(f"Dry run: nothing was installed; the real run would refuse: {plan.refusal}.")
         return EXIT_OK
     if not dry_run_only and not target.is_environment:
         raise InputError(
