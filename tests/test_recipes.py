@@ -11,7 +11,7 @@ from packaging.version import Version
 
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import Matrix, load_matrix
-from envcheck.matrix.recipes import install_recipe
+from envcheck.matrix.recipes import install_recipe, torch_recipe
 from envcheck.matrix.records import TensorflowRelease
 from envcheck.recommend.rank import cpu_commands, gpu_commands
 
@@ -61,3 +61,12 @@ def test_recommend_commands_are_the_recipe(matrix: Matrix) -> None:
     )
     cpu = install_recipe(row, Version("2.13.1"), "linux", gpu=False)
     assert cpu_commands(row, Version("2.13.1")) == (cpu.pip_command(),)
+
+
+def test_a_printed_torch_command_never_shows_the_index_password() -> None:
+    # recommend prints pip_command(); install and fetch read index_url, password and all.
+    build = next(b for b in load_matrix(bundled_matrix_dir()).torch_builds if b.variant == "cu126")
+    recipe = torch_recipe(build, build.latest, "linux-x86_64", "https://me:s3cret@127.0.0.1/whl")
+    assert recipe.index_url == "https://me:s3cret@127.0.0.1/whl/cu126"
+    assert "s3cret" not in recipe.pip_command()
+    assert recipe.pip_command().endswith("--index-url https://me:****@127.0.0.1/whl/cu126")

@@ -12,6 +12,7 @@ metadata does not state).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import urlsplit, urlunsplit
 
 from packaging.version import Version
 
@@ -37,9 +38,19 @@ class Recipe:
     index_missing: bool = False
 
     def pip_command(self) -> str:
-        """The pip command line a person types (requirements quoted for any shell)."""
+        """The pip command line a person types (requirements quoted for any shell). It is
+        printed, so a password in the index URL (--torch-index-url) shows as ****; install and
+        fetch use `index_url` itself."""
         command = "python -m pip install " + " ".join(f'"{r}"' for r in self.requirements)
-        return f"{command} --index-url {self.index_url}" if self.index_url else command
+        return f"{command} --index-url {_shown_url(self.index_url)}" if self.index_url else command
+
+
+def _shown_url(url: str) -> str:
+    parts = urlsplit(url)
+    userinfo, at, host = parts.netloc.rpartition("@")
+    if not at or ":" not in userinfo:
+        return url
+    return urlunsplit(parts._replace(netloc=f"{userinfo.partition(':')[0]}:****@{host}"))
 
 
 def install_recipe(
