@@ -65,7 +65,9 @@ def test_recommend_commands_are_the_recipe(matrix: Matrix) -> None:
 
 def test_a_printed_torch_command_never_shows_the_index_password() -> None:
     # recommend prints pip_command(); install and fetch read index_url, password and all.
-    build = next(b for b in load_matrix(bundled_matrix_dir()).torch_builds if b.variant == "cu126")
+    builds = load_matrix(bundled_matrix_dir()).torch_builds
+    # A cu126 build that is not the default wheel somewhere: it comes from PyTorch's index.
+    build = next(b for b in builds if b.variant == "cu126" and not b.pypi_default)
     recipe = torch_recipe(build, build.latest, "linux-x86_64", "https://me:s3cret@127.0.0.1/whl")
     assert recipe.index_url == "https://me:s3cret@127.0.0.1/whl/cu126"
     assert "s3cret" not in recipe.pip_command()
