@@ -29,7 +29,7 @@ from typing import Any
 
 from envcheck.probe import file_system
 from envcheck.probe.isolation import crash_signal, run_streaming_child, user_python_path
-from envcheck.probe.smoke import SmokeResult, parse_step_lines, smoke_source
+from envcheck.probe.smoke import OrderTail, SmokeResult, parse_step_lines, smoke_source
 
 FRAMEWORKS = ("tensorflow", "torch", "jax")  # import names, in the order orders are listed
 DEFAULT_WORKERS = 2
@@ -290,25 +290,55 @@ def run_order(
     )  # fmt: skip
 
 
+def run_from_tail(tail: OrderTail | None) -> OrderRun | None:
+    """The order a smoke child answered after its smoke test (smoke.run_smoke_and_order), or
+    None when it gave no answer: it declined (its smoke steps mapped a CUDA library, so a later
+    import could get another copy than in an order child), never got there, or the timeout cut
+    it short (the order then gets a child and a timeout of its own). A crash or a failed import
+    there is an answer, as in an order child."""
+    if tail is None:
+        return None
+    events = parse_step_lines(tail.stdout)
+    if not events or events[0]["step"] != "order" or events[0].get("status") != "started":
+        return None
+    run = run_from_output(tail.order, tail.stdout, tail.stderr, tail.returncode,
+                          tail.timed_out, tail.seconds)  # fmt: skip
+    return None if run.status in ("timeout", "not-run") else run
+
+
+def first_orders(frameworks: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """For each framework present, the first order that starts with it: the one its smoke child
+    can answer (with two frameworks, every order is one of these)."""
+    found: dict[str, tuple[str, ...]] = {}
+    for order in import_orders(frameworks):
+        found.setdefault(order[0], order)
+    return found
+
+
 def probe_import_orders(
     frameworks: Sequence[str],
     python: str | None = None,
     timeout: float = 120.0,
     env: Mapping[str, str] | None = None,
     workers: int = DEFAULT_WORKERS,
+    answered: Sequence[OrderRun] = (),
 ) -> ImportOrderFacts:
-    """Run every import order of `frameworks` (each child under `timeout`, `workers` at a time:
-    the whole probe takes about ceil(orders / workers) x the slowest child, at most that many
-    timeouts) and say who wrote each file mapped."""
+    """Run every import order of `frameworks` that `answered` (runs the smoke children made)
+    lacks (each child under `timeout`, `workers` at a time: the children take about
+    ceil(orders / workers) x the slowest child, at most that many timeouts) and say who wrote
+    each file mapped. `seconds` is this probe's own time: not the answered runs'."""
     started = time.monotonic()
     present = tuple(name for name in FRAMEWORKS if name in frameworks)
     orders = import_orders(present)
     if not orders:
         return ImportOrderFacts(present, (), (), 0.0, "fewer than two frameworks installed")
+    done = {run.order: run for run in answered}
+    missing = [order for order in orders if order not in done]
     with ThreadPoolExecutor(
         max_workers=max(1, workers), thread_name_prefix="envcheck-order"
     ) as pool:
-        runs = tuple(pool.map(lambda order: run_order(order, python, timeout, env), orders))
+        ran = dict(zip(missing, pool.map(lambda o: run_order(o, python, timeout, env), missing)))
+    runs = tuple(done.get(order) or ran[order] for order in orders)
     paths = dict.fromkeys(
         [c.path for run in runs for c in run.copies]
         + [a.path for run in runs for a in run.tf_loader if a.path]
