@@ -296,7 +296,7 @@ def run_from_tail(tail: OrderTail | None) -> OrderRun | None:
     import could get another copy than in an order child), never got there, or the timeout cut
     it short (the order then gets a child and a timeout of its own). A crash or a failed import
     there is an answer, as in an order child."""
-    if tail is None:
+    if tail is None or not tail.order:
         return None
     events = parse_step_lines(tail.stdout)
     if not events or events[0]["step"] != "order" or events[0].get("status") != "started":

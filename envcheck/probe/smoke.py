@@ -22,7 +22,7 @@ import json
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from envcheck.errors import InputError
@@ -337,6 +337,33 @@ def split_order_tail(stdout: str, stderr: str) -> tuple[str, str, dict[str, Any]
     return stdout, stderr, None, "", ""
 
 
+def results_from_child(
+    wanted: Sequence[str],
+    stdout: str,
+    ending: ChildEnding,
+    timeout: float,
+    framework: str = "tensorflow",
+) -> tuple[SmokeResult, OrderTail | None]:
+    """The smoke result and the order part (None without one) of a smoke child's output."""
+    stdout, stderr, marker, order_out, order_err = split_order_tail(stdout, ending.stderr)
+    if marker is None:
+        ending = replace(ending, stderr=stderr)
+        return result_from_output(wanted, stdout, ending, timeout, framework), None
+    # The smoke part ended with its last line: it ended as a child that exits then would.
+    seconds = marker.get("seconds")
+    smoke_seconds = (
+        min(float(seconds), ending.seconds) if isinstance(seconds, (int, float)) else 0.0
+    )
+    smoke_ending = ChildEnding(0, False, smoke_seconds, stderr, ending.windows)
+    result = result_from_output(wanted, stdout, smoke_ending, timeout, framework)
+    tail = OrderTail(
+        _strings(marker.get("order")), order_out, order_err,
+        None if ending.timed_out else ending.returncode, ending.timed_out,
+        ending.seconds - smoke_seconds,
+    )  # fmt: skip
+    return result, tail
+
+
 def run_smoke_test(
     python: str | None = None,
     timeout: float = DEFAULT_TIMEOUT_S,
@@ -397,16 +424,5 @@ def run_smoke_and_order(
             seconds=child.seconds,
             framework=framework,
         ), None
-    stdout, stderr, marker, order_out, order_err = split_order_tail(child.stdout, child.stderr)
-    if marker is None:
-        ending = ChildEnding(child.returncode, child.timed_out, child.seconds, stderr)
-        return result_from_output(wanted, stdout, ending, timeout, framework), None
-    # The smoke part ended with its last line: it ended as a child that exits then would.
-    seconds = marker.get("seconds")
-    smoke_seconds = min(float(seconds), child.seconds) if isinstance(seconds, (int, float)) else 0.0
-    ending = ChildEnding(0, False, smoke_seconds, stderr)
-    result = result_from_output(wanted, stdout, ending, timeout, framework)
-    order = _strings(marker.get("order")) or (framework, *then)
-    tail = OrderTail(order, order_out, order_err, child.returncode, child.timed_out,
-                     child.seconds - smoke_seconds)  # fmt: skip
-    return result, tail
+    ending = ChildEnding(child.returncode, child.timed_out, child.seconds, child.stderr)
+    return results_from_child(wanted, child.stdout, ending, timeout, framework)
