@@ -2,10 +2,12 @@
 
 The process-wide loader hands every later request for a soname the copy the first one loaded,
 so with TensorFlow, PyTorch and JAX in one environment the first import decides what the others
-get. For the frameworks present this runs one child per import order (every permutation; none
-for one framework alone, which the smoke test already shows), each `smoke_common.py` +
-`children/import_order.py` in an isolated process of the target interpreter under a timeout,
-concurrently (the children mostly wait on the disk). A child reports what each import mapped
+get. For the frameworks present this answers every import order (every permutation; none for
+one framework alone, which the smoke test already shows). The doctor's smoke child of each
+framework answers the first order that starts with it after its smoke test (run_from_tail; with
+two frameworks that is every order); each other order runs in a child of its own,
+`smoke_common.py` + `order_common.py` + `children/import_order.py` in an isolated process of the
+target interpreter under a timeout, two at a time (the children mostly wait on the disk). A child reports what each import mapped
 (/proc/self/maps on Linux, the loaded-module list on Windows) and what TensorFlow's own DSO
 loader opens. This module then says which installed distribution wrote each mapped file (its
 RECORD: by size, by hash when sizes tie) and the CUDA major that copy is built for.

@@ -8,6 +8,11 @@ envcheck/probe/children/smoke_common.py followed by the framework's part (smoke.
 TensorFlow, smoke_torch.py, smoke_jax.py), run as `python -I -c SOURCE JSON` in an isolated
 process of the target interpreter; it prints one JSON line per step as soon as the step ends.
 
+With `then` (run_smoke_and_order) the child goes on, after its last smoke line, to import those
+frameworks too and report which copies got mapped: one import order answered without a process
+of its own (children/order_common.py). What it prints from then on is split off at a marker
+line on each stream, so the smoke result, its stderr and its exit are the smoke part's alone.
+
 This module starts the child with isolation.run_streaming_child rather than run_child: on a
 timeout the step lines that already arrived say which step hung, and run_child would lose them.
 That kills the child's whole process group on a timeout; this module parses whatever arrived,
