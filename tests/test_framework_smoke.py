@@ -28,6 +28,7 @@ from envcheck.probe.import_order import (
     MappedCopy,
     OrderRun,
     copy_owner,
+    copy_owners,
     first_orders,
     import_orders,
     library_key,
@@ -409,6 +410,29 @@ def test_owner_by_hash_when_sizes_tie(tmp_path: Path) -> None:
     owner = copy_owner(path)
     assert (owner.distribution, owner.cuda, owner.via) == (
         "nvidia-cudnn-cu13 9.24.0.43", "13", "RECORD (sha256)")  # fmt: skip
+
+
+def test_owners_of_many_files_read_each_record_once_and_answer_as_one_by_one(
+    tmp_path: Path,
+) -> None:
+    path = wheel_site(tmp_path, b"12345", [("nvidia_cudnn_cu12-9.28.0.42", "x", 5),
+                                           ("nvidia_cudnn_cu13-9.24.0.43", "y", 7)])  # fmt: skip
+    cublas = tmp_path / "nvidia" / "cublas" / "lib" / "libcublas.so.12"
+    cublas.parent.mkdir(parents=True)
+    cublas.write_bytes(b"1")
+    info = tmp_path / "nvidia_cublas_cu12-12.9.3.13.dist-info"
+    info.mkdir()
+    (info / "RECORD").write_text("nvidia/cublas/lib/libcublas.so.12,sha256=z,1\n")
+    stray = str(tmp_path / "nvidia" / "cufft" / "lib" / "libcufft.so.11")  # in no RECORD
+    paths = [path, str(cublas), stray, "/usr/local/cuda-12.4/lib64/libcudart.so.12"]
+    owners = copy_owners(paths)
+    assert [(o.distribution, o.via) for o in owners] == [
+        ("nvidia-cudnn-cu12 9.28.0.42", "RECORD (size)"),
+        ("nvidia-cublas-cu12 12.9.3.13", "RECORD"),
+        (None, "unknown: in no RECORD"),
+        (None, "path"),
+    ]
+    assert owners == tuple(copy_owner(p) for p in paths)
 
 
 def test_owner_from_the_path_outside_wheels() -> None:
