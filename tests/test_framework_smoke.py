@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import ast
 import os
+import signal
 import subprocess
 import sys
 import textwrap
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,7 @@ import pytest
 
 from envcheck.diagnose.loaded_copies_rules import loaded_copy_findings
 from envcheck.diagnose.smoke_rules import smoke_findings
+from envcheck.probe import isolation
 from envcheck.probe.import_order import (
     _WINDOWS_STACK,
     CUDA_STACK,
@@ -36,6 +39,7 @@ from envcheck.probe.import_order import (
     run_from_output,
     run_from_tail,
 )
+from envcheck.probe.isolation import StreamedChild, run_concurrently, run_streaming_child
 from envcheck.probe.smoke import (
     ORDER_MARK,
     ChildEnding,
@@ -612,6 +616,28 @@ def test_answered_orders_get_no_child(install_fake: Callable[[str, str], str]) -
     facts = probe_import_orders(["torch", "jax"], python, timeout=30, answered=[answered])
     assert facts.runs[0] is answered
     assert facts.runs[1].order == ("jax", "torch") and facts.runs[1].status == "ok"
+
+
+@pytest.mark.skipif(os.name != "posix", reason="signals")
+def test_a_failure_while_children_run_in_threads_kills_them_instead_of_waiting() -> None:
+    """Leaving the thread pool waits for its threads, and they wait on their children: an
+    interrupt (or an error) in the caller must end those first, or envcheck hangs till the
+    timeout."""
+    ended: list[StreamedChild] = []
+
+    def work(item: str) -> None:
+        if item == "hang":
+            ended.append(run_streaming_child([sys.executable, "-c", HANG], timeout=600))
+            return
+        deadline = time.monotonic() + 60
+        while not isolation._LIVE and time.monotonic() < deadline:  # the hanging child started
+            time.sleep(0.01)
+        raise KeyboardInterrupt  # as a Ctrl-C in the caller would
+
+    with pytest.raises(KeyboardInterrupt):
+        run_concurrently(work, ["interrupt", "hang"], 2, "test")
+    assert len(ended) == 1
+    assert (ended[0].returncode, ended[0].timed_out) == (-signal.SIGKILL, False)
 
 
 # --- real installs --------------------------------------------------------------------------

@@ -57,10 +57,9 @@ def run_doctor(
         # No GPU to share: the children compete only for the CPUs, two at a time as the order
         # children do. With a GPU they stay one at a time: each may take the whole device, and
         # in the exclusive-process compute mode a second one would fail to start on it.
-        from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415
+        from envcheck.probe.isolation import run_concurrently  # noqa: PLC0415
 
-        with ThreadPoolExecutor(max_workers=2, thread_name_prefix="envcheck-smoke") as pool:
-            outcomes = list(pool.map(one, present))
+        outcomes = run_concurrently(one, present, 2, "envcheck-smoke")
     else:
         outcomes = [one(name) for name in present]
     answered = []

@@ -25,13 +25,17 @@ import os
 import sys
 import time
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
 from envcheck.probe import file_system
-from envcheck.probe.isolation import crash_signal, run_streaming_child, user_python_path
+from envcheck.probe.isolation import (
+    crash_signal,
+    run_concurrently,
+    run_streaming_child,
+    user_python_path,
+)
 from envcheck.probe.smoke import OrderTail, SmokeResult, parse_step_lines, smoke_source
 
 FRAMEWORKS = ("tensorflow", "torch", "jax")  # import names, in the order orders are listed
@@ -337,10 +341,10 @@ def probe_import_orders(
         return ImportOrderFacts(present, (), (), 0.0, "fewer than two frameworks installed")
     done = {run.order: run for run in answered}
     missing = [order for order in orders if order not in done]
-    with ThreadPoolExecutor(
-        max_workers=max(1, workers), thread_name_prefix="envcheck-order"
-    ) as pool:
-        ran = dict(zip(missing, pool.map(lambda o: run_order(o, python, timeout, env), missing)))
+    answers = run_concurrently(
+        lambda order: run_order(order, python, timeout, env), missing, workers, "envcheck-order"
+    )
+    ran = dict(zip(missing, answers))
     runs = tuple(done.get(order) or ran[order] for order in orders)
     paths = dict.fromkeys(
         [c.path for run in runs for c in run.copies]
