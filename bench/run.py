@@ -12,13 +12,14 @@ and-cuda wheels, built as stand-ins) from a local pypiserver on 127.0.0.1.
 The targets from the issue are checked at the end: `doctor --no-smoke` under a tenth of a bare
 TensorFlow import, the full doctor within 1.2x of a bare import-and-conv script, `--version`
 under 0.15 s, fetch within 1.2x of pip download, explain within 4x of the bare line loop.
-Run: python bench/run.py [--runs 5]
+With --venv PATH (repeatable) it also times the doctor on that environment's frameworks against
+their bare imports and import + conv scripts (bench/frameworks.py, which runs those rows alone).
+Run: python bench/run.py [--runs 5] [--venv PATH ...]
 """
 
 from __future__ import annotations
 
 import argparse
-import compileall
 import importlib.util
 import os
 import re
@@ -36,6 +37,8 @@ sys.path.insert(0, str(ROOT))  # tests.index_server builds the stand-in wheels a
 # After the path set-up above, which is why these are not at the top.
 from packaging.requirements import Requirement  # noqa: E402
 
+from bench.frameworks import CONV_SCRIPTS, load, venv_rows, venv_targets  # noqa: E402
+from bench.timing import byte_compile, time_interleaved  # noqa: E402
 from envcheck.index.wheels import expand_platform  # noqa: E402
 from envcheck.matrix.load import bundled_matrix_dir  # noqa: E402
 from envcheck.matrix.model import load_matrix  # noqa: E402
@@ -128,35 +131,7 @@ def _time_with_memory(
     return statistics.median(samples), max(peaks) if peaks else None
 
 
-def _time_interleaved(
-    rows: list[tuple[str, list[str], dict[str, str]]], runs: int
-) -> list[tuple[str, float | None]]:
-    """Median seconds of each row, the rows taking turns run by run: a machine that slows down
-    for a while (another tenant, a thermal limit) then slows every command alike, and the
-    ratios between them stay fair."""
-    samples: dict[str, list[float]] = {name: [] for name, _, _ in rows}
-    failed: set[str] = set()
-    for _ in range(runs):
-        for name, command, env in rows:
-            if name in failed:
-                continue
-            started = time.perf_counter()
-            completed = subprocess.run(command, env=env, capture_output=True, check=False)
-            samples[name].append(time.perf_counter() - started)
-            if completed.returncode not in (0, 1):
-                failed.add(name)
-    return [
-        (name, None if name in failed else statistics.median(samples[name])) for name, _, _ in rows
-    ]
-
-
-CONV_SCRIPT = (
-    "import tensorflow as tf\n"
-    "x = tf.random.normal([1, 8, 8, 3]); k = tf.random.normal([3, 3, 3, 4])\n"
-    "with tf.GradientTape() as tape:\n"
-    "    tape.watch(k); y = tf.reduce_sum(tf.nn.conv2d(x, k, 1, 'SAME'))\n"
-    "tape.gradient(y, k)\n"
-)
+CONV_SCRIPT = CONV_SCRIPTS["tensorflow"]
 
 
 def _fetch_vs_pip(runs: int) -> list[tuple[str, float | None, float | None]]:
@@ -232,18 +207,15 @@ def _targets(results: list[tuple[str, float | None, float | None]]) -> list[str]
     return checks
 
 
-def _byte_compile() -> None:
-    """Compile envcheck's modules as pip does when it installs a package. In a checkout with
-    PYTHONDONTWRITEBYTECODE set (as in many containers) every run would otherwise recompile the
-    changed modules, which an installed envcheck never does."""
-    compileall.compile_dir(str(ROOT / "envcheck"), quiet=1)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument(
+        "--venv", action="append", default=[],
+        help="also time the doctor on this virtual environment's frameworks (bench/frameworks.py)",
+    )  # fmt: skip
     args = parser.parse_args()
-    _byte_compile()
+    byte_compile()
     env = dict(os.environ)
     envcheck = [sys.executable, "-m", "envcheck"]
     with tempfile.TemporaryDirectory() as tmp:
@@ -270,8 +242,10 @@ def main() -> None:
         if importlib.util.find_spec("torch") is not None:
             torch = [sys.executable, "-m", "torch.utils.collect_env"]
             rows.append(("python -m torch.utils.collect_env", torch, env))
+        rows += [row for venv in args.venv for row in venv_rows(venv, env)]
+        print(f"load before: {load()}")
         results: list[tuple[str, float | None, float | None]] = [
-            (name, seconds, None) for name, seconds in _time_interleaved(rows, args.runs)
+            (name, seconds, None) for name, seconds in time_interleaved(rows, args.runs)
         ]
         big = Path(tmp, "big.log")
         started = time.perf_counter()
@@ -284,7 +258,7 @@ def main() -> None:
         bare = [sys.executable, "-c", BARE_LOOP, str(big)]
         # Timed taking turns, like the rows above (the ratio is the target); peak memory from
         # runs of their own under /usr/bin/time.
-        timed = dict(_time_interleaved([("explain", explain, env), ("bare", bare, env)], args.runs))
+        timed = dict(time_interleaved([("explain", explain, env), ("bare", bare, env)], args.runs))
         _, explain_peak = _time_with_memory(explain, env, 1)
         _, bare_peak = _time_with_memory(bare, env, 1)
         results.append(
@@ -292,6 +266,7 @@ def main() -> None:
         )
         results.append(("bare line loop (100 MB log)", timed["bare"], bare_peak))
     results.extend(_fetch_vs_pip(args.runs))
+    print(f"load after: {load()}")
     baseline = next((s for name, s, _ in results if name == "envcheck probe"), None)
     print(f"{'command':50} {'median s':>9} {'x probe':>8} {'peak MB':>8}")
     for name, seconds, peak in results:
@@ -304,6 +279,10 @@ def main() -> None:
     print()
     for line in _targets(results):
         print(line)
+    times = {name: seconds for name, seconds, _ in results if seconds is not None}
+    for venv in args.venv:
+        for line in venv_targets(venv, times):
+            print(line)
 
 
 if __name__ == "__main__":

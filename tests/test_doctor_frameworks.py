@@ -7,8 +7,11 @@ the real torch 2.14.1 wheel's torch/version.py); the rules are pure functions of
 from __future__ import annotations
 
 import json
+import threading
+import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -264,3 +267,57 @@ def test_tensorflows_library_findings_name_tensorflow_beside_jax(matrix: Matrix)
     assert report.verdict().startswith("TensorFlow will not use the GPU here")
     jax_row = next(c for c in report.components if c.name == "JAX")
     assert jax_row.status == "ok"
+
+
+# --- how run_doctor schedules the smoke children (their work stubbed: only the schedule) ------
+
+
+def _run_with_stub_smoke(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, matrix: Matrix, facts: Any, stub: Any
+) -> None:
+    from envcheck.diagnose import run  # noqa: PLC0415
+
+    facts_file = tmp_path / "facts.json"
+    facts_file.write_text(json.dumps(facts.to_json()))
+    monkeypatch.setattr(run, "_smoke", stub)
+    monkeypatch.setattr(run, "_import_orders", lambda *_args: ([], {}))
+    run.run_doctor(matrix, facts_file=str(facts_file), smoke=True)
+
+
+def test_without_a_gpu_the_smoke_children_run_together_each_answering_an_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, matrix: Matrix
+) -> None:
+    both = threading.Barrier(2, timeout=30)  # broken unless the two run at once
+    asked: dict[str, tuple[str, ...]] = {}
+
+    def stub(*args: Any) -> tuple[list[Any], dict[str, Any], None, None]:
+        asked[args[5]] = args[6]
+        both.wait()
+        return [], {}, None, None
+
+    facts = machine(frameworks=(torch(), *jax()), driver=driver(None, None, "missing"), gpus=())
+    _run_with_stub_smoke(tmp_path, monkeypatch, matrix, facts, stub)
+    assert asked == {"torch": ("jax",), "jax": ("torch",)}
+
+
+def test_with_a_gpu_the_smoke_children_run_one_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, matrix: Matrix
+) -> None:
+    """Each may take the whole device; in the exclusive-process compute mode a second one
+    would fail to start on it."""
+    lock = threading.Lock()
+    running: list[int] = [0]
+    most: list[int] = [0]
+
+    def stub(*_args: Any) -> tuple[list[Any], dict[str, Any], None, None]:
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.2)  # long enough for a second child started alongside to be seen
+        with lock:
+            running[0] -= 1
+        return [], {}, None, None
+
+    facts = machine(frameworks=(torch(), *jax()), driver=driver(), gpus=(gpu(),))
+    _run_with_stub_smoke(tmp_path, monkeypatch, matrix, facts, stub)
+    assert most[0] == 1

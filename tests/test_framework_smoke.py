@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import ast
 import os
+import signal
 import subprocess
 import sys
 import textwrap
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +20,10 @@ import pytest
 
 from envcheck.diagnose.loaded_copies_rules import loaded_copy_findings
 from envcheck.diagnose.smoke_rules import smoke_findings
+from envcheck.probe import isolation
 from envcheck.probe.import_order import (
+    _WINDOWS_STACK,
+    CUDA_STACK,
     CopyOwner,
     ImportOrderFacts,
     ImportStep,
@@ -26,12 +31,24 @@ from envcheck.probe.import_order import (
     MappedCopy,
     OrderRun,
     copy_owner,
+    copy_owners,
+    first_orders,
     import_orders,
     library_key,
     probe_import_orders,
     run_from_output,
+    run_from_tail,
 )
-from envcheck.probe.smoke import run_smoke_test, smoke_source
+from envcheck.probe.isolation import StreamedChild, run_concurrently, run_streaming_child
+from envcheck.probe.smoke import (
+    ORDER_MARK,
+    ChildEnding,
+    result_from_output,
+    results_from_child,
+    run_smoke_and_order,
+    run_smoke_test,
+    smoke_source,
+)
 from tests.test_real_installs import ENABLED as REAL_INSTALLS
 from tests.test_real_installs import environment
 
@@ -168,6 +185,135 @@ def test_timeout_in_the_first_import() -> None:
     assert [s.status for s in run.imports] == ["crashed-here", "not-reached"]
 
 
+# --- an order answered by a smoke child after its smoke test (recorded, torch first) ---------
+
+TORCH_STEPS = ("import", "list_gpus", "conv2d", "matmul")
+CUDNN_COPY = f"{SITE}/nvidia/cudnn/lib/libcudnn.so.9"
+TORCH_LIBRARIES = (
+    f'"{SITE}/nvidia/cu13/lib/libcublas.so.13", "{SITE}/torch/lib/libtorch_cuda.so",'
+    f' "{SITE}/nvidia/cudnn/lib/libcudnn.so.9", "{SITE}/nvidia/cu13/lib/libcudart.so.13"'
+)
+SMOKE_LINES = "\n".join(
+    [
+        '{"step": "import", "status": "started"}',
+        '{"step": "import", "status": "ok", "seconds": 7.27, "detail": "PyTorch 2.14.1+cu130",'
+        ' "device": null, "version": "2.14.1+cu130", "build_info": {"cuda_version": "13.0"},'
+        f' "new_libraries": [{TORCH_LIBRARIES}]}}',
+        *(
+            line
+            for step in TORCH_STEPS[1:]
+            for line in (
+                f'{{"step": "{step}", "status": "started"}}',
+                f'{{"step": "{step}", "status": "ok", "seconds": 0.1, "detail": "", "device":'
+                ' "cpu", "new_libraries": []}',
+            )
+        ),
+        f'{{"step": "loaded_libraries", "status": "ok", "libraries": [{TORCH_LIBRARIES}]}}',
+    ]
+)
+ORDER_LINE = (
+    '{"step": "order", "status": "started", "order": ["torch", "tensorflow"], "detail": "",'
+    ' "seconds": 7.9}'
+)
+SMOKE_STDERR = "torch: a warning of its own\n"
+ORDER_STDERR = "dso_loader.cc:144] Could not load dynamic library 'libnvinfer.so.10'\n"
+
+
+def smoke_child(stdout: str, returncode: int | None = 0, timed_out: bool = False) -> Any:
+    stderr = f"{SMOKE_STDERR}{ORDER_MARK}\n{ORDER_STDERR}"
+    ending = ChildEnding(returncode, timed_out, 20.0, stderr, windows=False)
+    return results_from_child(TORCH_STEPS, stdout, ending, 60.0, "torch")
+
+
+def test_an_order_answered_after_the_smoke_test_is_the_order_childs_answer() -> None:
+    """The same lines after the smoke part give the run a separate order child gives."""
+    result, tail = smoke_child(f"{SMOKE_LINES}\n{ORDER_LINE}\n{RECORDED}\n")
+    answered = run_from_tail(tail)
+    assert answered is not None
+    separate = run_from_output(("torch", "tensorflow"), RECORDED, ORDER_STDERR, 0, False, 12.1)
+    assert answered == separate
+    # The smoke result is the smoke lines' alone, as if the child had exited after them.
+    alone = ChildEnding(0, False, 7.9, SMOKE_STDERR, windows=False)
+    assert result == result_from_output(TORCH_STEPS, SMOKE_LINES, alone, 60.0, "torch")
+    assert result.status == "ok"
+    assert "libnvinfer" not in result.stderr  # TensorFlow's lines are the order's, not torch's
+
+
+def test_a_crash_after_the_smoke_test_is_the_orders_not_the_smoke_tests() -> None:
+    stdout = f"{SMOKE_LINES}\n{ORDER_LINE}\n" + "\n".join(RECORDED.splitlines()[:3])
+    result, tail = smoke_child(stdout, returncode=-11)
+    assert (result.status, result.signal, result.returncode) == ("ok", None, 0)
+    answered = run_from_tail(tail)
+    assert answered is not None
+    assert (answered.status, answered.signal) == ("crashed", "SIGSEGV")
+    assert [s.status for s in answered.imports] == ["ok", "crashed-here"]
+
+
+def test_no_answer_when_the_timeout_cut_the_order_short_or_the_child_declined() -> None:
+    """Then the order gets a child (and a timeout) of its own."""
+    stdout = f"{SMOKE_LINES}\n{ORDER_LINE}\n" + "\n".join(RECORDED.splitlines()[:3])
+    result, tail = smoke_child(stdout, returncode=None, timed_out=True)
+    assert result.status == "ok"
+    assert tail is not None and tail.timed_out
+    assert run_from_tail(tail) is None
+    declined = ORDER_LINE.replace('"started"', '"skipped"')
+    result, tail = smoke_child(f"{SMOKE_LINES}\n{declined}\n")
+    assert result.status == "ok"
+    assert tail is not None and run_from_tail(tail) is None
+
+
+def test_a_smoke_child_that_died_in_its_smoke_test_answers_no_order() -> None:
+    stdout = "\n".join(SMOKE_LINES.splitlines()[:3])
+    result, tail = smoke_child(stdout, returncode=-11)
+    assert (result.status, result.signal) == ("crashed", "SIGSEGV")
+    assert tail is None
+
+
+def test_first_orders_name_an_order_per_framework() -> None:
+    assert first_orders(["torch", "tensorflow"]) == {
+        "tensorflow": ("tensorflow", "torch"),
+        "torch": ("torch", "tensorflow"),
+    }
+    three = first_orders(["jax", "torch", "tensorflow"])
+    assert [order[0] for order in three.values()] == ["tensorflow", "torch", "jax"]
+    assert first_orders(["jax"]) == {}
+
+
+def test_the_childs_words_cover_every_cuda_library_the_parent_compares() -> None:
+    """A smoke child answers an order only when its steps mapped no file with these words:
+    a library the parent compares (CUDA_STACK) that they missed could make a wrong answer."""
+    words = child_namespace()["CUDA_WORDS"]
+    assert all(any(w in prefix.lower() for w in words) for prefix in CUDA_STACK)
+    assert all(any(w in name for w in words) for name in _WINDOWS_STACK)
+    assert child_namespace()["ORDER_MARK"] == ORDER_MARK
+
+
+@pytest.mark.parametrize(
+    ("part", "ran", "mapped", "declines"),
+    [
+        ("smoke_torch", ["import", "conv2d"], {"import": [CUDNN_COPY], "conv2d": []}, False),
+        ("smoke_torch", ["import", "conv2d"],
+         {"import": [], "conv2d": [f"{SITE}/nvidia/cudnn/lib/libcudnn_cnn.so.9"]}, True),
+        ("smoke_torch", ["import", "conv2d"], {"import": [], "conv2d": None}, True),
+        ("smoke_torch", ["list_gpus"], {"list_gpus": []}, True),  # no import step ran
+        # JAX's backends start in list_gpus, as in an order child's import:jax: that is its
+        # import's part; a CUDA library its conv maps is not.
+        ("smoke_jax", ["import", "list_gpus", "conv2d"],
+         {"import": [], "list_gpus": [CUDNN_COPY], "conv2d": []}, False),
+        ("smoke_jax", ["import", "list_gpus", "conv2d"],
+         {"import": [], "list_gpus": [], "conv2d": [CUDNN_COPY]}, True),
+        ("smoke_jax", ["import", "conv2d"], {"import": [], "conv2d": []}, True),
+    ],
+)  # fmt: skip
+def test_a_smoke_child_declines_an_order_its_steps_could_change(
+    part: str, ran: list[str], mapped: dict[str, Any], declines: bool
+) -> None:
+    namespace: dict[str, Any] = {"__name__": "not_main"}
+    exec(compile(smoke_source(part), "<child>", "exec"), namespace)
+    blocker = namespace["order_blocker"]({"module": object(), "mapped": mapped}, ran)
+    assert (blocker is not None) == declines, blocker
+
+
 # --- the rules ------------------------------------------------------------------------------
 
 CUDNN = f"{SITE}/nvidia/cudnn/lib/libcudnn.so.9"
@@ -272,6 +418,29 @@ def test_owner_by_hash_when_sizes_tie(tmp_path: Path) -> None:
         "nvidia-cudnn-cu13 9.24.0.43", "13", "RECORD (sha256)")  # fmt: skip
 
 
+def test_owners_of_many_files_read_each_record_once_and_answer_as_one_by_one(
+    tmp_path: Path,
+) -> None:
+    path = wheel_site(tmp_path, b"12345", [("nvidia_cudnn_cu12-9.28.0.42", "x", 5),
+                                           ("nvidia_cudnn_cu13-9.24.0.43", "y", 7)])  # fmt: skip
+    cublas = tmp_path / "nvidia" / "cublas" / "lib" / "libcublas.so.12"
+    cublas.parent.mkdir(parents=True)
+    cublas.write_bytes(b"1")
+    info = tmp_path / "nvidia_cublas_cu12-12.9.3.13.dist-info"
+    info.mkdir()
+    (info / "RECORD").write_text("nvidia/cublas/lib/libcublas.so.12,sha256=z,1\n")
+    stray = str(tmp_path / "nvidia" / "cufft" / "lib" / "libcufft.so.11")  # in no RECORD
+    paths = [path, str(cublas), stray, "/usr/local/cuda-12.4/lib64/libcudart.so.12"]
+    owners = copy_owners(paths)
+    assert [(o.distribution, o.via) for o in owners] == [
+        ("nvidia-cudnn-cu12 9.28.0.42", "RECORD (size)"),
+        ("nvidia-cublas-cu12 12.9.3.13", "RECORD"),
+        (None, "unknown: in no RECORD"),
+        (None, "path"),
+    ]
+    assert owners == tuple(copy_owner(p) for p in paths)
+
+
 def test_owner_from_the_path_outside_wheels() -> None:
     owner = copy_owner("/usr/local/cuda-12.4/lib64/libcudart.so.12")
     assert (owner.distribution, owner.cuda, owner.via) == (None, "12", "path")
@@ -359,6 +528,120 @@ def test_import_order_probe_with_a_crashing_second_import(
     assert by_order[("jax", "torch")].imports[1].status == "not-reached"
 
 
+def fake_cuda_library(venv: tuple[Path, Path]) -> str:
+    """A loadable file at a CUDA-stack library's path in the venv (a copy of the C library's
+    zlib: the loader maps it like any other), so that what an import maps is not empty."""
+    target = venv[1] / "nvidia" / "cuda_runtime" / "lib" / "libcudart.so.12"
+    if not target.exists():
+        target.parent.mkdir(parents=True)
+        source = next(p for p in ("/lib/x86_64-linux-gnu/libz.so.1", "/usr/lib/libz.so.1",
+                                  "/lib64/libz.so.1", "/usr/lib64/libz.so.1") if Path(p).exists())  # fmt: skip
+        target.write_bytes(Path(source).read_bytes())
+    return str(target)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc/self/maps")
+def test_a_real_smoke_child_answers_its_order_as_an_order_child_does(
+    install_fake: Callable[[str, str], str], venv: tuple[Path, Path]
+) -> None:
+    library = fake_cuda_library(venv)
+    install_fake("torch", "__version__ = '0.fake'\n")
+    python = install_fake(
+        "jax", f"import ctypes\n__version__ = '0.fake'\nctypes.CDLL({library!r})\n"
+    )
+    result, tail = run_smoke_and_order(python, 30, framework="torch", then=("jax",))
+    assert result.status == "failed"  # the fake torch has no torch.cuda: its own verdict
+    assert not any(library in p for p in result.loaded_libraries)  # jax came after the smoke
+    answered = run_from_tail(tail)
+    assert answered is not None
+    separate = probe_import_orders(["torch", "jax"], python, timeout=30).runs[0]
+    assert separate.order == answered.order == ("torch", "jax")
+
+    def facts(run: OrderRun) -> Any:
+        imports = [(s.framework, s.status, s.cuda) for s in run.imports]
+        return run.status, imports, run.copies, run.tf_loader, run.signal
+
+    assert facts(answered) == facts(separate)
+    assert [(c.library, c.after) for c in answered.copies] == [("libcudart.so.12", "import:jax")]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc/self/maps")
+def test_a_real_smoke_child_declines_when_its_steps_mapped_a_cuda_library(
+    install_fake: Callable[[str, str], str], venv: tuple[Path, Path]
+) -> None:
+    """torch.cuda.is_available() here maps a CUDA library, as a GPU's first op would: a later
+    import in this process could get that copy where an order child's would not."""
+    library = fake_cuda_library(venv)
+    torch = (
+        "import ctypes\n__version__ = '0.fake'\n"
+        f"class cuda:\n    is_available = staticmethod(lambda: bool(ctypes.CDLL({library!r})) and False)\n"
+    )
+    install_fake("torch", torch)
+    python = install_fake("jax", "__version__ = '0.fake'\n")
+    result, tail = run_smoke_and_order(python, 30, framework="torch", then=("jax",))
+    assert result.steps[1].status == "ok"  # list_gpus ran, and mapped the library
+    assert tail is not None and "libcudart.so.12" in tail.stdout
+    assert run_from_tail(tail) is None
+
+
+@pytest.mark.skipif(os.name != "posix", reason="signals")
+def test_a_crash_in_the_order_part_leaves_the_smoke_result_whole(
+    install_fake: Callable[[str, str], str],
+) -> None:
+    install_fake("torch", "__version__ = '0.fake'\n")
+    python = install_fake("jax", SEGFAULT)
+    result, tail = run_smoke_and_order(python, 30, framework="torch", then=("jax",))
+    assert (result.status, result.signal, result.returncode) == ("failed", None, 0)
+    answered = run_from_tail(tail)
+    assert answered is not None and (answered.status, answered.signal) == ("crashed", "SIGSEGV")
+
+
+@pytest.mark.skipif(os.name != "posix", reason="signals")
+def test_a_hang_in_the_order_part_is_bounded_and_gets_a_child_of_its_own(
+    install_fake: Callable[[str, str], str],
+) -> None:
+    install_fake("torch", "__version__ = '0.fake'\n")
+    python = install_fake("jax", HANG)
+    result, tail = run_smoke_and_order(python, 3, framework="torch", then=("jax",))
+    assert result.status == "failed" and result.returncode == 0
+    assert tail is not None and tail.timed_out
+    assert run_from_tail(tail) is None
+    # The doctor then runs the order alone, under a timeout of its own.
+    facts = probe_import_orders(["torch", "jax"], python, timeout=3, answered=[])
+    assert [run.status for run in facts.runs] == ["timeout", "timeout"]
+
+
+def test_answered_orders_get_no_child(install_fake: Callable[[str, str], str]) -> None:
+    install_fake("torch", "__version__ = '0.fake'\n")
+    python = install_fake("jax", "__version__ = '0.fake'\n")
+    answered = order_run(("torch", "jax"), [])  # a run no child of these fakes would give
+    facts = probe_import_orders(["torch", "jax"], python, timeout=30, answered=[answered])
+    assert facts.runs[0] is answered
+    assert facts.runs[1].order == ("jax", "torch") and facts.runs[1].status == "ok"
+
+
+@pytest.mark.skipif(os.name != "posix", reason="signals")
+def test_a_failure_while_children_run_in_threads_kills_them_instead_of_waiting() -> None:
+    """Leaving the thread pool waits for its threads, and they wait on their children: an
+    interrupt (or an error) in the caller must end those first, or envcheck hangs till the
+    timeout."""
+    ended: list[StreamedChild] = []
+
+    def work(item: str) -> None:
+        if item == "hang":
+            ended.append(run_streaming_child([sys.executable, "-c", HANG], timeout=600))
+            return
+        deadline = time.monotonic() + 60
+        while not isolation._LIVE and time.monotonic() < deadline:  # the hanging child started
+            time.sleep(0.01)
+        raise KeyboardInterrupt  # as a Ctrl-C in the caller would
+
+    with pytest.raises(KeyboardInterrupt):
+        run_concurrently(work, ["interrupt", "hang"], 2, "test")
+    assert len(ended) == 1
+    assert (ended[0].returncode, ended[0].timed_out) == (-signal.SIGKILL, False)
+
+
 # --- real installs --------------------------------------------------------------------------
 
 # The opt-in tier's venvs (tests/test_real_installs.py: ENVCHECK_REAL_INSTALLS=1, built once
@@ -372,6 +655,25 @@ def test_real_torch_smoke_on_the_cpu() -> None:
     assert result.status == "ok", result.describe()
     assert result.build_info["cuda_version"] == "13.0"
     assert any(p.endswith("nvidia/cu13/lib/libcudart.so.13") for p in result.loaded_libraries)
+
+
+@real
+def test_real_tf_torch_smoke_children_answer_the_orders_as_order_children_do() -> None:
+    python = str(environment("tf-torch") / "bin/python")
+    separate = probe_import_orders(["tensorflow", "torch"], python, 300)
+    for run in separate.runs:
+        result, tail = run_smoke_and_order(python, 300, framework=run.order[0],
+                                           then=run.order[1:])  # fmt: skip
+        assert result.status == "ok", result.describe()
+        answered = run_from_tail(tail)
+        assert answered is not None
+        assert (answered.order, answered.status) == (run.order, run.status)
+        # /proc/self/maps lists files by address, which differs between processes.
+        assert set(answered.copies) == set(run.copies)
+        assert answered.tf_loader == run.tf_loader
+        assert [(s.framework, s.cuda) for s in answered.imports] == [
+            (s.framework, s.cuda) for s in run.imports
+        ]
 
 
 @real

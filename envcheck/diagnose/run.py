@@ -42,14 +42,36 @@ def run_doctor(
         return diagnose(facts, matrix, target, extra, smoke_data, framework)
     smoke_tests: dict[str, Any] = {}
     results = []
-    for name in present:  # one at a time: each may take the whole GPU, and the CPUs
-        found, data, result = _smoke(matrix, facts, python, timeout, target, name)
+    # Each smoke child also answers the import order that starts with its framework, after its
+    # smoke test (probe/smoke.py run_smoke_and_order): with two frameworks no order needs a
+    # process of its own.
+    from envcheck.probe.import_order import first_orders  # noqa: PLC0415
+
+    answers = first_orders(present)
+
+    def one(name: str) -> tuple[list[Finding], dict[str, Any], Any, Any]:
+        then = answers.get(name, (name,))[1:]
+        return _smoke(matrix, facts, python, timeout, target, name, then)
+
+    if _no_gpu(facts, target) and len(present) > 1:
+        # No GPU to share: the children compete only for the CPUs, two at a time as the order
+        # children do. With a GPU they stay one at a time: each may take the whole device, and
+        # in the exclusive-process compute mode a second one would fail to start on it.
+        from envcheck.probe.isolation import run_concurrently  # noqa: PLC0415
+
+        outcomes = run_concurrently(one, present, 2, "envcheck-smoke")
+    else:
+        outcomes = [one(name) for name in present]
+    answered = []
+    for name, (found, data, result, tail) in zip(present, outcomes):
         extra += found
         smoke_tests[name] = data
         results.append(result)
+        if tail is not None:
+            answered.append(tail)
         if name == "tensorflow":
             smoke_data = data
-    copies, orders = _import_orders(present, results, python, timeout)
+    copies, orders = _import_orders(present, results, python, timeout, answered)
     extra += copies
     report = diagnose(facts, matrix, target, extra, smoke_data, framework)
     return replace(report, smoke_tests=smoke_tests, import_orders=orders)
@@ -62,15 +84,34 @@ def smoke_frameworks(facts: Facts) -> list[str]:
     return [name for name in FRAMEWORKS if name in found]
 
 
+def _no_gpu(facts: Facts, target: Target | None) -> bool:
+    """No GPU a framework could use here: none listed, and no driver that could show one."""
+    return target is not None or (
+        not facts.gpus and facts.driver.state in ("missing", "stub", "no-device")
+    )
+
+
 def _import_orders(
-    present: list[str], results: list[Any], python: str | None, timeout: float
+    present: list[str],
+    results: list[Any],
+    python: str | None,
+    timeout: float,
+    tails: list[Any],
 ) -> tuple[list[Finding], dict[str, Any]]:
     """Every import order of the frameworks present (none for one), with each smoke test as the
-    framework alone; judged: which copy of each CUDA library each framework gets."""
+    framework alone; judged: which copy of each CUDA library each framework gets. The orders
+    the smoke children answered (`tails`) get no child of their own."""
     from envcheck.diagnose.loaded_copies_rules import loaded_copy_findings  # noqa: PLC0415
-    from envcheck.probe.import_order import probe_import_orders, with_smoke_runs  # noqa: PLC0415
+    from envcheck.probe.import_order import (  # noqa: PLC0415
+        probe_import_orders,
+        run_from_tail,
+        with_smoke_runs,
+    )
 
-    facts = with_smoke_runs(probe_import_orders(present, python, timeout), results)
+    answered = [run for run in map(run_from_tail, tails) if run is not None]
+    facts = with_smoke_runs(
+        probe_import_orders(present, python, timeout, answered=answered), results
+    )
     return loaded_copy_findings(facts), facts.to_json()
 
 
@@ -81,17 +122,19 @@ def _smoke(
     timeout: float,
     target: Target | None,
     framework: str = "tensorflow",
-) -> tuple[list[Finding], dict[str, Any], Any]:
-    """Run `framework`'s smoke test and judge it: its findings, its result as data, the result."""
+    then: tuple[str, ...] = (),
+) -> tuple[list[Finding], dict[str, Any], Any, Any]:
+    """Run `framework`'s smoke test and judge it: its findings, its result as data, the result,
+    and the import order (framework, *then) the child answered afterwards (an OrderTail)."""
     # Imported here: the smoke test's modules (and the log signatures they judge its output
     # with) are not needed by `doctor --no-smoke`, whose time is benchmarked.
     from envcheck.diagnose.smoke_rules import smoke_findings  # noqa: PLC0415
-    from envcheck.probe.smoke import run_smoke_test  # noqa: PLC0415
+    from envcheck.probe.smoke import run_smoke_and_order  # noqa: PLC0415
 
     # TF >= 2.13 logs failed dlopen()s only at VLOG(1) (docs/facts.md section 7, row 1):
     # ask the DSO loader for them so the log names the missing library.
     env = {**os.environ, "TF_CPP_VMODULE": "dso_loader=1"}
-    result = run_smoke_test(python=python, timeout=timeout, env=env, framework=framework)
+    result, tail = run_smoke_and_order(python, timeout, env, None, framework, then)
     signatures = matrix.signatures
     # In a Docker build there is no driver either: TF's no-driver lines are expected there.
     no_driver = facts.driver.state in ("missing", "stub")
@@ -102,4 +145,4 @@ def _smoke(
     )  # fmt: skip
     smoke_data = {**asdict(result), "describe": result.describe(), "title": result.title}
     smoke_data["stderr"] = result.stderr[-20_000:]
-    return extra, smoke_data, result
+    return extra, smoke_data, result, tail

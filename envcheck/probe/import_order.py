@@ -2,13 +2,16 @@
 
 The process-wide loader hands every later request for a soname the copy the first one loaded,
 so with TensorFlow, PyTorch and JAX in one environment the first import decides what the others
-get. For the frameworks present this runs one child per import order (every permutation; none
-for one framework alone, which the smoke test already shows), each `smoke_common.py` +
-`children/import_order.py` in an isolated process of the target interpreter under a timeout,
-concurrently (the children mostly wait on the disk). A child reports what each import mapped
-(/proc/self/maps on Linux, the loaded-module list on Windows) and what TensorFlow's own DSO
-loader opens. This module then says which installed distribution wrote each mapped file (its
-RECORD: by size, by hash when sizes tie) and the CUDA major that copy is built for.
+get. For the frameworks present this answers every import order (every permutation; none for
+one framework alone, which the smoke test already shows). The doctor's smoke child of each
+framework answers the first order that starts with it after its smoke test (run_from_tail; with
+two frameworks that is every order); each other order runs in a child of its own,
+`smoke_common.py` + `order_common.py` + `children/import_order.py` in an isolated process of the
+target interpreter under a timeout, two at a time (the children mostly wait on the disk). A
+child reports what each import mapped (/proc/self/maps on Linux, the loaded-module list on
+Windows) and what TensorFlow's own DSO loader opens. This module then says which installed
+distribution wrote each mapped file (its RECORD: by size, by hash when sizes tie) and the CUDA
+major that copy is built for.
 
 It records facts only (frozen records); diagnose/loaded_copies_rules.py judges them. It never
 raises for a child's failure: a crash, a hang or a failed import is a status in the run.
@@ -22,14 +25,18 @@ import os
 import sys
 import time
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 from envcheck.probe import file_system
-from envcheck.probe.isolation import crash_signal, run_streaming_child, user_python_path
-from envcheck.probe.smoke import SmokeResult, parse_step_lines, smoke_source
+from envcheck.probe.isolation import (
+    crash_signal,
+    run_concurrently,
+    run_streaming_child,
+    user_python_path,
+)
+from envcheck.probe.smoke import OrderTail, SmokeResult, parse_step_lines, smoke_source
 
 FRAMEWORKS = ("tensorflow", "torch", "jax")  # import names, in the order orders are listed
 DEFAULT_WORKERS = 2
@@ -290,30 +297,60 @@ def run_order(
     )  # fmt: skip
 
 
+def run_from_tail(tail: OrderTail | None) -> OrderRun | None:
+    """The order a smoke child answered after its smoke test (smoke.run_smoke_and_order), or
+    None when it gave no answer: it declined (its smoke steps mapped a CUDA library, so a later
+    import could get another copy than in an order child), never got there, or the timeout cut
+    it short (the order then gets a child and a timeout of its own). A crash or a failed import
+    there is an answer, as in an order child."""
+    if tail is None or not tail.order:
+        return None
+    events = parse_step_lines(tail.stdout)
+    if not events or events[0]["step"] != "order" or events[0].get("status") != "started":
+        return None
+    run = run_from_output(tail.order, tail.stdout, tail.stderr, tail.returncode,
+                          tail.timed_out, tail.seconds)  # fmt: skip
+    return None if run.status in ("timeout", "not-run") else run
+
+
+def first_orders(frameworks: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """For each framework present, the first order that starts with it: the one its smoke child
+    can answer (with two frameworks, every order is one of these)."""
+    found: dict[str, tuple[str, ...]] = {}
+    for order in import_orders(frameworks):
+        found.setdefault(order[0], order)
+    return found
+
+
 def probe_import_orders(
     frameworks: Sequence[str],
     python: str | None = None,
     timeout: float = 120.0,
     env: Mapping[str, str] | None = None,
     workers: int = DEFAULT_WORKERS,
+    answered: Sequence[OrderRun] = (),
 ) -> ImportOrderFacts:
-    """Run every import order of `frameworks` (each child under `timeout`, `workers` at a time:
-    the whole probe takes about ceil(orders / workers) x the slowest child, at most that many
-    timeouts) and say who wrote each file mapped."""
+    """Run every import order of `frameworks` that `answered` (runs the smoke children made)
+    lacks (each child under `timeout`, `workers` at a time: the children take about
+    ceil(orders / workers) x the slowest child, at most that many timeouts) and say who wrote
+    each file mapped. `seconds` is this probe's own time: not the answered runs'."""
     started = time.monotonic()
     present = tuple(name for name in FRAMEWORKS if name in frameworks)
     orders = import_orders(present)
     if not orders:
         return ImportOrderFacts(present, (), (), 0.0, "fewer than two frameworks installed")
-    with ThreadPoolExecutor(
-        max_workers=max(1, workers), thread_name_prefix="envcheck-order"
-    ) as pool:
-        runs = tuple(pool.map(lambda order: run_order(order, python, timeout, env), orders))
+    done = {run.order: run for run in answered}
+    missing = [order for order in orders if order not in done]
+    answers = run_concurrently(
+        lambda order: run_order(order, python, timeout, env), missing, workers, "envcheck-order"
+    )
+    ran = dict(zip(missing, answers))
+    runs = tuple(done.get(order) or ran[order] for order in orders)
     paths = dict.fromkeys(
         [c.path for run in runs for c in run.copies]
         + [a.path for run in runs for a in run.tf_loader if a.path]
     )
-    owners = tuple(copy_owner(path) for path in paths)
+    owners = copy_owners(list(paths))
     return ImportOrderFacts(present, runs, owners, time.monotonic() - started)
 
 
@@ -338,24 +375,48 @@ def _name_cuda(distribution: str) -> str | None:
     return digits if suffix.startswith("cu") and digits.isdigit() else None
 
 
+Claim = tuple[str, str, Optional[int]]  # (distribution, sha256, size) from one RECORD row
+
+
 def copy_owner(path: str) -> CopyOwner:
     """Who wrote `path`: the distribution whose RECORD lists it (two wheels can write one
     file: nvidia-cudnn-cu12 and -cu13 both install nvidia/cudnn/lib/libcudnn.so.9, and the
     file is the last installed one's), and so its CUDA major."""
+    return copy_owners([path])[0]
+
+
+def copy_owners(paths: Sequence[str]) -> tuple[CopyOwner, ...]:
+    """copy_owner of each path, each site directory's RECORDs read once for all of them: read
+    per path, TensorFlow's (~3 MB) and torch's (~1.4 MB) made 22 paths cost over a second."""
+    sites: dict[str, dict[str, list[Claim]]] = {}
+    return tuple(_copy_owner(path, sites) for path in paths)
+
+
+def _site_claims(site: str) -> dict[str, list[Claim]]:
+    """RECORD path under nvidia/ -> the claims on it of every distribution in `site`."""
+    claims: dict[str, list[Claim]] = {}
+    for info in file_system.matching(site, "*.dist-info"):
+        record = file_system.read_text_limited(info / "RECORD", RECORD_LIMIT)
+        if not record or "nvidia/" not in record:
+            continue
+        distribution = _distribution(info.name)
+        for line in record.splitlines():
+            if line.startswith("nvidia/"):
+                fields = line.split(",")
+                digest = fields[1].partition("sha256=")[2] if len(fields) > 1 else ""
+                size = int(fields[2]) if len(fields) > 2 and fields[2].isdigit() else None
+                claims.setdefault(fields[0], []).append((distribution, digest, size))
+    return claims
+
+
+def _copy_owner(path: str, sites: dict[str, dict[str, list[Claim]]]) -> CopyOwner:
     by_path = path_cuda(path)
     site, marker, relative = path.replace("\\", "/").rpartition("/nvidia/")
     if not marker:
         return CopyOwner(path, None, by_path, "path" if by_path else "unknown: not from a wheel")
-    relative = f"nvidia/{relative}"
-    claims: list[tuple[str, str, int | None]] = []  # (distribution, sha256, size)
-    for info in file_system.matching(site, "*.dist-info"):
-        record = file_system.read_text_limited(info / "RECORD", RECORD_LIMIT)
-        for line in (record or "").splitlines():
-            if line.startswith(relative + ","):
-                fields = line.split(",")
-                digest = fields[1].partition("sha256=")[2] if len(fields) > 1 else ""
-                size = int(fields[2]) if len(fields) > 2 and fields[2].isdigit() else None
-                claims.append((_distribution(info.name), digest, size))
+    if site not in sites:
+        sites[site] = _site_claims(site)
+    claims = list(sites[site].get(f"nvidia/{relative}", ()))
     if not claims:
         return CopyOwner(path, None, by_path, "path" if by_path else "unknown: in no RECORD")
     how = "RECORD"
@@ -419,6 +480,6 @@ def with_smoke_runs(facts: ImportOrderFacts, results: Sequence[SmokeResult]) -> 
     runs = tuple(run_from_smoke(r) for r in results if r.status != "not-run")
     known = {o.path for o in facts.owners}
     paths = dict.fromkeys(c.path for run in runs for c in run.copies if c.path not in known)
-    owners = facts.owners + tuple(copy_owner(path) for path in paths)
+    owners = facts.owners + copy_owners(list(paths))
     frameworks = tuple(dict.fromkeys(facts.frameworks + tuple(r.framework for r in results)))
     return ImportOrderFacts(frameworks, runs + facts.runs, owners, facts.seconds, facts.skipped)

@@ -16,11 +16,14 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
+T = TypeVar("T")
+R = TypeVar("R")
 DEFAULT_TIMEOUT_S = 10.0
 DRAIN_TIMEOUT_S = 10.0  # reading what is left after killing a child that timed out
 ChildStatus = Literal["ok", "timeout", "crashed", "failed", "not-run"]
@@ -141,6 +144,24 @@ def kill_live_children() -> int:
     for process in running:
         kill_tree(process)
     return len(running)
+
+
+def run_concurrently(
+    function: Callable[[T], R], items: Sequence[T], workers: int, name: str
+) -> list[R]:
+    """[function(item) for item in items], `workers` at a time in threads that wait on child
+    processes. When this thread is interrupted (Ctrl-C, or a signal that envcheck turns into an
+    exception) or a call raises, the registered children are killed first: the threads wait on
+    theirs, and leaving the pool waits for the threads, which would hold envcheck up to a whole
+    timeout."""
+    pool = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix=name)
+    try:
+        return list(pool.map(function, items))
+    except BaseException:
+        kill_live_children()
+        raise
+    finally:
+        pool.shutdown(wait=True)
 
 
 class ChildGroup:

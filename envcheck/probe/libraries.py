@@ -200,11 +200,16 @@ def requester_paths(
 def wheel_owners(wheels: Sequence[WheelFacts]) -> dict[str, str]:
     """Real path of each library file -> the pip distribution whose RECORD lists it."""
     owners: dict[str, str] = {}
+    # Every wheel of an environment shares one site-packages: list it once, not once per wheel
+    # (a tensorflow[and-cuda] + torch environment has ~30 wheels and ~300 entries there).
+    listed: dict[str, list[Path]] = {}
     for wheel in wheels:
         if not wheel.location:
             continue
+        if wheel.location not in listed:
+            listed[wheel.location] = list(file_system.matching(wheel.location, "*.dist-info"))
         stem = re.sub(r"[-_.]+", "_", wheel.name).lower()
-        for dist_info in file_system.matching(wheel.location, "*.dist-info"):
+        for dist_info in listed[wheel.location]:
             if not dist_info.name.lower().startswith(f"{stem}-"):
                 continue
             try:

@@ -8,6 +8,11 @@ envcheck/probe/children/smoke_common.py followed by the framework's part (smoke.
 TensorFlow, smoke_torch.py, smoke_jax.py), run as `python -I -c SOURCE JSON` in an isolated
 process of the target interpreter; it prints one JSON line per step as soon as the step ends.
 
+With `then` (run_smoke_and_order) the child goes on, after its last smoke line, to import those
+frameworks too and report which copies got mapped: one import order answered without a process
+of its own (children/order_common.py). What it prints from then on is split off at a marker
+line on each stream, so the smoke result, its stderr and its exit are the smoke part's alone.
+
 This module starts the child with isolation.run_streaming_child rather than run_child: on a
 timeout the step lines that already arrived say which step hung, and run_child would lose them.
 That kills the child's whole process group on a timeout; this module parses whatever arrived,
@@ -22,7 +27,7 @@ import json
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from envcheck.errors import InputError
@@ -66,9 +71,14 @@ def smoke_framework(name: str) -> SmokeFramework:
 
 
 def smoke_source(part: str) -> str:
-    """The child script: the shared step machinery, then the framework's (or probe's) part."""
-    return child_source("smoke_common") + "\n\n" + child_source(part)
+    """The child script: the shared step machinery and import-order functions, then the
+    framework's (or the import-order probe's) part."""
+    return "\n\n".join(child_source(name) for name in ("smoke_common", "order_common", part))
 
+
+# The line a smoke child writes on stderr before it answers an import order (children/
+# order_common.py's ORDER_MARK); on stdout a {"step": "order"} line marks the same point.
+ORDER_MARK = "envcheck: the import order follows"
 
 DEFAULT_TIMEOUT_S = 120.0
 STDERR_LIMIT = 256 * 1024  # characters of the child's stderr kept (its end)
@@ -305,6 +315,60 @@ def _silent_child(ending: ChildEnding) -> str:
     return f"the child printed no step lines ({ending.exit_text}){last}"
 
 
+@dataclass(frozen=True)
+class OrderTail:
+    """What a smoke child printed after its smoke test, answering an import order (or saying
+    why it could not, in its {"step": "order", "status": "skipped"} line), and how it ended."""
+
+    order: tuple[str, ...]
+    stdout: str  # from the {"step": "order"} line on
+    stderr: str  # after ORDER_MARK
+    returncode: int | None
+    timed_out: bool
+    seconds: float  # the child's wall time after the smoke part
+
+
+def split_order_tail(stdout: str, stderr: str) -> tuple[str, str, dict[str, Any] | None, str, str]:
+    """(smoke stdout, smoke stderr, the order line or None, order stdout, order stderr): the
+    smoke part is what came before the child's {"step": "order"} line and ORDER_MARK."""
+    lines = stdout.splitlines(keepends=True)
+    for index, line in enumerate(lines):
+        events = parse_step_lines(line)
+        if events and events[0]["step"] == "order":
+            head, mark, tail = stderr.partition(ORDER_MARK + "\n")
+            smoke_err, order_err = (head, tail) if mark else (stderr, "")
+            return ("".join(lines[:index]), smoke_err, events[0], "".join(lines[index:]),
+                    order_err)  # fmt: skip
+    return stdout, stderr, None, "", ""
+
+
+def results_from_child(
+    wanted: Sequence[str],
+    stdout: str,
+    ending: ChildEnding,
+    timeout: float,
+    framework: str = "tensorflow",
+) -> tuple[SmokeResult, OrderTail | None]:
+    """The smoke result and the order part (None without one) of a smoke child's output."""
+    stdout, stderr, marker, order_out, order_err = split_order_tail(stdout, ending.stderr)
+    if marker is None:
+        ending = replace(ending, stderr=stderr)
+        return result_from_output(wanted, stdout, ending, timeout, framework), None
+    # The smoke part ended with its last line: it ended as a child that exits then would.
+    seconds = marker.get("seconds")
+    smoke_seconds = (
+        min(float(seconds), ending.seconds) if isinstance(seconds, (int, float)) else 0.0
+    )
+    smoke_ending = ChildEnding(0, False, smoke_seconds, stderr, ending.windows)
+    result = result_from_output(wanted, stdout, smoke_ending, timeout, framework)
+    tail = OrderTail(
+        _strings(marker.get("order")), order_out, order_err,
+        None if ending.timed_out else ending.returncode, ending.timed_out,
+        ending.seconds - smoke_seconds,
+    )  # fmt: skip
+    return result, tail
+
+
 def run_smoke_test(
     python: str | None = None,
     timeout: float = DEFAULT_TIMEOUT_S,
@@ -317,12 +381,33 @@ def run_smoke_test(
 
     Raises InputError only for an unknown framework or unknown step names in `steps`.
     """
+    return run_smoke_and_order(python, timeout, env, steps, framework)[0]
+
+
+def run_smoke_and_order(
+    python: str | None = None,
+    timeout: float = DEFAULT_TIMEOUT_S,
+    env: Mapping[str, str] | None = None,
+    steps: Sequence[str] | None = None,
+    framework: str = "tensorflow",
+    then: Sequence[str] = (),
+) -> tuple[SmokeResult, OrderTail | None]:
+    """run_smoke_test; with `then`, the same child afterwards imports those frameworks too and
+    reports which copies got mapped: the import order (framework, *then), answered without a
+    process of its own (import_order.run_from_tail reads it). The smoke result is only what
+    came before that part: a crash or a hang in it is the order's, never the smoke test's.
+    `timeout` bounds the whole child, so an order part cut short by it is no answer (None from
+    run_from_tail: the caller runs the order in a child of its own, under a timeout of its own).
+    The OrderTail is None when the child never got to the order part."""
     known = smoke_framework(framework)
     wanted = requested_steps(steps, framework)
     interpreter = python or sys.executable
     command = [interpreter, "-I", "-c", smoke_source(known.child)]
     pythonpath = user_python_path(os.environ if env is None else env)
-    argument = {"steps": list(wanted), "xla": "xla" in wanted, "pythonpath": pythonpath}
+    argument: dict[str, Any] = {"steps": list(wanted), "xla": "xla" in wanted,
+                                "pythonpath": pythonpath}  # fmt: skip
+    if then:
+        argument["then"] = list(then)
     command.append(json.dumps(argument))
     child = run_streaming_child(command, timeout=timeout, env=env)
     if child.start_error is not None:
@@ -343,6 +428,6 @@ def run_smoke_test(
             signal=None,
             seconds=child.seconds,
             framework=framework,
-        )
+        ), None
     ending = ChildEnding(child.returncode, child.timed_out, child.seconds, child.stderr)
-    return result_from_output(wanted, child.stdout, ending, timeout, framework)
+    return results_from_child(wanted, child.stdout, ending, timeout, framework)

@@ -1,7 +1,7 @@
 """Child part shared by every smoke test and the import-order probe: the step protocol, and the
 libraries this process has really mapped. Never run alone.
 
-The parent sends `smoke_common.py` + a framework part (smoke.py for TensorFlow, smoke_torch.py,
+The parent sends `smoke_common.py` + `order_common.py` + a framework part (smoke.py for TensorFlow, smoke_torch.py,
 smoke_jax.py, import_order.py) as one `python -I -c SOURCE JSON_ARG` script: a child cannot
 import a sibling file (it runs from a string, in an interpreter that has no envcheck). The
 framework part defines FRAMEWORK (its import name), TITLE (its name for people), STEPS and
@@ -46,6 +46,7 @@ LIBRARY_WORDS = (
     "libtorch",
     "xla",
 )
+STARTED = time.perf_counter()  # the smoke part's seconds, when an import order follows it
 DETAIL_LIMIT = 2000
 MAPS_LINE_LIMIT = 8192  # a maps line is a few hundred bytes; a longer one is not a mapping
 
@@ -227,8 +228,11 @@ def run_step(name, state, seen):
         now = loaded_libraries()
         record["new_libraries"] = [p for p in now if p not in seen]
         seen.extend(record["new_libraries"])
+        state["mapped"][name] = record["new_libraries"]  # answer_order's check
     except Exception:
-        pass
+        state["mapped"][name] = None  # unknown: answer_order declines
+    if name == "import":
+        state["import_seconds"] = record["seconds"]
     emit(record)
 
 
@@ -265,11 +269,12 @@ def main(argv):
     wanted = argument.get("steps")
     if not isinstance(wanted, list) or not wanted:
         wanted = STEPS
-    state = {"device": None, "xla": argument.get("xla", True) is not False}
-    seen = []
+    state = {"device": None, "xla": argument.get("xla", True) is not False, "mapped": {}}
+    seen, ran = [], []
     for name in STEPS:
         if name == "import" or name in wanted:
             run_step(name, state, seen)
+            ran.append(name)
     try:
         emit({"step": "loaded_libraries", "status": "ok", "libraries": loaded_libraries()})
     except Exception as exc:
@@ -281,6 +286,8 @@ def main(argv):
                 "detail": error_text(exc),
             }
         )
+    if isinstance(argument.get("then"), list) and argument["then"]:
+        answer_order(argument, state, seen, ran)  # order_common.py; after the smoke's last line
 
 
 def finish():

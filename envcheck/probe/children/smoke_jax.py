@@ -15,6 +15,7 @@ import sys
 FRAMEWORK = "jax"
 TITLE = "JAX"
 STEPS = ("import", "list_gpus", "conv2d", "matmul")
+ORDER_AFTER = "list_gpus"  # jax.devices() there: an import-order child's import:jax calls it too
 
 
 def jax_device(array, fallback):

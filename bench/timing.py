@@ -1,0 +1,40 @@
+"""Timing helpers shared by bench/run.py and bench/frameworks.py."""
+
+from __future__ import annotations
+
+import compileall
+import statistics
+import subprocess
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def time_interleaved(
+    rows: list[tuple[str, list[str], dict[str, str]]], runs: int
+) -> list[tuple[str, float | None]]:
+    """Median seconds of each row, the rows taking turns run by run: a machine that slows down
+    for a while (another tenant, a thermal limit) then slows every command alike, and the
+    ratios between them stay fair."""
+    samples: dict[str, list[float]] = {name: [] for name, _, _ in rows}
+    failed: set[str] = set()
+    for _ in range(runs):
+        for name, command, env in rows:
+            if name in failed:
+                continue
+            started = time.perf_counter()
+            completed = subprocess.run(command, env=env, capture_output=True, check=False)
+            samples[name].append(time.perf_counter() - started)
+            if completed.returncode not in (0, 1):
+                failed.add(name)
+    return [
+        (name, None if name in failed else statistics.median(samples[name])) for name, _, _ in rows
+    ]
+
+
+def byte_compile() -> None:
+    """Compile envcheck's modules as pip does when it installs a package. In a checkout with
+    PYTHONDONTWRITEBYTECODE set (as in many containers) every run would otherwise recompile the
+    changed modules, which an installed envcheck never does."""
+    compileall.compile_dir(str(ROOT / "envcheck"), quiet=1)
