@@ -254,9 +254,11 @@ def _install_spec(facts: Facts, key: str, framework: FrameworkFacts) -> str:
     return f'"{framework.distribution}=={framework.version}"'
 
 
-def overwritten_files(context: Context) -> list[Finding]:
+def overwritten_files(
+    context: Context, all_pins: Mapping[str, list[Pin]] | None = None
+) -> list[Finding]:
     """framework-conflict: a wheel's files under nvidia/ hold another wheel's bytes."""
-    all_pins = pins(context.facts)
+    all_pins = pins(context.facts) if all_pins is None else all_pins
     installed = _installed(context.facts)
     findings = []
     for clash in sorted(_clashes(context.facts), key=lambda c: (c.location, c.owners)):
@@ -396,15 +398,18 @@ def _contains(requirement: Requirement, version: str) -> bool:
 def framework_conflicts(context: Context) -> list[Finding]:
     """framework-conflict: the frameworks' pins on one distribution, and files under nvidia/
     that one distribution overwrote of another's (overwritten_files)."""
-    return [*pin_conflicts(context), *overwritten_files(context)]
+    all_pins = pins(context.facts)  # once for both: markers and requirements cost
+    return [*pin_conflicts(context, all_pins), *overwritten_files(context, all_pins)]
 
 
-def pin_conflicts(context: Context) -> list[Finding]:
+def pin_conflicts(
+    context: Context, all_pins: Mapping[str, list[Pin]] | None = None
+) -> list[Finding]:
     """framework-conflict: two frameworks pin one installed distribution, and its version fails
     one of the pins (exact against exact, exact against a range, or range against range)."""
     installed = _installed(context.facts)
     findings = []
-    for name, wanted in sorted(pins(context.facts).items()):
+    for name, wanted in sorted((pins(context.facts) if all_pins is None else all_pins).items()):
         if len({pin.key for pin in wanted}) < 2:
             continue
         version = installed[name].version
