@@ -36,3 +36,8 @@ def labels(keys: list[str] | tuple[str, ...]) -> str:
     if len(names) <= 1:
         return "".join(names)
     return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def subject(keys: list[str] | tuple[str, ...]) -> str:
+    """Who a sentence about an environment is about: labels(keys), or 'A framework' for none."""
+    return labels(keys) or "A framework"

@@ -20,7 +20,7 @@ from envcheck.diagnose.framework_builds import (
     torch_row,
 )
 from envcheck.errors import InputError
-from envcheck.framework_names import FRAMEWORKS, labels
+from envcheck.framework_names import FRAMEWORKS, subject
 from envcheck.matrix.advisories import KnownBug
 from envcheck.matrix.gpu_names import GpuIndex
 from envcheck.matrix.model import Matrix
@@ -74,7 +74,7 @@ class Context:
     def subject(self) -> str:
         """Who a sentence about this environment is about: 'TensorFlow', 'PyTorch and JAX', or,
         with none installed, 'A framework'."""
-        return labels(self.judged) or "A framework"
+        return subject(self.judged)
 
     @property
     def judged(self) -> tuple[str, ...]:

@@ -17,7 +17,7 @@ from envcheck.diagnose.context import Context, Target
 from envcheck.diagnose.coresidency_rules import framework_conflicts
 from envcheck.errors import EnvcheckError, InputError
 from envcheck.findings import Finding, Severity, ordered
-from envcheck.framework_names import label, labels
+from envcheck.framework_names import label, subject
 from envcheck.matrix.model import Matrix
 from envcheck.probe.facts import Facts
 from envcheck.recommend.frameworks import (
@@ -55,39 +55,36 @@ RULES: tuple[Rule, ...] = (
 )
 
 
-# The rules about TensorFlow alone (its Python and Windows support, the CUDA libraries its build
-# asks for, its known bugs): their findings are TensorFlow's, said in the finding's data so
-# the verdict and the component table name the right framework beside PyTorch or JAX.
-TENSORFLOW_RULES: frozenset[Rule] = frozenset(
+# The rules about the CUDA libraries TensorFlow's build asks for (the library probe follows
+# TensorFlow's loader): TensorFlow's, and only worth running where a GPU could be used.
+_TENSORFLOW_LIBRARY_RULES: frozenset[Rule] = frozenset(
     {
-        framework_rules.python_version,
-        framework_rules.windows_native,
         library_rules.missing_libraries,
         library_rules.cudnn_version,
         library_rules.library_files,
         library_rules.shadowed_copies,
         library_rules.below_tensorflow_floor,
-        advisory_rules.known_bugs,
     }
 )
 
+# The rules about TensorFlow alone (its Python and Windows support, its libraries, its known
+# bugs): their findings are TensorFlow's, said in the finding's data so the verdict and the
+# component table name the right framework beside PyTorch or JAX.
+TENSORFLOW_RULES: frozenset[Rule] = _TENSORFLOW_LIBRARY_RULES | {
+    framework_rules.python_version,
+    framework_rules.windows_native,
+    advisory_rules.known_bugs,
+}
 
 # The rules that only matter where an NVIDIA GPU could be used: on a machine without one,
 # a missing driver or CUDA library, or a CPU-only build, is no problem.
-GPU_RULES: frozenset[Rule] = frozenset(
-    {
-        driver_rules.driver_presence,
-        driver_rules.driver_version,
-        driver_rules.gpu_architecture,
-        framework_rules.cpu_only_build,
-        framework_rules.windows_native,
-        library_rules.missing_libraries,
-        library_rules.cudnn_version,
-        library_rules.library_files,
-        library_rules.shadowed_copies,
-        library_rules.below_tensorflow_floor,
-    }
-)
+GPU_RULES: frozenset[Rule] = _TENSORFLOW_LIBRARY_RULES | {
+    driver_rules.driver_presence,
+    driver_rules.driver_version,
+    driver_rules.gpu_architecture,
+    framework_rules.cpu_only_build,
+    framework_rules.windows_native,
+}
 
 Status = Literal["ok", "warning", "error"]
 ComponentStatus = Literal["ok", "warning", "error", "unknown"]
@@ -124,14 +121,12 @@ class Report:
     framework_recommendations: tuple[FrameworkRecommendation, ...] = ()
 
     def verdict(self) -> str:
-        who = labels(self.frameworks) or "A framework"
+        who = subject(self.frameworks)
         errors = [f for f in self.findings if f.severity is Severity.ERROR]
         if errors:
             named = errors[0].data.get("framework")
             if isinstance(named, str):
                 who = label(named)
-            elif errors[0].code == "framework-conflict":
-                who = labels(self.frameworks)
             return f"{who} will not use the GPU here: {errors[0].message}"
         warnings = [f for f in self.findings if f.severity is Severity.WARNING]
         if warnings:

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
+from envcheck.framework_names import FRAMEWORKS  # also their import names and listing order
 from envcheck.probe import file_system
 from envcheck.probe.isolation import (
     crash_signal,
@@ -38,7 +39,6 @@ from envcheck.probe.isolation import (
 )
 from envcheck.probe.smoke import OrderTail, SmokeResult, parse_step_lines, smoke_source
 
-FRAMEWORKS = ("tensorflow", "torch", "jax")  # import names, in the order orders are listed
 DEFAULT_WORKERS = 2
 STDERR_TAIL = 4000
 RECORD_LIMIT = 4 * 1024 * 1024  # characters of a RECORD read (nvidia wheels' are ~10 KB)
