@@ -102,17 +102,27 @@ def test_torch_2_14_1_default_wheel_matches_the_installed_wheel(matrix: Matrix) 
     ]
 
 
-def test_validate_reports_a_variant_that_does_not_spell_its_cuda(tmp_path: Path) -> None:
-    source = bundled_matrix_dir()
-    for item in source.glob("*.toml"):
+def _problems_with(tmp_path: Path, old: str, new: str) -> list[str]:
+    """matrix validate's problems for a copy of the bundled matrix with one edit to pytorch.toml."""
+    for item in bundled_matrix_dir().glob("*.toml"):
         (tmp_path / item.name).write_bytes(item.read_bytes())
     text = (tmp_path / "pytorch.toml").read_text(encoding="utf-8")
-    (tmp_path / "pytorch.toml").write_text(
-        text.replace('variant = "cu132"\ncuda = "13.2"', 'variant = "cu132"\ncuda = "13.0"', 1),
-        encoding="utf-8",
+    assert old in text
+    (tmp_path / "pytorch.toml").write_text(text.replace(old, new, 1), encoding="utf-8")
+    return [str(p) for p in check_matrix(load_matrix(tmp_path))]
+
+
+def test_validate_reports_a_variant_that_does_not_spell_its_cuda(tmp_path: Path) -> None:
+    problems = _problems_with(
+        tmp_path, 'variant = "cu132"\ncuda = "13.2"', 'variant = "cu132"\ncuda = "13.0"'
     )
-    problems = [str(p) for p in check_matrix(load_matrix(tmp_path))]
     assert any("variant does not spell its cuda 13.0" in p for p in problems), problems
+
+
+def test_validate_checks_a_cuda_builds_pins_and_kernels(tmp_path: Path) -> None:
+    # The checks of a CUDA build ran only where its CUDA had no driver floor, i.e. never.
+    problems = _problems_with(tmp_path, 'cudnn = "9.24.0.43"', 'cudnn = "9.23.0.1"')
+    assert any("pins cuDNN 9.24.0.43, row says 9.23.0.1" in p for p in problems), problems
 
 
 def machine(

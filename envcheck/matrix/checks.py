@@ -346,20 +346,20 @@ def _check_torch_cuda(matrix: Matrix, name: str, build: TorchBuild) -> Iterator[
         return
     if matrix.driver_requirement(build.cuda, "linux") is None:
         yield Problem(file, f"{name}: no Linux driver requirement for CUDA {build.cuda}")
-        targetable = set(matrix.targetable_capabilities(build.cuda))
-        for capability in build.arch_list or ():
-            if targetable and capability not in targetable:
-                yield Problem(
-                    file,
-                    f"{name}: sm_{capability.major}{capability.minor} cannot be "
-                    f"built by CUDA {build.cuda} (cuda_architectures.toml)",
-                )
-        for pin in _wheel_pin_major(build.wheels, "nvidia-cuda-runtime-"):
-            if pin.release[0] != build.cuda.release[0]:
-                yield Problem(file, f"{name}: pins CUDA runtime {pin}, variant is {build.cuda}")
-        for pin in _wheel_pin_major(build.wheels, "nvidia-cudnn-"):
-            if build.cudnn is not None and pin != build.cudnn:
-                yield Problem(file, f"{name}: pins cuDNN {pin}, row says {build.cudnn}")
+    targetable = set(matrix.targetable_capabilities(build.cuda))
+    for capability in build.arch_list or ():
+        if targetable and capability not in targetable:
+            yield Problem(
+                file,
+                f"{name}: sm_{capability.major}{capability.minor} cannot be "
+                f"built by CUDA {build.cuda} (cuda_architectures.toml)",
+            )
+    for pin in _wheel_pin_major(build.wheels, "nvidia-cuda-runtime-"):
+        if pin.release[0] != build.cuda.release[0]:
+            yield Problem(file, f"{name}: pins CUDA runtime {pin}, variant is {build.cuda}")
+    for pin in _wheel_pin_major(build.wheels, "nvidia-cudnn-"):
+        if build.cudnn is not None and pin != build.cudnn:
+            yield Problem(file, f"{name}: pins cuDNN {pin}, row says {build.cudnn}")
 
 
 def _check_jax(matrix: Matrix) -> Iterator[Problem]:
