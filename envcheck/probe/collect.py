@@ -17,7 +17,7 @@ from envcheck.matrix.model import Matrix
 from envcheck.probe.background import StartedProbe, start_probe
 from envcheck.probe.binary_files import python_machine
 from envcheck.probe.facts import Facts, FrameworkFacts, PlatformFacts, WheelFacts
-from envcheck.probe.interpreter import describe_interpreter
+from envcheck.probe.interpreter import Interpreter, describe_interpreter
 from envcheck.probe.libraries import (
     conda_owners,
     loader_skips,
@@ -69,7 +69,9 @@ def collect_facts(
     if python is not None:
         # Asked while the framework scan runs in the same interpreter; a file that is no Python 3
         # ends the probe here, before anything is reported about envcheck's own interpreter.
-        platform = _target_interpreter(platform, python, timeout)
+        asked = started.interpreter
+        interpreter = asked.result() if asked else describe_interpreter(python, timeout)
+        platform = _target_interpreter(platform, interpreter)
     # The libraries depend on the frameworks (RUNPATH, wheel directories), not on the driver:
     # they are searched while the driver cascade may still be running.
     scan = started.frameworks.result()
@@ -122,10 +124,8 @@ def collect_facts(
     )
 
 
-def _target_interpreter(platform: PlatformFacts, python: str, timeout: float) -> PlatformFacts:
-    """The platform facts with the probed interpreter's own Python version and bitness;
-    InputError when `python` is not a Python 3 that runs."""
-    interpreter = describe_interpreter(python, timeout)
+def _target_interpreter(platform: PlatformFacts, interpreter: Interpreter) -> PlatformFacts:
+    """The platform facts with the probed interpreter's own Python version and bitness."""
     return replace(
         platform,
         python=interpreter.version,

@@ -25,14 +25,17 @@ class Interpreter:
     executable: str
 
 
-def describe_interpreter(python: str, timeout: float, flag: str = "--python") -> Interpreter:
+def describe_interpreter(
+    python: str, timeout: float, flag: str = "--python", group: ChildGroup | None = None
+) -> Interpreter:
     """What `python` is; InputError (naming `flag`) when it is not a Python 3 that runs.
 
     `timeout` is the user's, as given: no floor of envcheck's own makes a hanging interpreter
-    cost more than the --timeout the user chose (the message names the limit it hit).
+    cost more than the --timeout the user chose (the message names the limit it hit). `group`
+    lets the probe that asked cancel it.
     """
     # With the site module: in a virtual environment it is site that sets sys.prefix.
-    result = run_child("interpreter", None, python=python, timeout=timeout)
+    result = run_child("interpreter", None, python=python, timeout=timeout, group=group)
     data = result.data if result.ok else None
     version = str(data.get("python", "")) if data is not None else ""
     if data is None or not version.startswith("3."):
