@@ -31,6 +31,7 @@ CODE = "framework-conflict"
 _JAX_CUDA_PLUGIN = re.compile(r"^jax-(cuda\d+)-(?:plugin|pjrt)$")  # its extra: jax[cuda12]
 # `extra == "and-cuda"` in a marker: simple tokens, no nested quantifiers (no backtracking).
 _EXTRA = re.compile(r"""extra\s*==\s*["']([A-Za-z0-9._-]+)["']""")
+_NAME = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)")  # a PEP 508 requirement's name, in front
 # The libraries under nvidia/<dir>/ by the names their users know.
 _LIBRARY_NAMES = {"cudnn": "cuDNN", "nccl": "NCCL", "cublas": "cuBLAS", "cufft": "cuFFT",
                   "curand": "cuRAND", "cusolver": "cuSOLVER", "cusparse": "cuSPARSE",
@@ -108,7 +109,13 @@ def _holds(marker: Marker | None, environment: Mapping[str, str], extras: Iterab
         return True
 
 
-def _parsed(text: str) -> Requirement | None:
+def _parsed(text: str, installed: Mapping[str, WheelFacts]) -> Requirement | None:
+    """The requirement `text` when it names an installed distribution, else None: most of a
+    framework's requirements name something else, and a full parse (markers included) costs
+    far more than reading the name in front."""
+    name = _NAME.match(text)
+    if name is None or str(canonicalize_name(name.group(1))) not in installed:
+        return None
     try:
         return Requirement(text)
     except InvalidRequirement:
@@ -138,19 +145,19 @@ def pins(facts: Facts) -> dict[str, list[Pin]]:
         if framework_key(framework) is None:
             continue
         for text in framework.requires:
-            requirement = _parsed(text)
-            name = str(canonicalize_name(requirement.name)) if requirement else ""
-            if requirement is None or name not in installed:
+            requirement = _parsed(text, installed)
+            if requirement is None:
                 continue
+            name = str(canonicalize_name(requirement.name))
             if not _holds(requirement.marker, environment, ["", *_EXTRA.findall(text)]):
                 continue
             found.setdefault(name, []).append(Pin(framework, requirement))
             through = _requirement_text(requirement)
             for inner_text in installed[name].requires:
-                inner = _parsed(inner_text)
-                inner_name = str(canonicalize_name(inner.name)) if inner else ""
-                if inner is None or inner_name not in installed:
+                inner = _parsed(inner_text, installed)
+                if inner is None:
                     continue
+                inner_name = str(canonicalize_name(inner.name))
                 if _holds(inner.marker, environment, ["", *sorted(requirement.extras)]):
                     found.setdefault(inner_name, []).append(Pin(framework, inner, through))
     # One pin said twice (cuda-toolkit's cublas and cusolver extras both name nvidia-cublas).

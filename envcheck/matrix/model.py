@@ -11,6 +11,7 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
@@ -18,7 +19,6 @@ from packaging.version import InvalidVersion, Version
 from envcheck.errors import InputError
 from envcheck.matrix import load
 from envcheck.matrix.advisories import KnownBug, load_known_bugs
-from envcheck.matrix.error_codes import ErrorCodes, error_signatures, load_error_codes
 from envcheck.matrix.records import (
     ArchitectureTargets,
     CudaFamily,
@@ -34,8 +34,11 @@ from envcheck.matrix.records import (
     TensorflowRelease,
     TorchBuild,
 )
-from envcheck.matrix.signatures import LogFramework, Signature, load_log_frameworks, load_signatures
 from envcheck.versions import ComputeCapability, DriverVersion, major_minor
+
+if TYPE_CHECKING:  # explain's tables: loaded by the properties that read them (not the doctor)
+    from envcheck.matrix.error_codes import ErrorCodes
+    from envcheck.matrix.signatures import LogFramework, Signature
 
 
 @dataclass(frozen=True)
@@ -83,17 +86,24 @@ class Matrix:
     @functools.cached_property
     def error_codes(self) -> ErrorCodes:
         """error_codes.toml (NVIDIA's result codes), read when first asked for."""
+        from envcheck.matrix.error_codes import load_error_codes  # noqa: PLC0415
+
         return load_error_codes(self.directory)
 
     @functools.cached_property
     def signatures(self) -> tuple[Signature, ...]:
         """The known log messages (explain, the smoke test), read when first asked for: the
         log_signatures*.toml files, then one per mapped NVIDIA result code (error_codes.toml)."""
+        from envcheck.matrix.error_codes import error_signatures  # noqa: PLC0415
+        from envcheck.matrix.signatures import load_signatures  # noqa: PLC0415
+
         return load_signatures(self.directory) + error_signatures(self.error_codes)
 
     @functools.cached_property
     def log_frameworks(self) -> dict[str, LogFramework]:
         """How explain's fixes name each framework a log can show ([[framework]] rows)."""
+        from envcheck.matrix.signatures import load_log_frameworks  # noqa: PLC0415
+
         return load_log_frameworks(self.directory)
 
     # pytorch.toml and jax.toml are read when first asked for: only `recommend --framework`

@@ -239,6 +239,11 @@ class LinuxSearch:
 
     def _plan(self) -> tuple[list[SearchLocation], list[SearchLocation]]:
         """(searched in loader order with the cache as one _CACHE_STEP, unsearched)."""
+        return self._planned
+
+    @functools.cached_property
+    def _planned(self) -> tuple[list[SearchLocation], list[SearchLocation]]:
+        # Once per search, not once per library name: the plan depends on the fields only.
         rpath_searched, rpath_ignored = self._rpath_locations()
         runpath = [
             SearchLocation(directory, f"RUNPATH of {requester}", True)
@@ -273,7 +278,7 @@ class LinuxSearch:
             # ld.so does not search for a name with a slash: it opens that path.
             return _single(file_name, self.exists(file_name), "path given (no search)")
         searched, _ = self._plan()
-        found = _Collector(self.realpath)
+        found = _Collector(self._real)
         looked: set[str] = set()
         for location in searched:
             if location.directory in looked:
@@ -302,6 +307,18 @@ class LinuxSearch:
 
     def _usable(self, path: str) -> bool:
         return self.usable is None or self.usable(path)
+
+    def _real(self, path: str) -> str:
+        # The same file is met under every name and directory asked for (~50 names): realpath
+        # walks each component with lstat, so it is asked once per path.
+        cache = self._realpaths
+        if path not in cache:
+            cache[path] = self.realpath(path)
+        return cache[path]
+
+    @functools.cached_property
+    def _realpaths(self) -> dict[str, str]:
+        return {}
 
 
 WindowsMode = Literal["loadlibrary", "secure"]
