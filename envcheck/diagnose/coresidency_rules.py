@@ -103,6 +103,12 @@ def _holds(marker: Marker | None, environment: Mapping[str, str], extras: Iterab
     the distribution it names is installed, which is what the rules look at."""
     if marker is None:
         return True
+    # An extra the marker never names gives the answer "" gives: cuda-toolkit's requirements
+    # each name one of its dozen extras, so most of the dozen evaluations would be repeats.
+    written = str(marker)
+    named = {canonicalize_name(e) for e in _EXTRA.findall(written)}
+    if named or "extra" not in written:
+        extras = dict.fromkeys(e for e in extras if e == "" or canonicalize_name(e) in named)
     try:
         return any(marker.evaluate({**environment, "extra": extra}) for extra in extras)
     except (UndefinedComparison, UndefinedEnvironmentName, InvalidMarker, ValueError):
