@@ -487,11 +487,18 @@ def check_file(path, owners, budget):
 def shared_files(site, budget, errors):
     """The files under site/nvidia/ that two distributions' RECORDs list, or that one lists
     and whose bytes are not the ones recorded (see check_file)."""
-    if not Path(site, "nvidia").is_dir():
+    # Strings, not Path objects: a torch + TensorFlow environment lists ~1,000 files here, and
+    # a Path per file was half of this child's time (the doctor waits for it).
+    if not os.path.isdir(os.path.join(site, "nvidia")):  # noqa: PTH112, PTH118
+        return []
+    try:
+        names = os.listdir(site)  # noqa: PTH208
+        metas = sorted(n for n in names if n.endswith(".dist-info") and not n.startswith("."))
+    except OSError:
         return []
     listed = {}
-    for meta in sorted(Path(site).glob("*.dist-info")):
-        record = meta / "RECORD"
+    for meta_name in metas:
+        record = os.path.join(site, meta_name, "RECORD")  # noqa: PTH118
         try:
             with open_nofollow(record) as stream:
                 data = stream.read(RECORD_BYTES + 1)
@@ -503,14 +510,14 @@ def shared_files(site, budget, errors):
         text = data.decode("utf-8", "replace")
         if not text.startswith("nvidia/") and "\nnvidia/" not in text:
             continue
-        name, _, version = meta.name[:-10].partition("-")
+        name, _, version = meta_name[:-10].partition("-")
         for path, algorithm, digest, size in record_rows(text, str(record), errors):
             owners = listed.setdefault(path, [])
             if not any(o[0] == normalize(name) for o in owners):
                 owners.append((normalize(name), version, path, algorithm, digest, size))
     found = []
     for path in sorted(listed):
-        entry = check_file(Path(site) / path, listed[path], budget)
+        entry = check_file(os.path.join(site, path), listed[path], budget)  # noqa: PTH118
         if entry is not None:
             entry.update(location=site, path=path)
             found.append(entry)
