@@ -71,9 +71,9 @@ def run_doctor(
             answered.append(tail)
         if name == "tensorflow":
             smoke_data = data
-    copies, orders = _import_orders(present, results, python, timeout, answered)
+    copies, orders, measured = _import_orders(present, results, python, timeout, answered)
     extra += copies
-    report = diagnose(facts, matrix, target, extra, smoke_data, framework)
+    report = diagnose(facts, matrix, target, extra, smoke_data, framework, measured)
     return replace(report, smoke_tests=smoke_tests, import_orders=orders)
 
 
@@ -97,7 +97,7 @@ def _import_orders(
     python: str | None,
     timeout: float,
     tails: list[Any],
-) -> tuple[list[Finding], dict[str, Any]]:
+) -> tuple[list[Finding], dict[str, Any], set[str]]:
     """Every import order of the frameworks present (none for one), with each smoke test as the
     framework alone; judged: which copy of each CUDA library each framework gets. The orders
     the smoke children answered (`tails`) get no child of their own."""
@@ -112,7 +112,15 @@ def _import_orders(
     facts = with_smoke_runs(
         probe_import_orders(present, python, timeout, answered=answered), results
     )
-    return loaded_copy_findings(facts), facts.to_json()
+    # The frameworks a child imported and mapped: their measured copies replace the static
+    # loader model's.
+    measured = {
+        step.framework
+        for run in facts.runs
+        for step in run.imports
+        if step.status == "ok" and any(c.after == f"import:{step.framework}" for c in run.copies)
+    }
+    return loaded_copy_findings(facts), facts.to_json(), measured
 
 
 def _smoke(

@@ -637,11 +637,12 @@ def _jax_loading(
     own = [package + "/", posixpath.join(site, f"jax_cuda{cuda}_plugin") + "/"]
     loader = _loader(context, own)
     relative = posixpath.relpath(init, site)
-    notes = []
+    notes: list[str] = []
+    absent: dict[str, list[str]] = {}  # a package not on sys.path: its files are not preloaded
     for module, files in calls:
         directory = package_directory(context.sys_path, f"nvidia.{module}")
         if directory is None:
-            notes.append(f"no nvidia.{module} package: {', '.join(files)} not preloaded")
+            absent.setdefault(f"nvidia.{module}", []).extend(files)
             continue
         for name in files:
             how = f"preloaded by {relative} (_load: nvidia.{module} at {directory})"
@@ -670,6 +671,7 @@ def _jax_loading(
                 continue
             found.names.add(name)
         loader.wanted.setdefault(found.real, []).append(plugin_object)
+    notes += [f"no {m} package: {len(f)} not preloaded" for m, f in absent.items()]
     model = "; ".join(
         [f"{relative}: {sum(len(f) for _, f in calls)} preloads from the nvidia.* packages on "
          f"sys.path, then xla_cuda_plugin.so's dlopen by name", *notes]
