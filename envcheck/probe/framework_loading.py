@@ -126,15 +126,15 @@ def _table(functions: Mapping[str, ast.FunctionDef]) -> tuple[tuple[str, str], .
         if function is None:
             continue
         for node in ast.walk(function):
-            target = (
-                node.targets[0]
-                if isinstance(node, ast.Assign) and len(node.targets) == 1
-                else node.target
-                if isinstance(node, ast.AnnAssign)
-                else None
-            )
+            value: ast.expr | None
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target, value = node.targets[0], node.value
+            elif isinstance(node, ast.AnnAssign):
+                target, value = node.target, node.value
+            else:
+                continue
             if isinstance(target, ast.Name) and target.id == "cuda_libs":
-                table = _pairs(node.value)  # type: ignore[union-attr]
+                table = _pairs(value)
                 if table is None:
                     return None
                 extra = []
