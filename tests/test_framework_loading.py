@@ -297,3 +297,21 @@ def test_an_overwritten_file_is_left_to_the_overwrite_finding() -> None:
         frameworks=(TORCH,), wheels=CURAND, framework_libraries=(LOADING,), shared_files=(shared,)
     )
     assert _static(diagnose(facts, matrix).findings) == []
+
+
+def test_the_frameworks_a_child_measured_are_those_it_imported_and_mapped() -> None:
+    from envcheck.diagnose.run import _measured  # noqa: PLC0415
+
+    orders = {
+        "runs": [
+            {
+                "imports": [
+                    {"framework": "torch", "status": "ok"},
+                    {"framework": "jax", "status": "crashed-here"},
+                ],
+                "copies": [{"library": "libcudnn.so.9", "path": "/x", "after": "import:torch"}],
+            }
+        ]
+    }
+    assert _measured(orders) == {"torch"}
+    assert _measured({}) == set()

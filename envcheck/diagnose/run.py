@@ -71,9 +71,9 @@ def run_doctor(
             answered.append(tail)
         if name == "tensorflow":
             smoke_data = data
-    copies, orders, measured = _import_orders(present, results, python, timeout, answered)
+    copies, orders = _import_orders(present, results, python, timeout, answered)
     extra += copies
-    report = diagnose(facts, matrix, target, extra, smoke_data, framework, measured)
+    report = diagnose(facts, matrix, target, extra, smoke_data, framework, _measured(orders))
     return replace(report, smoke_tests=smoke_tests, import_orders=orders)
 
 
@@ -97,7 +97,7 @@ def _import_orders(
     python: str | None,
     timeout: float,
     tails: list[Any],
-) -> tuple[list[Finding], dict[str, Any], set[str]]:
+) -> tuple[list[Finding], dict[str, Any]]:
     """Every import order of the frameworks present (none for one), with each smoke test as the
     framework alone; judged: which copy of each CUDA library each framework gets. The orders
     the smoke children answered (`tails`) get no child of their own."""
@@ -112,15 +112,19 @@ def _import_orders(
     facts = with_smoke_runs(
         probe_import_orders(present, python, timeout, answered=answered), results
     )
-    # The frameworks a child imported and mapped: their measured copies replace the static
-    # loader model's.
-    measured = {
-        step.framework
-        for run in facts.runs
-        for step in run.imports
-        if step.status == "ok" and any(c.after == f"import:{step.framework}" for c in run.copies)
-    }
-    return loaded_copy_findings(facts), facts.to_json(), measured
+    return loaded_copy_findings(facts), facts.to_json()
+
+
+def _measured(orders: dict[str, Any]) -> set[str]:
+    """The frameworks a child imported and whose libraries it mapped (ImportOrderFacts as
+    JSON): their measured copies replace the static loader model's."""
+    measured = set()
+    for run in orders.get("runs", []):
+        after = {copy.get("after") for copy in run.get("copies", [])}
+        for step in run.get("imports", []):
+            if step.get("status") == "ok" and f"import:{step.get('framework')}" in after:
+                measured.add(str(step.get("framework")))
+    return measured
 
 
 def _smoke(
