@@ -3,6 +3,7 @@
 
     python scripts/snapshot_layout.py SITE_PACKAGES "tensorflow[and-cuda]==2.21.0" > layout.json
     python scripts/snapshot_layout.py --records SITE_PACKAGES "what was installed" > records.json
+    python scripts/snapshot_layout.py --loading SITE_PACKAGES "what was installed" > loading.json
 
 For each ELF shared object under SITE_PACKAGES/nvidia/ and for TensorFlow's
 libtensorflow_framework.so.2: its path relative to site-packages, SONAME, DT_NEEDED,
@@ -14,6 +15,15 @@ ELF reader.
 
 tests/test_layout_snapshots.py rebuilds each snapshot as gcc-built shared objects with the same
 dynamic sections and checks envcheck's choice of copy against the real glibc loader.
+
+--loading (envcheck.loading/1) captures what PyTorch's and JAX's loading needs
+(tests/test_layout_snapshots.py rebuilds it and checks envcheck's static loader model against a
+child that loads the rebuilt tree): every ELF shared object under nvidia/, torch/ (lib/ and the
+_C extension) and jax_plugins/, with its SONAME, DT_NEEDED, DT_RUNPATH and DT_RPATH; the
+packages under nvidia/ that have an __init__.py (a regular package wins Python's import over
+namespace portions); each nvidia-* wheel's shared objects from its RECORD; torch's CUDA version
+(torch/version.py) and the (folder, pattern) table of its torch/__init__.py, and the JAX plugin's
+_load(module, [names]) calls, both read here with ast as literals, as data.
 
 --records (envcheck.records/1) captures instead what frameworks sharing one environment need
 (tests/test_coresidency.py): the name, version and CUDA Requires-Dist lines of the frameworks, of
@@ -190,7 +200,87 @@ def records_snapshot(site: Path, captured_from: str) -> dict[str, object]:
     }
 
 
+LOADING_SCHEMA = "envcheck.loading/1"
+_LOADING_TREES = ("nvidia", "torch", "jax_plugins")
+
+
+def _literal_assignments(text: str, name: str) -> list[object]:
+    """The literal values assigned to `name` anywhere in a Python source."""
+    values = []
+    for node in ast.walk(ast.parse(text)):
+        targets = (
+            node.targets
+            if isinstance(node, ast.Assign)
+            else ([node.target] if isinstance(node, ast.AnnAssign) else [])
+        )
+        if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+            try:
+                values.append(ast.literal_eval(node.value))  # type: ignore[arg-type]
+            except ValueError:
+                continue
+    return values
+
+
+def torch_facts(site: Path) -> dict[str, object]:
+    """torch/version.py's cuda and torch/__init__.py's preload table, as literals."""
+    init = site / "torch/__init__.py"
+    if not init.is_file():
+        return {}
+    text = init.read_text()
+    tables = _literal_assignments(text, "cuda_libs")
+    table = tables[0] if tables else []
+    pairs = list(table.items()) if isinstance(table, dict) else [tuple(p) for p in table]
+    # The single preloads after the table's loop (libnvToolsExt) are calls with two literals.
+    extra = re.findall(r'_preload_cuda_lib\(\s*"(\w+)",\s*"([^"]+)"', text)
+    cuda = _literal_assignments((site / "torch/version.py").read_text(), "cuda")
+    return {"cuda": cuda[0] if cuda else None, "preload": [list(p) for p in [*pairs, *extra]]}
+
+
+def jax_plugin_loads(site: Path) -> dict[str, list[list[object]]]:
+    """Plugin directory -> its _load("module", ["name", ...]) calls, in order."""
+    found = {}
+    for init in sorted(site.glob("jax_plugins/*/__init__.py")):
+        calls = []
+        for node in ast.walk(ast.parse(init.read_text())):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "_load"
+                and len(node.args) == 2
+                and isinstance(node.args[0], ast.Constant)
+            ):
+                calls.append([node.args[0].value, ast.literal_eval(node.args[1])])
+        found[init.parent.relative_to(site).as_posix()] = calls
+    return found
+
+
+def loading_snapshot(site: Path, captured_from: str) -> dict[str, object]:
+    objects = sorted(
+        p
+        for tree in _LOADING_TREES
+        for p in (site / tree).glob("**/*")
+        if p.is_file() and not p.is_symlink() and _SHARED_OBJECT.search(p.name) and _is_elf(p)
+        and (tree != "torch" or p.parent.name == "lib" or p.name.startswith("_C."))
+    )  # fmt: skip
+    packages = sorted(
+        p.parent.relative_to(site).as_posix() for p in (site / "nvidia").glob("**/__init__.py")
+    )
+    return {
+        "schema": LOADING_SCHEMA,
+        "captured_from": captured_from,
+        "objects": [elf_entry(site, p) for p in objects],
+        "packages": packages,
+        "wheels": [w for w in wheel_entries(site) if w["name"].startswith("nvidia-")],
+        "torch": torch_facts(site),
+        "jax_plugins": jax_plugin_loads(site),
+    }
+
+
 def main(argv: list[str]) -> int:
+    if len(argv) == 4 and argv[1] == "--loading":
+        json.dump(loading_snapshot(Path(argv[2]), argv[3]), sys.stdout, indent=1, sort_keys=True)
+        sys.stdout.write("\n")
+        return 0
     if len(argv) == 4 and argv[1] == "--records":
         json.dump(records_snapshot(Path(argv[2]), argv[3]), sys.stdout, indent=1, sort_keys=True)
         sys.stdout.write("\n")

@@ -33,7 +33,9 @@ from envcheck.findings import Severity
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import Matrix, load_matrix
 from envcheck.probe.binary_files import python_machine
-from envcheck.probe.facts import FrameworkFacts, LibraryFacts, WheelFacts
+from envcheck.probe.facts import FrameworkFacts, FrameworkLoadingFacts, LibraryFacts, WheelFacts
+from envcheck.probe.framework_loading import framework_loading
+from envcheck.probe.import_order import library_key
 from envcheck.probe.libraries import (
     loader_skips,
     probe_libraries,
@@ -366,3 +368,249 @@ def test_the_pre_and_cuda_layout_through_ld_library_path(
     assert selected["libcudnn.so.8"].owner == "nvidia-cudnn-cu11 8.6.0.163 (pip)"
     # 2.13 still has DsoLoader::GetCurandDsoHandle, and the guide's wheels do not ship cuRAND.
     assert "libcurand.so.10" in {f.file for f in facts}
+
+
+# --- PyTorch and JAX: the static loader model against a child that loads the rebuilt tree -----
+#
+# tests/layouts/*-loading.json (scripts/snapshot_layout.py --loading) are snapshots of the real
+# torch 2.14.1, TensorFlow 2.21.0 + torch 2.14.1 and JAX 0.10.2 (CUDA 12 plugin) venvs: every
+# shared object under nvidia/, torch/ and jax_plugins/ with its real dynamic section, which
+# nvidia/ packages are regular ones, torch's preload table and the plugin's _load() calls. They
+# are rebuilt as for TensorFlow above. The oracle is a child that loads the rebuilt tree the way
+# the framework's Python code does and reads /proc/self/maps: the loader (glibc), the glob order
+# (Python's glob on this file system) and the import system (for `import nvidia.<module>`) are
+# the real ones; the preload code in the children is a model of the frameworks' own, written
+# from torch 2.14.1's torch/__init__.py (`_load_global_deps`, `_preload_cuda_deps`,
+# `_get_cuda_dep_paths`) and jax-cuda12-plugin 0.10.2's jax_plugins/xla_cuda12/__init__.py
+# (`_load_nvidia_libraries`, `_load`), as installed in those venvs. envcheck reads the same
+# preload table from a torch/__init__.py (and _load() calls from a plugin __init__.py) written
+# into the rebuilt tree in the shape of those files.
+
+TORCH_LOADING = "torch-2.14.1-loading.json"
+TF_TORCH_LOADING = "tf-2.21.0-and-cuda-torch-2.14.1-loading.json"
+JAX_LOADING = "jax-0.10.2-cuda12-loading.json"
+
+TORCH_INIT = """
+import ctypes, glob, os
+
+def _get_cuda_dep_paths(path, lib_folder, lib_name):
+    from torch.version import cuda as cuda_version
+    found = glob.glob(os.path.join(path, "nvidia", lib_folder, "lib", lib_name))
+    if cuda_version is not None:
+        major = cuda_version.split(".")[0]
+        found += glob.glob(os.path.join(path, "nvidia", f"cu{major}", "lib", lib_name))
+    return found + glob.glob(os.path.join(path, lib_folder, "lib", lib_name))
+
+def _preload_cuda_deps(err=None, required=True):
+    cuda_libs = TABLE
+
+def _load_global_deps():
+    try:
+        ctypes.CDLL("libtorch_global_deps.so", mode=ctypes.RTLD_GLOBAL)
+        try:
+            with open("/proc/self/maps") as f:
+                _maps = f.read()
+            if "libcudart.so" not in _maps:
+                return
+            _preload_cuda_deps(required=False)
+        except Exception:
+            pass
+    except OSError as err:
+        _preload_cuda_deps(err)
+        ctypes.CDLL("libtorch_global_deps.so", mode=ctypes.RTLD_GLOBAL)
+"""
+# The child: torch 2.14.1's preload algorithm (a model of it), then `import torch._C`'s dlopen.
+TORCH_CHILD = r"""
+import ctypes, glob, json, os, sys
+site, major, table = json.loads(sys.argv[1])
+deps = os.path.join(site, "torch", "lib", "libtorch_global_deps.so")
+def paths(entry, folder, pattern):
+    found = glob.glob(os.path.join(entry, "nvidia", folder, "lib", pattern))
+    found += glob.glob(os.path.join(entry, "nvidia", "cu" + major, "lib", pattern))
+    return found + glob.glob(os.path.join(entry, folder, "lib", pattern))
+def preload(required):
+    for folder, pattern in table:
+        chosen = next((c[0] for c in (paths(e, folder, pattern) for e in [site]) if c), None)
+        if chosen is None and required:
+            raise ValueError(pattern)
+        if chosen is not None:
+            ctypes.CDLL(chosen)
+try:
+    ctypes.CDLL(deps, mode=ctypes.RTLD_GLOBAL)
+    try:
+        if "libcudart.so" in open("/proc/self/maps").read():
+            preload(False)
+    except Exception:
+        pass
+except OSError:
+    preload(True)
+    ctypes.CDLL(deps, mode=ctypes.RTLD_GLOBAL)
+torch = os.path.join(site, "torch")
+ctypes.CDLL(os.path.join(torch, [n for n in os.listdir(torch) if n.startswith("_C.")][0]))
+print(json.dumps(sorted({l.split()[5] for l in open("/proc/self/maps") if len(l.split()) > 5})))
+"""
+JAX_INIT = """
+import ctypes, importlib, pathlib
+
+def _load(module, libraries):
+    try:
+        m = importlib.import_module(f"nvidia.{module}")
+    except ImportError:
+        m = None
+    for lib in libraries:
+        if m is not None:
+            try:
+                ctypes.cdll.LoadLibrary(pathlib.Path(m.__path__[0]) / "lib" / lib)
+            except OSError:
+                pass
+
+def _load_nvidia_libraries():
+CALLS
+"""
+# The child: the plugin's _load_nvidia_libraries (a model of it), with the real import system.
+JAX_CHILD = r"""
+import ctypes, importlib, json, pathlib, sys
+site, calls = json.loads(sys.argv[1])
+sys.path[:] = [site]
+for module, names in calls:
+    try:
+        m = importlib.import_module("nvidia." + module)
+    except ImportError:
+        m = None
+    for name in names:
+        if m is not None:
+            try:
+                ctypes.cdll.LoadLibrary(str(pathlib.Path(m.__path__[0]) / "lib" / name))
+            except OSError:
+                pass
+print(json.dumps(sorted({l.split()[5] for l in open("/proc/self/maps") if len(l.split()) > 5})))
+"""
+
+
+def _load_loading(name: str) -> dict[str, Any]:
+    data = json.loads((LAYOUTS / name).read_text())
+    assert isinstance(data, dict) and data["schema"] == "envcheck.loading/1"
+    return data
+
+
+def rebuild_loading(snapshot: dict[str, Any], root: Path) -> Path:
+    """The snapshot's tree under root/site-packages: the objects, the regular nvidia/ packages,
+    the wheels' records, and torch's or the JAX plugin's Python files in their shape."""
+    site, stubs = root / "site-packages", root / "stubs"
+    stubs.mkdir(parents=True)
+    empty = root / "empty.c"
+    empty.write_text("int envcheck_layout_model(void) { return 0; }\n")
+    objects = _objects(snapshot)
+    for name in sorted({n for o in objects for n in o["needed"] if n not in SYSTEM}):
+        _gcc(stubs / name, empty, name, [], stubs, [], [])
+    for entry in objects:
+        out = site / str(entry["path"])
+        out.parent.mkdir(parents=True, exist_ok=True)
+        needed = [n for n in entry["needed"] if n not in SYSTEM]
+        _gcc(out, empty, entry["soname"], needed, stubs, list(entry["runpath"]),
+             list(entry["rpath"]))  # fmt: skip
+    for package in snapshot["packages"]:
+        (site / package).mkdir(parents=True, exist_ok=True)
+        (site / package / "__init__.py").write_text("")
+    for wheel in snapshot["wheels"]:
+        dist_info = site / f"{wheel['name'].replace('-', '_')}-{wheel['version']}.dist-info"
+        dist_info.mkdir()
+        (dist_info / "RECORD").write_text("".join(f"{f},,\n" for f in wheel["files"]))
+    torch = snapshot["torch"]
+    if torch:
+        table = [tuple(pair) for pair in torch["preload"]]
+        (site / "torch" / "__init__.py").write_text(TORCH_INIT.replace("TABLE", repr(table)))
+        (site / "torch" / "version.py").write_text(f"cuda = {torch['cuda']!r}\n")
+    for directory, calls in snapshot["jax_plugins"].items():
+        body = "".join(f"    _load({module!r}, {names!r})\n" for module, names in calls)
+        (site / directory / "__init__.py").write_text(JAX_INIT.replace("CALLS\n", body))
+    return site
+
+
+@pytest.fixture(scope="module")
+def loading_layouts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    return {
+        name: rebuild_loading(_load_loading(name), tmp_path_factory.mktemp(name[:-5]))
+        for name in (TORCH_LOADING, TF_TORCH_LOADING, JAX_LOADING)
+    }
+
+
+def static_model(site: Path, snapshot: dict[str, Any]) -> FrameworkLoadingFacts:
+    if snapshot["torch"]:
+        build = {"cuda_version": snapshot["torch"]["cuda"], "is_cuda_build": True}
+        frameworks = [FrameworkFacts("torch", "torch", "2.14.1", str(site), build)]
+    else:
+        frameworks = [
+            FrameworkFacts("jax", "jax", "0.10.2", str(site)),
+            FrameworkFacts("jax-cuda12-plugin", "jax-cuda12-plugin", "0.10.2", str(site)),
+        ]
+    search = host_search(env={}, platform="linux")
+    assert isinstance(search, LinuxSearch)
+    search = replace(search, usable=loader_skips(*python_machine()))
+    (model,) = framework_loading(frameworks, [str(site)], search, sys.executable)
+    return model
+
+
+def child_maps(site: Path, snapshot: dict[str, Any]) -> list[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("LD_LIBRARY_PATH", "LD_PRELOAD")}
+    if snapshot["torch"]:
+        source = TORCH_CHILD
+        argument = [
+            str(site),
+            snapshot["torch"]["cuda"].split(".")[0],
+            snapshot["torch"]["preload"],
+        ]
+    else:
+        source = JAX_CHILD
+        argument = [str(site), next(iter(snapshot["jax_plugins"].values()))]
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", source, json.dumps(argument)],
+        capture_output=True, text=True, env=env, timeout=120, check=True,
+    )  # fmt: skip
+    maps: list[str] = json.loads(done.stdout)
+    return maps
+
+
+@pytest.mark.parametrize("layout", [TORCH_LOADING, TF_TORCH_LOADING, JAX_LOADING])
+def test_the_static_model_names_what_the_rebuilt_framework_maps(
+    loading_layouts: dict[str, Path], layout: str
+) -> None:
+    snapshot, site = _load_loading(layout), loading_layouts[layout]
+    model = static_model(site, snapshot)
+    assert not model.model.startswith(("unknown", "not modelled")), model.model
+    maps = {os.path.realpath(p) for p in child_maps(site, snapshot)}
+    predicted = {os.path.realpath(lib.path) for lib in model.libraries if lib.path}
+    assert len(predicted) >= 12, model
+    assert predicted - maps == set(), (predicted - maps, model)
+    unnamed = {p for p in maps if library_key(p) and p not in predicted}
+    assert unnamed == set(), unnamed
+
+
+def test_torch_beside_tensorflow_gets_the_cuda_12_wheels_files(
+    loading_layouts: dict[str, Path],
+) -> None:
+    site = loading_layouts[TF_TORCH_LOADING]
+    model = static_model(site, _load_loading(TF_TORCH_LOADING))
+    got = {lib.library: lib for lib in model.libraries}
+    # What libtorch_cuda.so links: the preloads took the CUDA 12 wheels' directories first.
+    for library, directory in (
+        ("libcudnn.so.9", "cudnn"),
+        ("libcurand.so.10", "curand"),
+        ("libcusparse.so.12", "cusparse"),
+        ("libcublas.so.13", "cu13"),
+    ):
+        assert got[library].path == str(site / "nvidia" / directory / "lib" / library), library
+        assert "libtorch_cuda.so" in got[library].wanted_by
+    assert got["libcurand.so.10"].owner == "nvidia-curand-cu12 10.3.10.19"
+    assert got["libcurand.so.10"].cuda == "12"
+    # Preloaded, never linked: cuBLAS 12 is mapped beside the cuBLAS 13 torch links.
+    assert got["libcublas.so.12"].wanted_by == ()
+    alone = {
+        lib.library: lib.path
+        for lib in static_model(
+            loading_layouts[TORCH_LOADING], _load_loading(TORCH_LOADING)
+        ).libraries
+    }
+    assert alone["libcurand.so.10"] == str(
+        loading_layouts[TORCH_LOADING] / "nvidia/cu13/lib/libcurand.so.10"
+    )

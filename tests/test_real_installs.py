@@ -342,7 +342,10 @@ def test_tensorflow_and_torch_in_one_environment_overwrite_cudnn_and_nccl() -> N
     code, report = doctor(venv, "--no-smoke", *TARGET)
     assert code == 1
     found = conflicts(report)
-    assert set(found) == {"libcudnn.so.9", "libnccl.so.2"}, found
+    # cuDNN and NCCL: one wheel's files overwrote the other's. cuRAND and cuSPARSE: torch's own
+    # preload takes the CUDA 12 wheels' nvidia/curand/lib and nvidia/cusparse/lib before
+    # nvidia/cu13/lib (the static loader model; tests/test_real_framework_loading.py).
+    assert set(found) == {"libcudnn.so.9", "libnccl.so.2", "libcurand.so.10", "libcusparse.so.12"}
     for library, directory, cu13 in (
         ("libcudnn.so.9", "cudnn", "nvidia-cudnn-cu13"),
         ("libnccl.so.2", "nccl", "nvidia-nccl-cu13"),

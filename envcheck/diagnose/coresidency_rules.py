@@ -243,7 +243,7 @@ def _built_for(name: str) -> str:
     return f" (CUDA {suffix[2:]} wheels)" if suffix[:2] == "cu" and suffix[2:].isdigit() else ""
 
 
-def _venv_fix(context: Context, keys: Sequence[str]) -> str:
+def venv_fix(context: Context, keys: Sequence[str]) -> str:
     """One virtual environment per framework, each installed with its own CUDA wheels."""
     scripts = "Scripts" if context.os == "windows" else "bin"
     lines = []
@@ -367,7 +367,7 @@ def _overwrite_fix(
         )
         return (
             f"Keep {_names(every_key)} in separate virtual environments: {why}, and both write "
-            f"{clash.main.path}. {_venv_fix(context, every_key)}",
+            f"{clash.main.path}. {venv_fix(context, every_key)}",
             [],
         )
     keep = needed[0] if needed else (winners[0] if winners else clash.owners[0])
@@ -469,9 +469,7 @@ def pin_conflicts(
             combined = SpecifierSet()
             for pin in wanted:
                 combined &= pin.requirement.specifier
-            fix = (
-                f"Keep {_names(keys)} in separate virtual environments: {_venv_fix(context, keys)}"
-            )
+            fix = f"Keep {_names(keys)} in separate virtual environments: {venv_fix(context, keys)}"
             if not impossible:
                 fix += (
                     f"; or look for a {name} that meets every pin: "

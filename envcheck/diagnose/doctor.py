@@ -8,11 +8,17 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from envcheck.diagnose import advisory_rules, driver_rules, framework_rules, library_rules
+from envcheck.diagnose import (
+    advisory_rules,
+    driver_rules,
+    framework_rules,
+    library_rules,
+    static_copies_rules,
+)
 from envcheck.diagnose.context import Context, Target
 from envcheck.diagnose.coresidency_rules import framework_conflicts
 from envcheck.errors import EnvcheckError, InputError
@@ -46,6 +52,7 @@ RULES: tuple[Rule, ...] = (
     framework_rules.python_version,
     framework_rules.windows_native,
     framework_conflicts,
+    static_copies_rules.static_copy_findings,
     library_rules.missing_libraries,
     library_rules.cudnn_version,
     library_rules.library_files,
@@ -335,7 +342,11 @@ def diagnose(
     extra_findings: Sequence[Finding] = (),
     smoke: dict[str, Any] | None = None,
     framework: str | None = None,
+    measured: Collection[str] = (),
 ) -> Report:
+    """`measured`: the frameworks whose loaded copies a child really mapped (the smoke and
+    import-order children): their maps win over the static loader model, which then adds no
+    finding about them (one finding per cause)."""
     context = Context(facts, matrix, target, framework)
     findings: list[Finding] = []
     for rule in RULES:
@@ -344,6 +355,8 @@ def diagnose(
         found = rule(context)
         if rule in TENSORFLOW_RULES:
             found = [_tensorflows(f) for f in found]
+        if rule is static_copies_rules.static_copy_findings:
+            found = [f for f in found if f.data.get("framework") not in measured]
         findings.extend(found)
     if context.no_nvidia_gpu:
         findings.append(

@@ -55,7 +55,7 @@ def _title(name: str) -> str:
     return label(name)
 
 
-def _judged(library: str, major: str | None) -> bool:
+def judged(library: str, major: str | None) -> bool:
     return major is not None and (
         library in SHARED_SONAMES or library in MAJOR_SONAMES.get(major, frozenset())
     )
@@ -84,7 +84,7 @@ def _library_finding(
     gets: dict[str, set[str]] = {}
     for run in facts.runs:
         for step in run.imports:
-            if step.status != "ok" or not _judged(library, majors.get(step.framework)):
+            if step.status != "ok" or not judged(library, majors.get(step.framework)):
                 continue
             path = run.copy_for(library, step.framework)
             if path is not None:

@@ -73,7 +73,7 @@ def run_doctor(
             smoke_data = data
     copies, orders = _import_orders(present, results, python, timeout, answered)
     extra += copies
-    report = diagnose(facts, matrix, target, extra, smoke_data, framework)
+    report = diagnose(facts, matrix, target, extra, smoke_data, framework, _measured(orders))
     return replace(report, smoke_tests=smoke_tests, import_orders=orders)
 
 
@@ -113,6 +113,18 @@ def _import_orders(
         probe_import_orders(present, python, timeout, answered=answered), results
     )
     return loaded_copy_findings(facts), facts.to_json()
+
+
+def _measured(orders: dict[str, Any]) -> set[str]:
+    """The frameworks a child imported and whose libraries it mapped (ImportOrderFacts as
+    JSON): their measured copies replace the static loader model's."""
+    measured = set()
+    for run in orders.get("runs", []):
+        after = {copy.get("after") for copy in run.get("copies", [])}
+        for step in run.get("imports", []):
+            if step.get("status") == "ok" and f"import:{step.get('framework')}" in after:
+                measured.add(str(step.get("framework")))
+    return measured
 
 
 def _smoke(

@@ -17,6 +17,7 @@ from envcheck.matrix.model import Matrix
 from envcheck.probe.background import StartedProbe, start_probe
 from envcheck.probe.binary_files import python_machine
 from envcheck.probe.facts import Facts, FrameworkFacts, PlatformFacts, WheelFacts
+from envcheck.probe.framework_loading import framework_loading
 from envcheck.probe.interpreter import Interpreter, describe_interpreter
 from envcheck.probe.libraries import (
     conda_owners,
@@ -107,6 +108,14 @@ def collect_facts(
         # Without TensorFlow every CUDA and cuDNN name is looked for; the copies that exist are
         # facts, the dozens of names that do not are noise (--all-libraries keeps them).
         libraries = tuple(lib for lib in libraries if lib.path)
+    # What PyTorch and JAX load, by the same search (TensorFlow's requester and the wheel
+    # directories aside: each object searches from itself).
+    loading = framework_loading(
+        frameworks,
+        scan.paths,
+        search if isinstance(search, LinuxSearch) and platform.os in ("linux", "wsl") else None,
+        python or sys.executable,
+    )
     driver, gpus = started.driver.result()
     if platform.os == "windows" and driver.state == "missing":
         state, evidence = nvidia_gpu_presence(Path("/"), platform.os, platform.wsl)
@@ -121,6 +130,7 @@ def collect_facts(
         errors=(*framework_errors, *unsearchable_locations(search)),
         seconds=round(time.monotonic() - started.started, 3),
         shared_files=scan.shared_files,
+        framework_libraries=loading,
     )
 
 

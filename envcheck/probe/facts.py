@@ -137,6 +137,40 @@ class SharedFileFacts:
 
 
 @dataclass(frozen=True)
+class FrameworkLibraryFacts:
+    """One CUDA library PyTorch or JAX loads, and the file the real loader gives it, as the
+    static loader model (probe/framework_loading.py) tells from the installed files."""
+
+    library: str  # the soname: libcudnn.so.9
+    path: str | None  # the file that loads; None when none would
+    # How: "preloaded by torch/__init__.py from sys.path entry /site (glob nvidia/cudnn/lib/...)",
+    # "DT_NEEDED of libtorch_cuda.so: RPATH of /site/torch/lib/libtorch_cuda.so", ...
+    how: str
+    # The framework's own objects whose DT_NEEDED (or dlopen) names it; empty for a library it
+    # preloads but never links (torch 2.14.1 preloads nvidia/cublas/lib/libcublas.so.12 when a
+    # CUDA 12 wheel put it there, and links libcublas.so.13).
+    wanted_by: tuple[str, ...]
+    owner: str | None  # the distribution whose RECORD bytes the file has now, "name version"
+    cuda: str | None  # the CUDA major this copy is built for, where known
+    # Every installed distribution whose RECORD installs a file of this name under nvidia/.
+    providers: tuple[str, ...] = ()
+    problems: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class FrameworkLoadingFacts:
+    """What one framework (torch, jax) loads, modelled without importing it."""
+
+    framework: str  # torch | jax
+    version: str
+    cuda: str | None  # the CUDA major the framework was built for
+    # What the model read ("torch/__init__.py: 17 preloads ..."), or "unknown: why" where the
+    # installed files do not say, or "not modelled: why" (Windows, macOS).
+    model: str
+    libraries: tuple[FrameworkLibraryFacts, ...] = ()
+
+
+@dataclass(frozen=True)
 class Facts:
     platform: PlatformFacts
     driver: DriverFacts
@@ -147,6 +181,8 @@ class Facts:
     errors: tuple[str, ...]  # parts of the probe that could not run, and why
     seconds: float
     shared_files: tuple[SharedFileFacts, ...] = ()  # empty in facts files written before them
+    # PyTorch's and JAX's libraries by the static loader model; empty in older facts files.
+    framework_libraries: tuple[FrameworkLoadingFacts, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -180,6 +216,10 @@ _TYPES: dict[str, dict[str, str]] = {
     "shared_files": {"location": "s", "path": "s", "size": "i?", "compared": "s",
                      "owners": "[d]"},
     "owner": {"distribution": "s", "version": "s", "size": "i?", "matches": "b?"},
+    "framework_libraries": {"framework": "s", "version": "s", "cuda": "s?", "model": "s",
+                            "libraries": "[d]"},
+    "framework_library": {"library": "s", "path": "s?", "how": "s", "wanted_by": "[s]",
+                          "owner": "s?", "cuda": "s?", "providers": "[s]", "problems": "[s]"},
 }  # fmt: skip
 _RECORDS: dict[str, type[Any]] = {
     "platform": PlatformFacts,
@@ -191,6 +231,8 @@ _RECORDS: dict[str, type[Any]] = {
     "wheels": WheelFacts,
     "shared_files": SharedFileFacts,
     "owner": FileOwner,
+    "framework_libraries": FrameworkLoadingFacts,
+    "framework_library": FrameworkLibraryFacts,
 }
 _SHOWN_CHARS = 60  # a wrong value is quoted in the one-line error, cut to this length
 _TYPE_NAMES = {
@@ -304,7 +346,21 @@ def facts_from_json(data: Any) -> Facts:
         errors=tuple(errors),
         seconds=float(seconds),
         shared_files=tuple(_shared_file(f, i) for i, f in enumerate(_items(data, "shared_files"))),
+        framework_libraries=tuple(
+            _framework_loading(f, i) for i, f in enumerate(_items(data, "framework_libraries"))
+        ),
     )
+
+
+def _framework_loading(values: dict[str, Any], index: int) -> FrameworkLoadingFacts:
+    libraries = tuple(
+        FrameworkLibraryFacts(
+            **_fields(library, "framework_library",
+                      f"framework_libraries[{index}].libraries[{number}]")
+        )
+        for number, library in enumerate(values["libraries"])
+    )  # fmt: skip
+    return FrameworkLoadingFacts(**{**values, "libraries": libraries})
 
 
 def _shared_file(values: dict[str, Any], index: int) -> SharedFileFacts:

@@ -81,6 +81,16 @@ def children(directory: PathLike) -> list[Path]:
         return []
 
 
+def names_in_order(directory: PathLike) -> list[str]:
+    """The names in `directory` in the order the file system lists them (readdir's order, which
+    Python's glob keeps: torch takes the first match), none when it cannot be listed."""
+    try:
+        with os.scandir(directory) as entries:
+            return [entry.name for entry in entries]
+    except (OSError, ValueError):
+        return []
+
+
 def matching(directory: PathLike, pattern: str) -> Iterator[Path]:
     """Path(directory).glob(pattern) for one level, empty when it cannot be listed (glob raised
     for an unsearchable or over-long directory name)."""

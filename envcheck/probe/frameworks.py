@@ -360,6 +360,10 @@ class EnvironmentScan:
     wheels: tuple[WheelFacts, ...]
     shared_files: tuple[SharedFileFacts, ...]
     errors: tuple[str, ...]
+    # The interpreter's sys.path as the child had it (PYTHONPATH first, then the site
+    # directories), existing directories only: where torch's preload and JAX's `import
+    # nvidia.<x>` look (framework_loading.py).
+    paths: tuple[str, ...] = ()
 
 
 def probe_frameworks(
@@ -412,4 +416,5 @@ def probe_environment(
             group=group,
         )
         frameworks = with_import_result(frameworks, imported)
-    return EnvironmentScan(frameworks, wheels, shared_files_from_child(data), tuple(errors))
+    paths = tuple(_texts(data.get("paths")))
+    return EnvironmentScan(frameworks, wheels, shared_files_from_child(data), tuple(errors), paths)

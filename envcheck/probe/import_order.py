@@ -392,7 +392,7 @@ def copy_owners(paths: Sequence[str]) -> tuple[CopyOwner, ...]:
     return tuple(_copy_owner(path, sites) for path in paths)
 
 
-def _site_claims(site: str) -> dict[str, list[Claim]]:
+def site_claims(site: str) -> dict[str, list[Claim]]:
     """RECORD path under nvidia/ -> the claims on it of every distribution in `site`."""
     claims: dict[str, list[Claim]] = {}
     for info in file_system.matching(site, "*.dist-info"):
@@ -415,7 +415,7 @@ def _copy_owner(path: str, sites: dict[str, dict[str, list[Claim]]]) -> CopyOwne
     if not marker:
         return CopyOwner(path, None, by_path, "path" if by_path else "unknown: not from a wheel")
     if site not in sites:
-        sites[site] = _site_claims(site)
+        sites[site] = site_claims(site)
     claims = list(sites[site].get(f"nvidia/{relative}", ()))
     if not claims:
         return CopyOwner(path, None, by_path, "path" if by_path else "unknown: in no RECORD")

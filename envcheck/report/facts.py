@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from envcheck.probe.facts import ANOTHER_VERSION, Facts, LibraryFacts
+from envcheck.probe.facts import ANOTHER_VERSION, Facts, FrameworkLoadingFacts, LibraryFacts
 from envcheck.report.terminal_text import shown, shown_lines
 
 
@@ -143,6 +143,26 @@ def _other_versions(
     return grouped
 
 
+def _loading_lines(loadings: Sequence[FrameworkLoadingFacts]) -> list[str]:
+    """What PyTorch and JAX load, one line per library: soname, file, whose bytes, linked by."""
+    lines = []
+    for loading in loadings:
+        built = f", built for CUDA {loading.cuda}" if loading.cuda else ""
+        lines.append(f"Loaded by {loading.framework} {loading.version}{built} (static model):")
+        lines.append(f"  {shown(loading.model)}")
+        rows = [
+            [
+                lib.library,
+                lib.path or "not found",
+                f"{lib.owner or '?'}" + (f", CUDA {lib.cuda}" if lib.cuda else ""),
+                f"wanted by {', '.join(lib.wanted_by)}" if lib.wanted_by else "not wanted by it",
+            ]
+            for lib in loading.libraries
+        ]
+        lines.extend(_table(rows, "    "))
+    return lines
+
+
 def _names(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
@@ -158,6 +178,7 @@ def to_text(facts: Facts) -> str:
         wheels = ", ".join(f"{w.name} {w.version}" for w in facts.wheels)
         lines.append(f"Wheels:     {wheels}")
     lines.extend(_library_lines(facts.libraries))
+    lines.extend(_loading_lines(facts.framework_libraries))
     lines.extend(f"Probe error: {shown(error)}" for error in facts.errors)
     lines.append(f"Probed in {facts.seconds:.2f} s")
     return shown_lines("\n".join(lines)) + "\n"
