@@ -24,13 +24,9 @@ from typing import Any
 import pytest
 
 from envcheck.diagnose.context import Context
-from envcheck.diagnose.coresidency_rules import (
-    marker_environment,
-    overwritten_files,
-    pin_conflicts,
-    pins,
-)
+from envcheck.diagnose.coresidency_rules import overwritten_files, pin_conflicts
 from envcheck.diagnose.doctor import diagnose
+from envcheck.diagnose.pins import marker_environment, pins
 from envcheck.findings import Severity
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import Matrix, load_matrix

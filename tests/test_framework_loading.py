@@ -30,7 +30,9 @@ from envcheck.probe.facts import (
     facts_from_json,
 )
 from envcheck.probe.framework_loading import (
+    TORCH_FUNCTIONS,
     package_directory,
+    parsed_functions,
     read_jax_preloads,
     read_torch_preloads,
 )
@@ -145,6 +147,35 @@ def test_the_list_form_is_read_with_its_order_templates_and_condition(tmp_path: 
     )
     assert (plan.after, plan.condition, plan.missing_stops) == (plan.table, "libcudart.so", False)
     assert plan.on_failure == plan.table
+
+
+def test_only_the_functions_read_are_parsed_unless_their_blocks_do_not_parse(
+    tmp_path: Path,
+) -> None:
+    # The model parses the three functions' blocks, not the ~100 kB file: a signature closed at
+    # column 0 stays in its block, and a block cut by a column-0 line inside a string literal
+    # falls back to the whole file; either way the plan is the whole file's.
+    init = tmp_path / "__init__.py"
+    wrapped = TORCH_LIST_FORM.replace(
+        "def _get_cuda_dep_paths(path, lib_folder, lib_name):",
+        "def _get_cuda_dep_paths(\n    path, lib_folder, lib_name\n):",
+    )
+    quoted = wrapped.replace(
+        "def _preload_cuda_deps(err=None, required=True):\n",
+        'def _preload_cuda_deps(err=None, required=True):\n    """Docs.\nat column 0\n    """\n',
+    )
+    expected = read_torch_preloads(_written(init, TORCH_LIST_FORM))
+    assert not isinstance(expected, str), expected
+    for source in (wrapped, quoted):
+        assert parsed_functions(source, TORCH_FUNCTIONS).keys() >= set(TORCH_FUNCTIONS)
+        assert read_torch_preloads(_written(init, source)) == expected
+    assert "_preload_cuda_lib" not in parsed_functions(wrapped, TORCH_FUNCTIONS)
+    assert "_preload_cuda_lib" in parsed_functions(quoted, TORCH_FUNCTIONS)  # the whole file
+
+
+def _written(path: Path, text: str) -> Path:
+    path.write_text(text)
+    return path
 
 
 def test_the_dict_form_preloads_only_when_the_global_deps_fail(tmp_path: Path) -> None:

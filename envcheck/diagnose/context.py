@@ -19,6 +19,7 @@ from envcheck.diagnose.framework_builds import (
     torch_build,
     torch_row,
 )
+from envcheck.diagnose.pins import Pin, pins
 from envcheck.errors import InputError
 from envcheck.framework_names import FRAMEWORKS, subject
 from envcheck.matrix.advisories import KnownBug
@@ -45,6 +46,12 @@ class Context:
     target: Target | None
     # `--framework NAME`: judge this framework only (tensorflow, torch, jax); None judges all.
     framework: str | None = None
+
+    @functools.cached_property
+    def pins(self) -> dict[str, list[Pin]]:
+        """Installed distribution -> the frameworks' pins on it (pins.pins), once for every rule
+        that compares them with what is installed or loaded."""
+        return pins(self.facts)
 
     @functools.cached_property
     def builds(self) -> tuple[FrameworkBuild, ...]:

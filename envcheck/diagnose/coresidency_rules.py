@@ -16,22 +16,23 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from packaging.markers import InvalidMarker, Marker, UndefinedComparison, UndefinedEnvironmentName
-from packaging.requirements import InvalidRequirement, Requirement
+from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from envcheck.diagnose.context import Context
+from envcheck.diagnose.pins import (
+    Pin,
+    framework_key,
+    installed_distributions,
+)
 from envcheck.findings import Finding, Severity
-from envcheck.framework_names import framework_of, label
+from envcheck.framework_names import label
 from envcheck.probe.facts import Facts, FrameworkFacts, SharedFileFacts, WheelFacts
 
 CODE = "framework-conflict"
 _JAX_CUDA_PLUGIN = re.compile(r"^jax-(cuda\d+)-(?:plugin|pjrt)$")  # its extra: jax[cuda12]
-# `extra == "and-cuda"` in a marker: simple tokens, no nested quantifiers (no backtracking).
-_EXTRA = re.compile(r"""extra\s*==\s*["']([A-Za-z0-9._-]+)["']""")
-_NAME = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)")  # a PEP 508 requirement's name, in front
 # The libraries under nvidia/<dir>/ by the names their users know.
 _LIBRARY_NAMES = {"cudnn": "cuDNN", "nccl": "NCCL", "cublas": "cuBLAS", "cufft": "cuFFT",
                   "curand": "cuRAND", "cusolver": "cuSOLVER", "cusparse": "cuSPARSE",
@@ -42,132 +43,8 @@ _SHARED_OBJECT = re.compile(r"(?:^lib[^/]*\.so(?:\.\d+)*|\.dll)$")
 _EVIDENCE_FILES = 12  # file lines in a finding's evidence; the rest are counted
 
 
-def framework_key(framework: FrameworkFacts) -> str | None:
-    """tensorflow / torch / jax for a framework distribution that can pin CUDA wheels (keras
-    rides on one of the others and pins no CUDA wheel)."""
-    return framework_of(framework.name)
-
-
 def _label(framework: FrameworkFacts) -> str:
     return f"{label(framework_key(framework) or framework.name)} {framework.version}"
-
-
-@dataclass(frozen=True)
-class Pin:
-    """One framework's requirement on one installed distribution, maybe through another one
-    (torch requires cuda-toolkit[cublas]==13.0.3, which requires nvidia-cublas==13.1.1.3.*)."""
-
-    framework: FrameworkFacts
-    requirement: Requirement
-    via: str = ""  # "cuda-toolkit[cublas,...]==13.0.3" when the pin comes through it
-
-    @property
-    def key(self) -> str:
-        return framework_key(self.framework) or self.framework.name
-
-    def text(self) -> str:
-        own = f"{self.framework.distribution} {self.framework.version} requires"
-        pinned = _requirement_text(self.requirement)
-        return f"{own} {self.via}, which requires {pinned}" if self.via else f"{own} {pinned}"
-
-
-def _requirement_text(requirement: Requirement) -> str:
-    """name[extras]specifier without the marker (the marker held, or it would not be a pin)."""
-    extras = f"[{','.join(sorted(requirement.extras))}]" if requirement.extras else ""
-    return f"{requirement.name}{extras}{requirement.specifier}"
-
-
-def marker_environment(facts: Facts) -> dict[str, str]:
-    """PEP 508 marker variables of the probed machine (not envcheck's own: facts may come from a
-    file written on another machine)."""
-    system = facts.platform.os
-    windows = system == "windows"
-    python = facts.platform.python
-    machine = facts.platform.arch
-    if windows and machine == "x86_64":
-        machine = "AMD64"  # what platform.machine() says there
-    return {
-        "sys_platform": {"windows": "win32", "macos": "darwin"}.get(system, "linux"),
-        "platform_system": {"windows": "Windows", "macos": "Darwin"}.get(system, "Linux"),
-        "platform_machine": machine,
-        "os_name": "nt" if windows else "posix",
-        "python_version": ".".join(python.split(".")[:2]),
-        "python_full_version": python,
-        "implementation_name": "cpython",
-        "platform_python_implementation": "CPython",
-    }
-
-
-def _holds(marker: Marker | None, environment: Mapping[str, str], extras: Iterable[str]) -> bool:
-    """The marker holds for one of `extras` ("" for none); an unreadable one counts as holding:
-    the distribution it names is installed, which is what the rules look at."""
-    if marker is None:
-        return True
-    # An extra the marker never names gives the answer "" gives: cuda-toolkit's requirements
-    # each name one of its dozen extras, so most of the dozen evaluations would be repeats.
-    written = str(marker)
-    named = {canonicalize_name(e) for e in _EXTRA.findall(written)}
-    if named or "extra" not in written:
-        extras = dict.fromkeys(e for e in extras if e == "" or canonicalize_name(e) in named)
-    try:
-        return any(marker.evaluate({**environment, "extra": extra}) for extra in extras)
-    except (UndefinedComparison, UndefinedEnvironmentName, InvalidMarker, ValueError):
-        return True
-
-
-def _parsed(text: str, installed: Mapping[str, WheelFacts]) -> Requirement | None:
-    """The requirement `text` when it names an installed distribution, else None: most of a
-    framework's requirements name something else, and a full parse (markers included) costs
-    far more than reading the name in front."""
-    name = _NAME.match(text)
-    if name is None or str(canonicalize_name(name.group(1))) not in installed:
-        return None
-    try:
-        return Requirement(text)
-    except InvalidRequirement:
-        return None
-
-
-def _installed(facts: Facts) -> dict[str, WheelFacts]:
-    """Canonical name -> the wheel, the first of each name in search order."""
-    found: dict[str, WheelFacts] = {}
-    for wheel in facts.wheels:
-        found.setdefault(str(canonicalize_name(wheel.name)), wheel)
-    return found
-
-
-def pins(facts: Facts) -> dict[str, list[Pin]]:
-    """Installed distribution -> the frameworks' requirements on it, directly or through one
-    installed distribution in between (cuda-toolkit with the extras the framework asked for).
-
-    A framework's own extra (TensorFlow's and-cuda) counts when what it names is installed: pip
-    records no extras, and TensorFlow finds the wheels under nvidia/ through its RUNPATH whether
-    or not it pulled them in itself.
-    """
-    environment = marker_environment(facts)
-    installed = _installed(facts)
-    found: dict[str, list[Pin]] = {}
-    for framework in facts.frameworks:
-        if framework_key(framework) is None:
-            continue
-        for text in framework.requires:
-            requirement = _parsed(text, installed)
-            if requirement is None:
-                continue
-            name = str(canonicalize_name(requirement.name))
-            if not _holds(requirement.marker, environment, ["", *_EXTRA.findall(text)]):
-                continue
-            found.setdefault(name, []).append(Pin(framework, requirement))
-            through = _requirement_text(requirement)
-            for inner_text in installed[name].requires:
-                inner = _parsed(inner_text, installed)
-                if inner is None:
-                    continue
-                inner_name = str(canonicalize_name(inner.name))
-                if _holds(inner.marker, environment, ["", *sorted(requirement.extras)]):
-                    found.setdefault(inner_name, []).append(Pin(framework, inner, through))
-    # One pin said twice (cuda-toolkit's cublas and cusolver extras both name nvidia-cublas).
-    return {name: list({p.text(): p for p in wanted}.values()) for name, wanted in found.items()}
 
 
 # --- files two distributions install ----------------------------------------------------------
@@ -267,12 +144,10 @@ def _install_spec(facts: Facts, key: str, framework: FrameworkFacts) -> str:
     return f'"{framework.distribution}=={framework.version}"'
 
 
-def overwritten_files(
-    context: Context, all_pins: Mapping[str, list[Pin]] | None = None
-) -> list[Finding]:
+def overwritten_files(context: Context) -> list[Finding]:
     """framework-conflict: a wheel's files under nvidia/ hold another wheel's bytes."""
-    all_pins = pins(context.facts) if all_pins is None else all_pins
-    installed = _installed(context.facts)
+    all_pins = context.pins
+    installed = installed_distributions(context.facts)
     findings = []
     for clash in sorted(_clashes(context.facts), key=lambda c: (c.location, c.owners)):
         main = clash.main
@@ -411,18 +286,15 @@ def _contains(requirement: Requirement, version: str) -> bool:
 def framework_conflicts(context: Context) -> list[Finding]:
     """framework-conflict: the frameworks' pins on one distribution, and files under nvidia/
     that one distribution overwrote of another's (overwritten_files)."""
-    all_pins = pins(context.facts)  # once for both: markers and requirements cost
-    return [*pin_conflicts(context, all_pins), *overwritten_files(context, all_pins)]
+    return [*pin_conflicts(context), *overwritten_files(context)]
 
 
-def pin_conflicts(
-    context: Context, all_pins: Mapping[str, list[Pin]] | None = None
-) -> list[Finding]:
+def pin_conflicts(context: Context) -> list[Finding]:
     """framework-conflict: two frameworks pin one installed distribution, and its version fails
     one of the pins (exact against exact, exact against a range, or range against range)."""
-    installed = _installed(context.facts)
+    installed = installed_distributions(context.facts)
     findings = []
-    for name, wanted in sorted((pins(context.facts) if all_pins is None else all_pins).items()):
+    for name, wanted in sorted(context.pins.items()):
         if len({pin.key for pin in wanted}) < 2:
             continue
         version = installed[name].version

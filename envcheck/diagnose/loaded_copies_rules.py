@@ -46,8 +46,9 @@ MAJOR_SONAMES = {
 }  # fmt: skip
 FIX = (
     "Keep each framework in a virtual environment of its own: CUDA 12 and CUDA 13 wheels in one "
-    "environment write the same files (nvidia/cudnn/lib, nvidia/nccl/lib), and the first "
-    "framework to load a library decides the copy every later one gets."
+    "environment install libraries under the same names in site-packages/nvidia/ (some into "
+    "the very same files), and in one process the first copy of a library loaded is the one "
+    "every framework gets."
 )
 
 

@@ -19,8 +19,9 @@ from __future__ import annotations
 from packaging.utils import canonicalize_name
 
 from envcheck.diagnose.context import Context
-from envcheck.diagnose.coresidency_rules import CODE, Pin, pins, venv_fix
+from envcheck.diagnose.coresidency_rules import CODE, venv_fix
 from envcheck.diagnose.loaded_copies_rules import FIX, judged
+from envcheck.diagnose.pins import Pin
 from envcheck.findings import Finding, Severity
 from envcheck.framework_names import label
 from envcheck.probe.facts import Facts, FrameworkLibraryFacts, FrameworkLoadingFacts
@@ -47,7 +48,7 @@ def static_copy_findings(context: Context) -> list[Finding]:
     facts = context.facts
     if not facts.framework_libraries:
         return []
-    all_pins = pins(facts)
+    all_pins = context.pins
     overwritten = _overwritten(facts)
     findings = []
     for loading in facts.framework_libraries:

@@ -114,8 +114,41 @@ def _pairs(node: ast.AST | None) -> tuple[tuple[str, str], ...] | None:
     return tuple(pairs) or None
 
 
+# The functions of torch/__init__.py the model reads (read_torch_preloads).
+TORCH_FUNCTIONS = ("_load_global_deps", "_preload_cuda_deps", "_get_cuda_dep_paths")
+
+
 def _functions(tree: ast.Module) -> dict[str, ast.FunctionDef]:
     return {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
+
+
+def parsed_functions(text: str, names: Sequence[str]) -> dict[str, ast.FunctionDef]:
+    """The module's top-level functions, parsed from the blocks of `names` only when they parse
+    and hold them all, else from the whole file.
+
+    torch/__init__.py is ~100 kB: a whole parse was a third of the static model's time, and the
+    model reads three of its functions. A block runs from `def NAME(` at column 0 to the next
+    line that starts at column 0 (a signature's closing parenthesis aside); a block cut inside a
+    string literal does not parse, and then the whole file is parsed as before. (A syntax error
+    outside those functions then goes unseen here: the smoke test imports torch and says so.)
+    """
+    lines = text.splitlines(keepends=True)
+    blocks: list[str] = []
+    inside = False
+    for line in lines:
+        if line[:1] not in ("", " ", "\t", "\n", "\r", "#", ")"):
+            inside = line.startswith("def ") and line[4:].split("(", 1)[0].strip() in names
+        if inside:
+            blocks.append(line)
+    try:
+        functions = _functions(ast.parse("".join(blocks)))
+        # None of them found is left to the whole parse: it says whether the file parses at all.
+        wanted = [name for name in names if f"\ndef {name}(" in text]
+        if wanted and all(name in functions for name in wanted):
+            return functions
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        pass
+    return _functions(ast.parse(text))
 
 
 def _table(functions: Mapping[str, ast.FunctionDef]) -> tuple[tuple[str, str], ...] | None:
@@ -308,10 +341,9 @@ def read_torch_preloads(init: str | os.PathLike[str]) -> TorchPreloads | str:
     if text is None:
         return f"unknown: {init} cannot be read"
     try:
-        tree = ast.parse(text)
+        functions = parsed_functions(text, TORCH_FUNCTIONS)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         return f"unknown: {init} does not parse ({type(exc).__name__})"
-    functions = _functions(tree)
     load = functions.get("_load_global_deps")
     if load is None:
         return f"unknown: {init} has no _load_global_deps()"
@@ -514,6 +546,8 @@ class _Context:
     search: LinuxSearch
     executable_rpath: tuple[tuple[str, tuple[str, ...]], ...]
     claims: dict[str, dict[str, list[tuple[str, str, int | None]]]] = field(default_factory=dict)
+    # site -> file name -> the distributions whose RECORD installs a file of that name
+    by_name: dict[str, dict[str, set[str]]] = field(default_factory=dict)
 
     def providers(self, path: str) -> tuple[str, ...]:
         """The distributions whose RECORD installs a file of this name under the site's nvidia/
@@ -521,13 +555,15 @@ class _Context:
         site, marker, _ = path.rpartition("/nvidia/")
         if not marker:
             return ()
-        if site not in self.claims:
-            self.claims[site] = site_claims(site)
-        name = posixpath.basename(path)
-        return tuple(
-            sorted({claim[0] for relative, listed in self.claims[site].items()
-                    if posixpath.basename(relative) == name for claim in listed})
-        )  # fmt: skip
+        if site not in self.by_name:
+            # Indexed once per site: asked per library, a scan of every RECORD row each time.
+            if site not in self.claims:
+                self.claims[site] = site_claims(site)
+            index: dict[str, set[str]] = {}
+            for relative, listed in self.claims[site].items():
+                index.setdefault(posixpath.basename(relative), set()).update(c[0] for c in listed)
+            self.by_name[site] = index
+        return tuple(sorted(self.by_name[site].get(posixpath.basename(path), ())))
 
 
 def _major(version: object) -> str | None:
@@ -689,7 +725,7 @@ def _other_major(module: str, cuda: str | None) -> bool:
 
 def _rows(loader: _Loader, own: Sequence[str], context: _Context) -> list[FrameworkLibraryFacts]:
     stack = [o for o in loader.objects if library_key(o.path) is not None]
-    owners = copy_owners([o.path for o in stack])
+    owners = copy_owners([o.path for o in stack], context.claims)
     libraries = []
     for obj, owner in zip(stack, owners):
         users = [p for p in loader.wanted.get(obj.real, []) if p.startswith(tuple(own))]

@@ -1,0 +1,147 @@
+"""What each framework pins: its requirements on the distributions installed beside it, read
+from the facts (FrameworkFacts.requires, WheelFacts.requires) with the probed machine's markers.
+
+Worked out once per diagnosis (Context.pins) for every rule that compares pins with what is
+installed or loaded: markers and requirements cost, and the co-residency rules all ask.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from packaging.markers import InvalidMarker, Marker, UndefinedComparison, UndefinedEnvironmentName
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
+
+from envcheck.framework_names import framework_of
+from envcheck.probe.facts import Facts, FrameworkFacts, WheelFacts
+
+# `extra == "and-cuda"` in a marker: simple tokens, no nested quantifiers (no backtracking).
+_EXTRA = re.compile(r"""extra\s*==\s*["']([A-Za-z0-9._-]+)["']""")
+_NAME = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)")  # a PEP 508 requirement's name, in front
+
+
+def framework_key(framework: FrameworkFacts) -> str | None:
+    """tensorflow / torch / jax for a framework distribution that can pin CUDA wheels (keras
+    rides on one of the others and pins no CUDA wheel)."""
+    return framework_of(framework.name)
+
+
+@dataclass(frozen=True)
+class Pin:
+    """One framework's requirement on one installed distribution, maybe through another one
+    (torch requires cuda-toolkit[cublas]==13.0.3, which requires nvidia-cublas==13.1.1.3.*)."""
+
+    framework: FrameworkFacts
+    requirement: Requirement
+    via: str = ""  # "cuda-toolkit[cublas,...]==13.0.3" when the pin comes through it
+
+    @property
+    def key(self) -> str:
+        return framework_key(self.framework) or self.framework.name
+
+    def text(self) -> str:
+        own = f"{self.framework.distribution} {self.framework.version} requires"
+        pinned = requirement_text(self.requirement)
+        return f"{own} {self.via}, which requires {pinned}" if self.via else f"{own} {pinned}"
+
+
+def requirement_text(requirement: Requirement) -> str:
+    """name[extras]specifier without the marker (the marker held, or it would not be a pin)."""
+    extras = f"[{','.join(sorted(requirement.extras))}]" if requirement.extras else ""
+    return f"{requirement.name}{extras}{requirement.specifier}"
+
+
+def marker_environment(facts: Facts) -> dict[str, str]:
+    """PEP 508 marker variables of the probed machine (not envcheck's own: facts may come from a
+    file written on another machine)."""
+    system = facts.platform.os
+    windows = system == "windows"
+    python = facts.platform.python
+    machine = facts.platform.arch
+    if windows and machine == "x86_64":
+        machine = "AMD64"  # what platform.machine() says there
+    return {
+        "sys_platform": {"windows": "win32", "macos": "darwin"}.get(system, "linux"),
+        "platform_system": {"windows": "Windows", "macos": "Darwin"}.get(system, "Linux"),
+        "platform_machine": machine,
+        "os_name": "nt" if windows else "posix",
+        "python_version": ".".join(python.split(".")[:2]),
+        "python_full_version": python,
+        "implementation_name": "cpython",
+        "platform_python_implementation": "CPython",
+    }
+
+
+def _holds(marker: Marker | None, environment: Mapping[str, str], extras: Iterable[str]) -> bool:
+    """The marker holds for one of `extras` ("" for none); an unreadable one counts as holding:
+    the distribution it names is installed, which is what the rules look at."""
+    if marker is None:
+        return True
+    # An extra the marker never names gives the answer "" gives: cuda-toolkit's requirements
+    # each name one of its dozen extras, so most of the dozen evaluations would be repeats.
+    written = str(marker)
+    named = {canonicalize_name(e) for e in _EXTRA.findall(written)}
+    if named or "extra" not in written:
+        extras = dict.fromkeys(e for e in extras if e == "" or canonicalize_name(e) in named)
+    try:
+        return any(marker.evaluate({**environment, "extra": extra}) for extra in extras)
+    except (UndefinedComparison, UndefinedEnvironmentName, InvalidMarker, ValueError):
+        return True
+
+
+def _parsed(text: str, installed: Mapping[str, WheelFacts]) -> Requirement | None:
+    """The requirement `text` when it names an installed distribution, else None: most of a
+    framework's requirements name something else, and a full parse (markers included) costs
+    far more than reading the name in front."""
+    name = _NAME.match(text)
+    if name is None or str(canonicalize_name(name.group(1))) not in installed:
+        return None
+    try:
+        return Requirement(text)
+    except InvalidRequirement:
+        return None
+
+
+def installed_distributions(facts: Facts) -> dict[str, WheelFacts]:
+    """Canonical name -> the wheel, the first of each name in search order."""
+    found: dict[str, WheelFacts] = {}
+    for wheel in facts.wheels:
+        found.setdefault(str(canonicalize_name(wheel.name)), wheel)
+    return found
+
+
+def pins(facts: Facts) -> dict[str, list[Pin]]:
+    """Installed distribution -> the frameworks' requirements on it, directly or through one
+    installed distribution in between (cuda-toolkit with the extras the framework asked for).
+
+    A framework's own extra (TensorFlow's and-cuda) counts when what it names is installed: pip
+    records no extras, and TensorFlow finds the wheels under nvidia/ through its RUNPATH whether
+    or not it pulled them in itself.
+    """
+    environment = marker_environment(facts)
+    installed = installed_distributions(facts)
+    found: dict[str, list[Pin]] = {}
+    for framework in facts.frameworks:
+        if framework_key(framework) is None:
+            continue
+        for text in framework.requires:
+            requirement = _parsed(text, installed)
+            if requirement is None:
+                continue
+            name = str(canonicalize_name(requirement.name))
+            if not _holds(requirement.marker, environment, ["", *_EXTRA.findall(text)]):
+                continue
+            found.setdefault(name, []).append(Pin(framework, requirement))
+            through = requirement_text(requirement)
+            for inner_text in installed[name].requires:
+                inner = _parsed(inner_text, installed)
+                if inner is None:
+                    continue
+                inner_name = str(canonicalize_name(inner.name))
+                if _holds(inner.marker, environment, ["", *sorted(requirement.extras)]):
+                    found.setdefault(inner_name, []).append(Pin(framework, inner, through))
+    # One pin said twice (cuda-toolkit's cublas and cusolver extras both name nvidia-cublas).
+    return {name: list({p.text(): p for p in wanted}.values()) for name, wanted in found.items()}
