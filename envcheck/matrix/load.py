@@ -9,12 +9,13 @@ Cross-file consistency (floors that must not decrease, references between files)
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import os
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from packaging.version import Version
 
@@ -66,6 +67,9 @@ FILES = (
     "pytorch.toml",
     "jax.toml",
 )
+
+
+T = TypeVar("T")
 
 
 class MatrixDataError(EnvcheckError):
@@ -243,6 +247,24 @@ def _read_toml(directory: Path, name: str) -> dict[str, Any]:
     return data
 
 
+def checked_against_toml(loader: Callable[[Path], T]) -> Callable[[Path], T]:
+    """`loader` (a file's rows from a directory), with a MatrixDataError found in a cached parse
+    confirmed on the TOML itself: a cache entry that passed its own checks but not the rows'
+    means "parse the file", never an error (or an answer) the file does not give."""
+
+    @functools.wraps(loader)
+    def load(directory: Path) -> T:
+        if not parsed_cache.reading():
+            return loader(directory)
+        try:
+            return loader(directory)
+        except MatrixDataError:
+            with parsed_cache.parsed_afresh():
+                return loader(directory)
+
+    return load
+
+
 def _read_sources(data: Mapping[str, Any], name: str) -> dict[str, Source]:
     table = data.get("sources")
     if not isinstance(table, dict) or not table:
@@ -288,6 +310,7 @@ def _requirement(row: _Row, key: str, text: str) -> str:
     return text
 
 
+@checked_against_toml
 def load_tensorflow(directory: Path) -> tuple[tuple[TensorflowRelease, ...], dict[str, Source]]:
     name = "tensorflow.toml"
     data = _read_toml(directory, name)
@@ -345,6 +368,7 @@ def load_tensorflow(directory: Path) -> tuple[tuple[TensorflowRelease, ...], dic
     return tuple(releases), sources
 
 
+@checked_against_toml
 def load_cuda_drivers(
     directory: Path,
 ) -> tuple[tuple[CudaToolkit, ...], tuple[CudaFamily, ...], dict[str, Source]]:
@@ -383,6 +407,7 @@ def load_cuda_drivers(
     return tuple(toolkits), tuple(families), sources
 
 
+@checked_against_toml
 def load_architectures(
     directory: Path,
 ) -> tuple[tuple[ArchitectureTargets, ...], dict[str, Source]]:
@@ -434,6 +459,7 @@ def _libraries(row: _Row, key: str, sources: Mapping[str, Source]) -> tuple[Libr
     )
 
 
+@checked_against_toml
 def load_cudnn(
     directory: Path,
 ) -> tuple[tuple[CudnnRelease, ...], tuple[CudnnMajor, ...], dict[str, Source]]:
@@ -471,6 +497,7 @@ def load_cudnn(
     return tuple(releases), tuple(majors), sources
 
 
+@checked_against_toml
 def load_libraries(directory: Path) -> tuple[tuple[CudaLibrarySet, ...], dict[str, Source]]:
     name = "libraries.toml"
     data = _read_toml(directory, name)
@@ -490,6 +517,7 @@ def load_libraries(directory: Path) -> tuple[tuple[CudaLibrarySet, ...], dict[st
     return tuple(sets), sources
 
 
+@checked_against_toml
 def load_gpus(directory: Path) -> tuple[tuple[Gpu, ...], dict[str, Source]]:
     name = "gpus.toml"
     data = _read_toml(directory, name)
@@ -512,6 +540,7 @@ def load_gpus(directory: Path) -> tuple[tuple[Gpu, ...], dict[str, Source]]:
     return tuple(gpus), sources
 
 
+@checked_against_toml
 def load_driver_branches(
     directory: Path,
 ) -> tuple[tuple[DriverBranchLimit, ...], dict[str, Source]]:
@@ -595,6 +624,7 @@ def _arch_list(row: _Row) -> tuple[ComputeCapability, ...] | None:
     return tuple(capabilities)
 
 
+@checked_against_toml
 def load_pytorch(directory: Path) -> tuple[tuple[TorchBuild, ...], dict[str, Source]]:
     name = "pytorch.toml"
     data = _read_toml(directory, name)
@@ -628,6 +658,7 @@ def load_pytorch(directory: Path) -> tuple[tuple[TorchBuild, ...], dict[str, Sou
     return tuple(builds), sources
 
 
+@checked_against_toml
 def load_jax(directory: Path) -> tuple[tuple[JaxPlugin, ...], dict[str, Source]]:
     name = "jax.toml"
     data = _read_toml(directory, name)
