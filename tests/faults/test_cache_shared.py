@@ -187,10 +187,11 @@ def test_a_cache_folder_is_created_private_and_then_used(
     _answers_right(xdg, expected)  # read back
 
 
-def _set_gpu_package(data: Any) -> bool:
+def _add_a_pin(data: Any) -> bool:
+    """Every TensorFlow release's install command gains a requirement of the editor's."""
     rows = [d for d in walk(data) if isinstance(d, dict) and "gpu_package" in d]
     for row in rows:
-        row["gpu_package"] = "totally-not-malware>=1"
+        row["install_pins"] = [*row.get("install_pins", []), "totally-not-malware>=1"]
     return bool(rows)
 
 
@@ -208,7 +209,7 @@ def test_an_edited_entry_changes_no_answer(expected: dict[str, str], tmp_path: P
     folder = tmp_path / "cache"
     for command in (RECOMMEND, EXPLAIN):
         run(command, ENVCHECK_CACHE_DIR=str(folder))
-    assert edit_entries(folder, _set_gpu_package) == 1
+    assert edit_entries(folder, _add_a_pin) == 1
     assert edit_entries(folder, _blind_literals) == 1
     recommended = run(RECOMMEND, ENVCHECK_CACHE_DIR=str(folder))
     assert "totally-not-malware" not in recommended.stdout
