@@ -40,9 +40,9 @@ class UnsuitableFileError(OSError):
 
 
 class NotRegularFileError(UnsuitableFileError):
-    def __init__(self, kind: str) -> None:
-        super().__init__(f"is {kind}, not a regular file")
-        self.kind = kind
+    def __init__(self, mode: int) -> None:
+        super().__init__(f"is {kind_of(mode)}, not a regular file")
+        self.mode = mode
 
 
 class FileTooLargeError(UnsuitableFileError):
@@ -88,7 +88,7 @@ def read_regular_file(
     try:
         status = os.fstat(handle)
         if not stat.S_ISREG(status.st_mode):
-            raise NotRegularFileError(kind_of(status.st_mode))
+            raise NotRegularFileError(status.st_mode)
         if owner is not None and status.st_uid != owner:
             raise NotOwnedError()
         if status.st_size > limit:

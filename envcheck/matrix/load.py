@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 from packaging.version import Version
 
+from envcheck.bounded_input import UnsuitableFileError, read_regular_file
 from envcheck.errors import EnvcheckError, InputError
 from envcheck.matrix import parsed_cache
 from envcheck.matrix.records import (
@@ -69,6 +70,7 @@ FILES = (
 )
 
 
+MAX_FILE_BYTES = 16 * 1024 * 1024  # the largest bundled file is ~120 KB
 T = TypeVar("T")
 
 
@@ -232,15 +234,20 @@ class _Row:
 def _read_toml(directory: Path, name: str) -> dict[str, Any]:
     path = directory / name
     try:
-        content = path.read_bytes()
-        data = parsed_cache.load(content)
-        if data is None:
-            data = tomllib.loads(content.decode("utf-8"))
-            parsed_cache.store(content, data)
+        content = read_regular_file(path, MAX_FILE_BYTES)
     except FileNotFoundError as exc:
         raise MatrixDataError(f"{path}: file is missing") from exc
-    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise MatrixDataError(f"{path}: cannot be read as TOML: {exc}") from exc
+    except UnsuitableFileError as exc:  # a FIFO, a device, a link to /dev/zero, a huge file
+        raise MatrixDataError(f"{path}: {exc}") from None
+    except OSError as exc:
+        raise MatrixDataError(f"{path}: cannot be read: {exc.strerror or exc}") from exc
+    data = parsed_cache.load(content)
+    if data is None:
+        try:
+            data = tomllib.loads(content.decode("utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise MatrixDataError(f"{path}: cannot be read as TOML: {exc}") from exc
+        parsed_cache.store(content, data)
     schema = data.get("schema")
     if schema != SCHEMA:
         raise MatrixDataError(f"{path}: schema must be {SCHEMA}, found {schema!r}")
