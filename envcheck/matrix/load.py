@@ -19,7 +19,12 @@ from typing import Any, TypeVar
 
 from packaging.version import Version
 
-from envcheck.bounded_input import UnsuitableFileError, read_regular_file
+from envcheck.bounded_input import (
+    TooDeepError,
+    UnsuitableFileError,
+    nested_deeper_than,
+    read_regular_file,
+)
 from envcheck.errors import EnvcheckError, InputError
 from envcheck.matrix import parsed_cache
 from envcheck.matrix.records import (
@@ -71,6 +76,7 @@ FILES = (
 
 
 MAX_FILE_BYTES = 16 * 1024 * 1024  # the largest bundled file is ~120 KB
+MAX_DEPTH = parsed_cache.MAX_DEPTH  # a matrix file nests 6 deep (log_signatures.toml)
 T = TypeVar("T")
 
 
@@ -245,8 +251,12 @@ def _read_toml(directory: Path, name: str) -> dict[str, Any]:
     if data is None:
         try:
             data = tomllib.loads(content.decode("utf-8"))
+        except RecursionError:  # tomllib recurses into inline tables and arrays
+            raise MatrixDataError(f"{path}: {TooDeepError(MAX_DEPTH)}") from None
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise MatrixDataError(f"{path}: cannot be read as TOML: {exc}") from exc
+        if nested_deeper_than(data, MAX_DEPTH):  # 5,000 nested [a.a.a...] tables parse
+            raise MatrixDataError(f"{path}: {TooDeepError(MAX_DEPTH)}")
         parsed_cache.store(content, data)
     schema = data.get("schema")
     if schema != SCHEMA:
