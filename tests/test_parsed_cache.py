@@ -4,6 +4,7 @@ instead of parsing TOML, an edited file never meets a stale entry, and nothing a
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -103,3 +104,78 @@ def test_the_literals_of_the_signatures_come_from_the_cache_or_are_worked_out(
     monkeypatch.setattr(matcher, "_PRIMED", {})
     matcher.prime_literals(patterns)
     assert [matcher.required_literals(p) for p in patterns] == worked_out
+
+
+# --- what is read back is checked (issue 24) ----------------------------------------------------
+
+
+def _forge(cache: Path, content: bytes, data: object) -> Path:
+    """An entry for `content` holding `data`, with the right digest: what only envcheck, or
+    someone who read this module, would write."""
+    key = parsed_cache._key(content)
+    payload = json.dumps(data).encode()
+    cache.mkdir(mode=0o700, exist_ok=True)
+    entry = cache / f"{key}.json"
+    entry.write_bytes(parsed_cache._digest(key, payload) + b"\n" + payload)
+    return entry
+
+
+def test_an_edited_or_moved_entry_is_no_entry(cache: Path, tmp_path: Path) -> None:
+    folder = _matrix_copy(tmp_path)
+    content = (folder / NAME).read_bytes()
+    expected = _read_toml(folder, NAME)
+    (entry,) = cache.glob("*.json")
+    raw = entry.read_bytes()
+    assert parsed_cache.load(content) == expected
+    entry.write_bytes(raw.replace(b'"schema": 1', b'"schema": 1, "extra": 2', 1))
+    assert parsed_cache.load(content) is None  # the digest no longer matches
+    assert _read_toml(folder, NAME) == expected  # parsed again, and the entry made anew
+    other = b"schema = 1\n"
+    _forge(cache, other, {"schema": 1}).write_bytes(raw)  # a valid entry, under another name
+    assert parsed_cache.load(other) is None
+
+
+def test_an_entry_tomllib_could_not_have_made_is_no_entry(cache: Path) -> None:
+    deep: object = "x"
+    for _ in range(parsed_cache.MAX_DEPTH + 1):
+        deep = [deep]
+    for content, data in ((b"a", {"a": None}), (b"b", {"b": deep})):
+        _forge(cache, content, data)
+        assert parsed_cache.load(content) is None
+    _forge(cache, b"c", {"c": [1, "two", 3.5, True, {"d": []}]})
+    assert parsed_cache.load(b"c") == {"c": [1, "two", 3.5, True, {"d": []}]}
+
+
+def test_rows_that_fail_on_a_cached_parse_are_loaded_from_the_toml(
+    cache: Path, tmp_path: Path
+) -> None:
+    from envcheck.matrix.load import load_tensorflow  # noqa: PLC0415
+
+    folder = tmp_path / "matrix"
+    folder.mkdir()
+    source = bundled_matrix_dir() / "tensorflow.toml"
+    (folder / source.name).write_bytes(source.read_bytes())
+    expected = load_tensorflow(folder)
+    data = _read_toml(folder, source.name)
+    data["release"][0]["bogus"] = 1
+    _forge(cache, source.read_bytes(), data)
+    assert parsed_cache.load(source.read_bytes()) == data  # the entry passes its own checks
+    assert load_tensorflow(folder) == expected  # the rows' check sends it to the TOML
+
+
+def test_parsed_afresh_reads_no_entry(cache: Path, tmp_path: Path) -> None:
+    folder = _matrix_copy(tmp_path)
+    content = (folder / NAME).read_bytes()
+    _forge(cache, content, {"schema": 1, "forged": True})
+    assert _read_toml(folder, NAME)["forged"] is True
+    with parsed_cache.parsed_afresh():
+        assert "forged" not in _read_toml(folder, NAME)
+    assert parsed_cache.load(content) is not None  # stored again from the TOML meanwhile
+
+
+def test_an_entry_reached_through_a_link_is_not_read(cache: Path, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    target = _forge(elsewhere, b"x", {"x": 1})
+    cache.mkdir(mode=0o700)
+    (cache / target.name).symlink_to(target)
+    assert parsed_cache.load(b"x") is None

@@ -13,15 +13,18 @@ from __future__ import annotations
 import configparser
 import importlib
 import os
+import stat
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
+from envcheck.bounded_input import NotRegularFileError, UnsuitableFileError, read_regular_file
 from envcheck.errors import InputError
 
 # pip's own command whose configuration `envcheck fetch` follows: its [download] section.
+MAX_CONFIG_BYTES = 16 * 1024 * 1024  # a pip.conf is a few lines
 PIP_COMMAND = "download"
 
 
@@ -138,8 +141,17 @@ def read_pip_setting(
         parser = configparser.RawConfigParser()
         parser.optionxform = _normalize_key  # type: ignore[assignment,method-assign]
         try:
-            if not parser.read(path, encoding="utf-8"):
-                continue
+            data = read_regular_file(path, MAX_CONFIG_BYTES)
+        except UnsuitableFileError as exc:  # a FIFO waits for a writer for ever, a device
+            if isinstance(exc, NotRegularFileError) and stat.S_ISDIR(exc.mode):
+                continue  # skipped, as pip (and parser.read) skip what open() refuses
+            raise InputError(
+                f"pip's configuration file {str(path)!r} {exc}; fix it, or pass --index-url"
+            ) from None
+        except OSError:
+            continue  # missing or unreadable: skipped, as pip (and parser.read) skip it
+        try:
+            parser.read_string(data.decode("utf-8"), source=str(path))
         except (configparser.Error, UnicodeDecodeError) as exc:
             raise InputError(
                 f"pip's configuration file {str(path)!r} cannot be read: {exc}; fix it, or "

@@ -9,7 +9,6 @@ name must be a plain name: an index that lists `../../x.whl` is refused, never h
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
 
 from packaging.utils import canonicalize_name
 
+from envcheck.bounded_input import loads_json
 from envcheck.index.config import split_credentials
 from envcheck.index.errors import IndexResponseError, NotFoundError, UnsafeFileNameError
 from envcheck.index.http import HttpClient, refused_access_message
@@ -96,7 +96,7 @@ def _absolute(page_url: str, url: str) -> str:
 def parse_json_page(body: bytes, page_url: str, project: str) -> ProjectPage:
     """A PEP 691 project page (API version 1.x)."""
     try:
-        data = json.loads(body)
+        data = loads_json(body)  # a page 200k deep is TooDeepError, not RecursionError
     except ValueError as exc:
         raise IndexResponseError(f"{page_url}: the JSON page does not parse: {exc}") from exc
     if not isinstance(data, dict) or not isinstance(data.get("files"), list):

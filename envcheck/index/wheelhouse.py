@@ -24,6 +24,12 @@ from typing import Any, Literal, get_args
 
 from envcheck import __version__
 from envcheck.atomic_file import write_atomically
+from envcheck.bounded_input import (
+    TooDeepError,
+    UnsuitableFileError,
+    loads_json,
+    read_regular_file,
+)
 from envcheck.errors import InputError
 from envcheck.index.download import file_digests, is_temporary
 from envcheck.index.errors import FetchError, UnsafeFileNameError
@@ -33,6 +39,8 @@ from envcheck.index.simple_api import check_file_name
 MANIFEST_NAME = "wheelhouse.json"
 SCHEMA = "envcheck.wheelhouse/2"
 READABLE_SCHEMAS = ("envcheck.wheelhouse/1", SCHEMA)
+MANIFEST_MAX_BYTES = 256 * 1024 * 1024  # ~300 bytes an entry: most of a million files
+MANIFEST_MAX_DEPTH = 32  # a manifest nests 2 deep (files, an entry)
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 # What a fetch leaves only while it runs: pip's download directory, the manifest's temporary.
 _RUN_LEFTOVERS = re.compile(r"\.envcheck-pip-.*|\." + re.escape(MANIFEST_NAME) + r"\..*\.tmp")
@@ -118,13 +126,20 @@ def read_manifest(directory: Path) -> tuple[ManifestEntry, ...]:
     path = directory / MANIFEST_NAME
     where = str(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        # A FIFO here hung `fetch --verify`, a link to /dev/zero filled memory, and a document
+        # 100k deep ended in RecursionError: read bounded, parse bounded (envcheck.bounded_input).
+        text = read_regular_file(path, MANIFEST_MAX_BYTES).decode("utf-8")
+        data = loads_json(text, MANIFEST_MAX_DEPTH)
     except FileNotFoundError as exc:
         raise InputError(
             f"{where} does not exist; is {str(directory)!r} a wheelhouse written by envcheck fetch?"
         ) from exc
+    except UnsuitableFileError as exc:
+        raise InputError(f"{where} {exc}") from None
     except OSError as exc:
         raise InputError(f"{where} cannot be read: {exc.strerror or exc}") from exc
+    except TooDeepError as exc:
+        raise InputError(f"{where} is not a wheelhouse manifest: it is {exc}") from None
     except ValueError as exc:
         raise InputError(f"{where} is not JSON: {exc}") from exc
     if not isinstance(data, dict) or data.get("schema") not in READABLE_SCHEMAS:

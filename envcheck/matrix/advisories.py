@@ -15,7 +15,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import Version
 
 from envcheck.matrix import load
-from envcheck.matrix.load import MatrixDataError
+from envcheck.matrix.load import MatrixDataError, checked_against_toml
 from envcheck.matrix.signatures import FIX_KEYS, LOG_FRAMEWORKS, NAMES_TENSORFLOW
 from envcheck.platforms import OS_NAMES
 from envcheck.versions import ComputeCapability
@@ -114,6 +114,7 @@ def _workaround_for(row: load._Row, framework: str) -> tuple[tuple[str, str], ..
     return tuple(variants)
 
 
+@checked_against_toml
 def load_known_bugs(directory: Path) -> tuple[KnownBug, ...]:
     data = load._read_toml(directory, FILE)
     load._check_top_level(data, FILE, {"bug"})

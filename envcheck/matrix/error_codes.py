@@ -23,6 +23,7 @@ from envcheck.matrix.load import (
     _read_sources,
     _read_toml,
     _Row,
+    checked_against_toml,
 )
 from envcheck.matrix.records import Source
 from envcheck.matrix.signatures import Signature
@@ -192,6 +193,7 @@ def _check_unique(rows: list[tuple[str, ErrorCode]]) -> None:
             )
 
 
+@checked_against_toml
 def load_error_codes(directory: Path) -> ErrorCodes:
     """The rows of `directory`/error_codes.toml, in file order."""
     data = _read_toml(directory, FILE)

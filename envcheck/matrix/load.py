@@ -9,15 +9,22 @@ Cross-file consistency (floors that must not decrease, references between files)
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import os
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from packaging.version import Version
 
+from envcheck.bounded_input import (
+    TooDeepError,
+    UnsuitableFileError,
+    nested_deeper_than,
+    read_regular_file,
+)
 from envcheck.errors import EnvcheckError, InputError
 from envcheck.matrix import parsed_cache
 from envcheck.matrix.records import (
@@ -66,6 +73,11 @@ FILES = (
     "pytorch.toml",
     "jax.toml",
 )
+
+
+MAX_FILE_BYTES = 16 * 1024 * 1024  # the largest bundled file is ~120 KB
+MAX_DEPTH = parsed_cache.MAX_DEPTH  # a matrix file nests 6 deep (log_signatures.toml)
+T = TypeVar("T")
 
 
 class MatrixDataError(EnvcheckError):
@@ -228,19 +240,46 @@ class _Row:
 def _read_toml(directory: Path, name: str) -> dict[str, Any]:
     path = directory / name
     try:
-        content = path.read_bytes()
-        data = parsed_cache.load(content)
-        if data is None:
-            data = tomllib.loads(content.decode("utf-8"))
-            parsed_cache.store(content, data)
+        content = read_regular_file(path, MAX_FILE_BYTES)
     except FileNotFoundError as exc:
         raise MatrixDataError(f"{path}: file is missing") from exc
-    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise MatrixDataError(f"{path}: cannot be read as TOML: {exc}") from exc
+    except UnsuitableFileError as exc:  # a FIFO, a device, a link to /dev/zero, a huge file
+        raise MatrixDataError(f"{path}: {exc}") from None
+    except OSError as exc:
+        raise MatrixDataError(f"{path}: cannot be read: {exc.strerror or exc}") from exc
+    data = parsed_cache.load(content)
+    if data is None:
+        try:
+            data = tomllib.loads(content.decode("utf-8"))
+        except RecursionError:  # tomllib recurses into inline tables and arrays
+            raise MatrixDataError(f"{path}: {TooDeepError(MAX_DEPTH)}") from None
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise MatrixDataError(f"{path}: cannot be read as TOML: {exc}") from exc
+        if nested_deeper_than(data, MAX_DEPTH):  # 5,000 nested [a.a.a...] tables parse
+            raise MatrixDataError(f"{path}: {TooDeepError(MAX_DEPTH)}")
+        parsed_cache.store(content, data)
     schema = data.get("schema")
     if schema != SCHEMA:
         raise MatrixDataError(f"{path}: schema must be {SCHEMA}, found {schema!r}")
     return data
+
+
+def checked_against_toml(loader: Callable[[Path], T]) -> Callable[[Path], T]:
+    """`loader` (a file's rows from a directory), with a MatrixDataError found in a cached parse
+    confirmed on the TOML itself: a cache entry that passed its own checks but not the rows'
+    means "parse the file", never an error (or an answer) the file does not give."""
+
+    @functools.wraps(loader)
+    def load(directory: Path) -> T:
+        if not parsed_cache.reading():
+            return loader(directory)
+        try:
+            return loader(directory)
+        except MatrixDataError:
+            with parsed_cache.parsed_afresh():
+                return loader(directory)
+
+    return load
 
 
 def _read_sources(data: Mapping[str, Any], name: str) -> dict[str, Source]:
@@ -288,6 +327,7 @@ def _requirement(row: _Row, key: str, text: str) -> str:
     return text
 
 
+@checked_against_toml
 def load_tensorflow(directory: Path) -> tuple[tuple[TensorflowRelease, ...], dict[str, Source]]:
     name = "tensorflow.toml"
     data = _read_toml(directory, name)
@@ -345,6 +385,7 @@ def load_tensorflow(directory: Path) -> tuple[tuple[TensorflowRelease, ...], dic
     return tuple(releases), sources
 
 
+@checked_against_toml
 def load_cuda_drivers(
     directory: Path,
 ) -> tuple[tuple[CudaToolkit, ...], tuple[CudaFamily, ...], dict[str, Source]]:
@@ -383,6 +424,7 @@ def load_cuda_drivers(
     return tuple(toolkits), tuple(families), sources
 
 
+@checked_against_toml
 def load_architectures(
     directory: Path,
 ) -> tuple[tuple[ArchitectureTargets, ...], dict[str, Source]]:
@@ -434,6 +476,7 @@ def _libraries(row: _Row, key: str, sources: Mapping[str, Source]) -> tuple[Libr
     )
 
 
+@checked_against_toml
 def load_cudnn(
     directory: Path,
 ) -> tuple[tuple[CudnnRelease, ...], tuple[CudnnMajor, ...], dict[str, Source]]:
@@ -471,6 +514,7 @@ def load_cudnn(
     return tuple(releases), tuple(majors), sources
 
 
+@checked_against_toml
 def load_libraries(directory: Path) -> tuple[tuple[CudaLibrarySet, ...], dict[str, Source]]:
     name = "libraries.toml"
     data = _read_toml(directory, name)
@@ -490,6 +534,7 @@ def load_libraries(directory: Path) -> tuple[tuple[CudaLibrarySet, ...], dict[st
     return tuple(sets), sources
 
 
+@checked_against_toml
 def load_gpus(directory: Path) -> tuple[tuple[Gpu, ...], dict[str, Source]]:
     name = "gpus.toml"
     data = _read_toml(directory, name)
@@ -512,6 +557,7 @@ def load_gpus(directory: Path) -> tuple[tuple[Gpu, ...], dict[str, Source]]:
     return tuple(gpus), sources
 
 
+@checked_against_toml
 def load_driver_branches(
     directory: Path,
 ) -> tuple[tuple[DriverBranchLimit, ...], dict[str, Source]]:
@@ -595,6 +641,7 @@ def _arch_list(row: _Row) -> tuple[ComputeCapability, ...] | None:
     return tuple(capabilities)
 
 
+@checked_against_toml
 def load_pytorch(directory: Path) -> tuple[tuple[TorchBuild, ...], dict[str, Source]]:
     name = "pytorch.toml"
     data = _read_toml(directory, name)
@@ -628,6 +675,7 @@ def load_pytorch(directory: Path) -> tuple[tuple[TorchBuild, ...], dict[str, Sou
     return tuple(builds), sources
 
 
+@checked_against_toml
 def load_jax(directory: Path) -> tuple[tuple[JaxPlugin, ...], dict[str, Source]]:
     name = "jax.toml"
     data = _read_toml(directory, name)

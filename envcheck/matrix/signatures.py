@@ -23,6 +23,7 @@ from envcheck.matrix.load import (
     _read_toml,
     _Row,
     _rows,
+    checked_against_toml,
 )
 
 FILE = "log_signatures.toml"
@@ -286,6 +287,7 @@ class LogFramework:
         return {"framework": self.framework, "cuda_build": self.cuda_build}
 
 
+@checked_against_toml
 def load_log_frameworks(directory: Path) -> dict[str, LogFramework]:
     """The `[[framework]]` rows of FRAMEWORKS_FILE by id: one per LOG_FRAMEWORKS name and one
     "other", each citing its source."""
@@ -308,6 +310,7 @@ def load_log_frameworks(directory: Path) -> dict[str, LogFramework]:
     return found
 
 
+@checked_against_toml
 def load_signatures(directory: Path) -> tuple[Signature, ...]:
     """The signatures of `directory`'s log_signatures*.toml files (FILES), in file order (the
     match order); ids are unique across the files."""

@@ -14,6 +14,7 @@ from envcheck.errors import EnvcheckError
 from envcheck.matrix.checks import Problem, check_advisories, check_matrix
 from envcheck.matrix.load import MatrixDataError, matrix_dir
 from envcheck.matrix.model import load_matrix
+from envcheck.matrix.parsed_cache import parsed_afresh
 from envcheck.report import matrix_rows
 from envcheck.versions import major_minor, parse_numeric_version
 
@@ -51,11 +52,14 @@ def validate(args: argparse.Namespace) -> int:
     except EnvcheckError as exc:
         raise fail(str(exc), EXIT_USAGE) from None
     problems: list[Problem]
-    try:
-        problems = check_matrix(load_matrix(directory))
-    except MatrixDataError as exc:
-        problems = [Problem("load", str(exc))]
-    problems += check_advisories(directory)
+    # The files themselves are checked, not a cache entry of their parse (which an edit to the
+    # entry, not the file, once turned into "valid").
+    with parsed_afresh():
+        try:
+            problems = check_matrix(load_matrix(directory))
+        except MatrixDataError as exc:
+            problems = [Problem("load", str(exc))]
+        problems += check_advisories(directory)
     if args.as_json:
         print(json.dumps(matrix_rows.validation_to_json(directory, problems), indent=2))
     else:

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
+from envcheck.bounded_input import UnsuitableFileError, read_regular_file
 from envcheck.cli.commands.flags import capability_lookup, gpus_from_flags
 from envcheck.cli.commands.matrix_choice import load
 from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, handles_errors
@@ -29,13 +29,16 @@ from envcheck.recommend.windows_setup import (
 from envcheck.recommend.windows_setup import wsl_state as classify_wsl
 from envcheck.report import setup as setup_report
 
+MAX_LIST_BYTES = 16 * 1024 * 1024  # `py --list-paths` or `wsl --list` output: a few KB
 PYTHON_SCHEMA = "envcheck.setup-windows-python/1"
 WSL_SCHEMA = "envcheck.setup-wsl-state/1"
 
 
 def _read(path: str, option: str) -> str:
-    try:
-        return decode_output(Path(path).read_bytes())
+    try:  # a FIFO or /dev/zero is refused, not waited on or read without end
+        return decode_output(read_regular_file(path, MAX_LIST_BYTES))
+    except UnsuitableFileError as exc:
+        raise InputError(f"{option} {path!r} {exc}") from None
     except OSError as exc:
         raise InputError(f"{option} {path!r} cannot be read: {exc.strerror or exc}") from None
 
