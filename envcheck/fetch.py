@@ -29,7 +29,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote, urlsplit, urlunsplit
 
@@ -39,7 +39,7 @@ from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel
 from packaging.version import Version
 
 from envcheck.errors import InputError
-from envcheck.index.config import IndexLocation, redact, resolve_index
+from envcheck.index.config import IndexLocation, resolve_index
 from envcheck.index.download import (
     DEFAULT_WORKERS,
     FailedDownload,
@@ -89,6 +89,7 @@ from envcheck.matrix.rules import (
 from envcheck.platforms import host_os
 from envcheck.recommend.frameworks import recommend_jax, recommend_torch
 from envcheck.recommend.machine import MachineDescription, describe_machine
+from envcheck.urls import redact
 from envcheck.versions import PythonVersion
 
 _PIP_ERROR_LINES = 8
@@ -347,7 +348,7 @@ def index_for(plans: Sequence[TargetPlan], index: IndexLocation) -> IndexLocatio
             f"the PyTorch build comes from {redact(url)} with its requirements, and --index-url "
             "names another: drop --index-url (or point --torch-index-url at your mirror)"
         )
-    return replace(resolve_index(url), found_via="--torch-index-url")
+    return resolve_index(url, option="--torch-index-url")
 
 
 # --- fetching ---------------------------------------------------------------------------------

@@ -26,7 +26,12 @@ if TYPE_CHECKING:  # the download stack (requests, urllib3) loads only when fetc
     from envcheck.fetch import FetchReport
 
 from envcheck.errors import EnvcheckError, InputError
-from envcheck.index.config import IndexLocation, resolve_index, split_credentials
+from envcheck.index.config import (
+    IndexLocation,
+    check_index_url,
+    resolve_index,
+    split_credentials,
+)
 from envcheck.matrix.load import matrix_dir
 from envcheck.matrix.model import load_matrix, tensorflow_specifier
 from envcheck.report import fetch as fetch_report
@@ -52,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
         framework = framework_choice(args.framework) or "tensorflow"
         spec = _spec(args, framework)
         index = resolve_index(index_url)
+        if args.torch_index_url is not None:  # read only once a plan needs it: check it now
+            check_index_url(args.torch_index_url, "--torch-index-url")
         secrets += index.secrets
         report = _fetch(
             Path(dest),
