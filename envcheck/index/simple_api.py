@@ -61,15 +61,20 @@ def project_url(index_url: str, name: str) -> str:
     return f"{index_url.rstrip('/')}/{canonicalize_name(name)}/"
 
 
-def check_file_name(name: str, project: str) -> str:
-    """`name` if it is a plain file name that stays inside a directory; else UnsafeFileNameError."""
-    unsafe = (
+def is_plain_file_name(name: str) -> bool:
+    """Whether `name` names a file inside a directory: no separator, no `..`, no hidden name,
+    no control character, not too long for a file system."""
+    return not (
         not name
         or name.startswith(".")
         or len(name) > MAX_FILE_NAME
         or _UNSAFE_CHARACTERS.search(name) is not None
     )
-    if unsafe:
+
+
+def check_file_name(name: str, project: str) -> str:
+    """`name` if it is a plain file name that stays inside a directory; else UnsafeFileNameError."""
+    if not is_plain_file_name(name):
         raise UnsafeFileNameError(
             f"the index lists the file name {name!r} for project {project!r}, which is not a "
             "plain file name (it could write outside the destination); refusing this project "

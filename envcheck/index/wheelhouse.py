@@ -26,9 +26,9 @@ from envcheck import __version__
 from envcheck.atomic_file import write_atomically
 from envcheck.errors import InputError
 from envcheck.index.download import file_digests, is_temporary
-from envcheck.index.errors import FetchError, UnsafeFileNameError
+from envcheck.index.errors import FetchError
 from envcheck.index.lock import LOCK_NAME
-from envcheck.index.simple_api import check_file_name
+from envcheck.index.simple_api import is_plain_file_name
 
 MANIFEST_NAME = "wheelhouse.json"
 SCHEMA = "envcheck.wheelhouse/2"
@@ -68,6 +68,8 @@ class ManifestEntry:
 
 
 def _entry(raw: object, where: str) -> ManifestEntry:
+    """One entry of `files`; InputError naming what is wrong with it first (the entry itself is
+    quoted last, where the command's error line cuts a huge one)."""
     if not isinstance(raw, dict):
         raise InputError(f"{where}: a 'files' entry is not an object")
     values = {k: raw.get(k) for k in ("file", "sha256", "size", "url", "platform", "python")}
@@ -92,16 +94,17 @@ def _entry(raw: object, where: str) -> ManifestEntry:
     )
     if not valid:
         raise InputError(
-            f"{where}: the entry {raw!r} lacks one of file, sha256, size, url, platform, "
-            "python, status (planned, downloaded or failed)"
+            f"{where}: an entry lacks one of file, sha256, size, url, platform, python, status "
+            f"(planned, downloaded or failed): {raw!r}"
         )
     assert isinstance(file, str)
     assert isinstance(platform, str)
     assert isinstance(python, str)
-    try:
-        check_file_name(file, "the manifest")
-    except UnsafeFileNameError as exc:
-        raise InputError(f"{where}: {exc}") from exc
+    if not is_plain_file_name(file):
+        raise InputError(
+            f"{where}: an entry's file is not a plain file name in the wheelhouse (it could "
+            f"point outside it); remove or correct that entry: {file!r}"
+        )
     return ManifestEntry(
         file,
         sha256 if isinstance(sha256, str) else None,
