@@ -54,6 +54,7 @@ from envcheck.index.errors import (
     DownloadsFailedError,
     FetchError,
     HashMismatchError,
+    IndexResponseError,
     NoMatchingWheelError,
     NotFoundError,
 )
@@ -595,6 +596,12 @@ def _check_against_index(
 ) -> tuple[str, int, str | None]:
     """(sha256, size, url) of a file pip saved, checked against the index's digest."""
     listed = next((f for f in page.files if f.filename == path.name), None) if page else None
+    unusable = page.why_ignored(path.name) if page else None
+    if unusable is not None:  # listed, but with a digest or size that cannot be checked
+        raise IndexResponseError(
+            f"{path.name}: pip saved a file that {index.display} lists with an unusable entry "
+            f"({unusable}), so it cannot be verified; the file was discarded"
+        )
     algorithms = ["sha256"]
     if listed is not None:
         algorithm, expected = verify_algorithm(listed)

@@ -162,6 +162,7 @@ class ServedFile:
     data: bytes
     project: str = ""  # default: from the file name
     listed_sha256: str | None = None  # the digest the page shows (default: the true one)
+    listed_size: object = None  # the PEP 700 size the page shows (default: the true one)
     cut_after: int | None = None  # close the connection after this many body bytes ...
     cut_times: int = 1  # ... on this many requests
     fail_first: int = 0  # answer HTTP 500 to this many requests first
@@ -232,7 +233,7 @@ class FaultyIndex:
                     "hashes": {"sha256": f.listed_sha256 or f.sha256},
                 }
                 if f.size_listed:
-                    entry["size"] = len(f.data)
+                    entry["size"] = len(f.data) if f.listed_size is None else f.listed_size
                 if f.requires_python:
                     entry["requires-python"] = f.requires_python
                 entries.append(entry)

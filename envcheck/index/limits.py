@@ -17,6 +17,9 @@ DEADLINE_MIN_RATE = 100_000.0  # bytes per second the size-scaled deadline allow
 # When neither the index (PEP 700 size) nor the server (Content-Length) says how big a file is,
 # no wheel anyone publishes comes near this; an endless body stops here, not at a full disk.
 MAX_UNKNOWN_BYTES = 20_000_000_000
+# The largest size an index may list for a file: past it the listing is taken as broken, not as
+# a file to make room for.
+MAX_LISTED_BYTES = MAX_UNKNOWN_BYTES
 
 
 @dataclass(frozen=True)
