@@ -47,6 +47,7 @@ from envcheck.index.download import (
     download_all,
     file_digests,
     part_name,
+    refuse_link,
     safe_target,
     verify_algorithm,
 )
@@ -366,7 +367,9 @@ def prepare_dest(dest: Path) -> None:
 
 
 def _old_entries(dest: Path) -> tuple[ManifestEntry, ...]:
-    """The entries of the manifest already there (InputError if it is not ours)."""
+    """The entries of the manifest already there (InputError if it is not ours, or a link:
+    a dangling one would have the manifest created wherever it points)."""
+    refuse_link(dest / MANIFEST_NAME)
     return read_manifest(dest) if (dest / MANIFEST_NAME).exists() else ()
 
 
@@ -448,9 +451,12 @@ def fetch_wheelhouse(
             }
         else:
             planned = _plan_direct(http, plans, workers)
-            clean_stale(
-                dest, (part_name(f.filename, verify_algorithm(f)[1]) for f in _unique(planned))
-            )
+            parts = [part_name(f.filename, verify_algorithm(f)[1]) for f in _unique(planned)]
+            clean_stale(dest, parts)
+            # Said before any download, not when one file's turn comes (download_file opens
+            # each without following links all the same).
+            for name in [*parts, *(f.filename for f in _unique(planned))]:
+                refuse_link(dest / name)
             _record(dest, old, [p.entry("planned") for p in planned])
             files, failed_files = _fetch_direct(http, planned, dest, progress, workers, limits)
             names = {f.file.filename for f in failed_files}

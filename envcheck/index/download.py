@@ -15,9 +15,11 @@ kept as is. This module prints nothing: progress goes to a `Progress` the caller
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
+import stat
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -28,6 +30,7 @@ from typing import IO, Protocol
 
 import requests
 
+from envcheck.errors import InputError
 from envcheck.index.errors import (
     FetchError,
     HashMismatchError,
@@ -161,6 +164,34 @@ def safe_target(dest: Path, filename: str, project: str = "") -> Path:
     if target.resolve().parent != dest.resolve():
         raise UnsafeFileNameError(f"the file name {filename!r} would leave {str(dest)!r}; refused")
     return target
+
+
+# Opens a file in the wheelhouse as itself: a symlink planted at its name (by another user of a
+# shared directory, or a careless script) fails with ELOOP instead of sending envcheck's bytes
+# to whatever it points at. O_NONBLOCK: a FIFO there must not hang the open.
+NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+
+
+def link_error(path: Path, what: str = "is a symbolic link") -> InputError:
+    """A link (or other non-file) where the wheelhouse needs a regular file, named."""
+    return InputError(
+        f"--dest {str(path.parent)!r}: {path.name!r} {what}, where envcheck keeps a regular "
+        "file of its own (writing through it could change a file outside the wheelhouse); "
+        "remove it and run again"
+    )
+
+
+def refuse_link(path: Path) -> None:
+    """InputError when `path` is there and is not a regular file itself (a symlink to one
+    counts as a link); nothing when it is a regular file or missing."""
+    try:
+        mode = path.lstat().st_mode
+    except OSError:
+        return  # missing, or unreadable: the open that follows says why
+    if stat.S_ISLNK(mode):
+        raise link_error(path)
+    if not stat.S_ISREG(mode):
+        raise link_error(path, "is not a regular file")
 
 
 def part_name(filename: str, expected_digest: str) -> str:
@@ -394,6 +425,7 @@ def download_file(
         raise DownloadCancelledError(f"{file.filename}: not started")
     target = safe_target(dest, file.filename)
     algorithm, expected = verify_algorithm(file)
+    refuse_link(target)  # a wheel that is a link to a file elsewhere is no wheel of this house
     if target.is_file():
         digests = file_digests(target, sorted({"sha256", algorithm}))
         if digests[algorithm] == expected.lower():
@@ -408,9 +440,10 @@ def download_file(
                 False,
             )
     part = dest / part_name(file.filename, expected)
+    handle = _open_part(part, target)  # before the try: a refused link is never removed
     keep = False
     try:
-        with _open_part(part, target) as out:
+        with handle as out:
             transfer = _Transfer(out, algorithm, progress, file.filename)
             transfer.deadline_s = limits.deadline_for(file.size)
             if file.size is not None and os.fstat(out.fileno()).st_size > file.size:
@@ -434,9 +467,9 @@ def download_file(
                     f"{expected.lower()} ({file.url}); the file was discarded"
                 )
             out.flush()
+            _chmod(out, part)
             os.fsync(out.fileno())
-        part.chmod(FILE_MODE)
-        part.replace(target)
+        part.replace(target)  # a rename replaces a link at `target`, never what it points at
         progress.finish(file.filename)
         return Downloaded(
             file.filename,
@@ -456,13 +489,30 @@ def download_file(
 
 
 def _open_part(part: Path, target: Path) -> IO[bytes]:
-    """The `.part` of `target`, opened for reading and appending, created when missing."""
-    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0)
+    """The `.part` of `target`, opened for reading and appending, created when missing; never
+    through a link (InputError naming it): a `.part` planted as a symlink made a fetch write
+    the wheel into the file it pointed at. One with other hard links is refused alike."""
+    refuse_link(part)
     try:
-        handle = os.open(part, flags, 0o666)
+        handle = os.open(part, os.O_RDWR | os.O_CREAT | NO_FOLLOW, 0o666)
     except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.EMLINK):  # a link planted since the check above
+            raise link_error(part) from None
         raise FetchError(f"cannot write {str(target)!r}: {exc.strerror or exc}") from exc
+    info = os.fstat(handle)
+    if not stat.S_ISREG(info.st_mode) or info.st_nlink > 1:
+        os.close(handle)
+        what = "has other hard links" if stat.S_ISREG(info.st_mode) else "is not a regular file"
+        raise link_error(part, what)
     return os.fdopen(handle, "r+b")
+
+
+def _chmod(out: IO[bytes], part: Path) -> None:
+    """The wheel's mode, set on the file opened (not on whatever the name is by now)."""
+    if hasattr(os, "fchmod"):
+        os.fchmod(out.fileno(), FILE_MODE)
+    else:  # pragma: no cover - Windows: no fchmod, and no symlink an unprivileged user plants
+        part.chmod(FILE_MODE)
 
 
 def _empty(path: Path) -> bool:

@@ -25,7 +25,7 @@ from typing import Any, Literal, get_args
 from envcheck import __version__
 from envcheck.atomic_file import write_atomically
 from envcheck.errors import InputError
-from envcheck.index.download import file_digests, is_temporary
+from envcheck.index.download import file_digests, is_temporary, refuse_link
 from envcheck.index.errors import FetchError
 from envcheck.index.lock import LOCK_NAME
 from envcheck.index.simple_api import is_plain_file_name
@@ -178,7 +178,9 @@ def write_manifest(directory: Path, entries: Iterable[ManifestEntry]) -> Path:
     """Write `directory/wheelhouse.json` atomically (envcheck.atomic_file); FetchError when the
     wheelhouse cannot take it."""
     path = directory / MANIFEST_NAME
-    write_atomically(path, manifest_json(entries), option="--dest", error=FetchError)
+    write_atomically(
+        path, manifest_json(entries), option="--dest", error=FetchError, follow_links=False
+    )
     return path
 
 
@@ -229,6 +231,7 @@ def verify_wheelhouse(directory: Path) -> Verification:
     """Re-hash every file `wheelhouse.json` lists; InputError when there is no manifest."""
     if not directory.is_dir():
         raise InputError(f"--verify {str(directory)!r} is not a directory")
+    refuse_link(directory / MANIFEST_NAME)  # the wheelhouse's own files, never through a link
     entries = read_manifest(directory)
     expected: dict[str, ManifestEntry] = {}
     conflicting: set[str] = set()
@@ -247,6 +250,7 @@ def verify_wheelhouse(directory: Path) -> Verification:
     incomplete: list[str] = []
     for name, entry in sorted(expected.items()):
         path = directory / name
+        refuse_link(path)  # a "wheel" that is a link to a file elsewhere is not this wheel
         if entry.status != "downloaded":
             if not _landed(path, entry):
                 (failed if entry.status == "failed" else incomplete).append(name)
