@@ -60,7 +60,7 @@ from envcheck.index.errors import (
     NotFoundError,
 )
 from envcheck.index.http import HttpClient, RetryPolicy, Timeouts
-from envcheck.index.limits import DownloadLimits
+from envcheck.index.limits import DownloadLimits, PageLimits
 from envcheck.index.lock import WheelhouseLock
 from envcheck.index.simple_api import IndexFile, ProjectPage, fetch_project
 from envcheck.index.wheelhouse import (
@@ -432,7 +432,8 @@ def fetch_wheelhouse(
     plans = plan_targets(matrix, framework, spec, targets, driver, torch_index_base)
     index = index_for(plans, index)
     prepare_dest(dest)
-    with WheelhouseLock(dest, on_wait), HttpClient(index, timeouts, retry) as http:
+    pages = PageLimits.following(limits)  # --deadline bounds each index page too
+    with WheelhouseLock(dest, on_wait), HttpClient(index, timeouts, retry, pages) as http:
         old = _old_entries(dest)  # read under the lock: another fetch may just have written it
         if with_deps:
             planned = _plan_with_pip(http, plans, workers)

@@ -22,7 +22,7 @@ import re
 import stat
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,11 +43,13 @@ from envcheck.index.http import (
     TRANSIENT,
     HttpClient,
     RetryableStatusError,
+    ShortBodyError,
     describe_failure,
     is_permanent,
     is_retryable_status,
     refused_access_message,
     retry_after_seconds,
+    wire_chunks,
 )
 from envcheck.index.limits import DownloadLimits
 from envcheck.index.simple_api import IndexFile, check_file_name
@@ -130,10 +132,6 @@ class FailedDownload:
 
     file: IndexFile
     error: FetchError
-
-
-class _ShortBodyError(Exception):
-    """The body ended before the size the index or the server announced."""
 
 
 def verify_algorithm(file: IndexFile) -> tuple[str, str]:
@@ -293,28 +291,6 @@ def _accept_response(response: requests.Response, file: IndexFile, transfer: _Tr
         raise IndexResponseError(f"{file.filename}: HTTP {status} for {file.url}")
 
 
-def _body_chunks(response: requests.Response) -> Iterator[bytes]:
-    """The body as it arrives, so that every byte received counts when the connection breaks
-    (urllib3 2's read(amt) drops a partial chunk then; read1 returns what is there).
-
-    The bytes are the ones on the wire, as pip keeps them: a wheel is never Content-Encoded on
-    purpose, and inflating one would let a small announced body grow without bound."""
-    read1 = getattr(response.raw, "read1", None)
-    if read1 is None:  # urllib3 1.26: read(amt) already returns what arrived
-        yield from response.raw.stream(CHUNK_BYTES, decode_content=False)
-        return
-    announced = response.headers.get("Content-Length", "")
-    received = 0
-    while True:
-        chunk = read1(CHUNK_BYTES, decode_content=False)
-        if not chunk:
-            break
-        received += len(chunk)
-        yield chunk
-    if announced.isdigit() and received < int(announced):
-        raise _ShortBodyError(f"{received} of the {announced} bytes announced")
-
-
 def _deadline_error(file: IndexFile, transfer: _Transfer) -> DeadlineError:
     total = f" of {file.size}" if file.size is not None else ""
     return DeadlineError(
@@ -363,7 +339,9 @@ def _one_request(
             transfer.progress.start(transfer.name, total)
             transfer.progress.advance(transfer.name, transfer.written)
             transfer.started = True
-        for chunk in _body_chunks(response):
+        # The bytes on the wire, as pip keeps them: a wheel is never Content-Encoded on purpose,
+        # and inflating one would let a small announced body grow without bound.
+        for chunk in wire_chunks(response, CHUNK_BYTES):
             if cancel.is_set():
                 raise DownloadCancelledError(f"{file.filename}: stopped")
             if transfer.written + len(chunk) > cap:
@@ -375,7 +353,7 @@ def _one_request(
             if transfer.remaining() <= 0:
                 raise _deadline_error(file, transfer)
     if file.size is not None and transfer.written < file.size:
-        raise _ShortBodyError(f"{transfer.written} of {file.size} bytes")
+        raise ShortBodyError(f"{transfer.written} of {file.size} bytes")
 
 
 def _transfer_with_retries(
@@ -391,10 +369,10 @@ def _transfer_with_retries(
         try:
             _one_request(http, file, transfer, cancel, limits)
             return
-        except (*TRANSIENT, _ShortBodyError) as exc:
+        except (*TRANSIENT, ShortBodyError) as exc:
             if transfer.remaining() <= 0:
                 raise _deadline_error(file, transfer) from None
-            if isinstance(exc, _ShortBodyError):
+            if isinstance(exc, ShortBodyError):
                 reason = f"the body ended early ({exc})"
             else:
                 reason = describe_failure(exc, http.timeouts, file.url)

@@ -1,8 +1,10 @@
-"""How long and how large one file's download may get: the bounds that keep a fetch from hanging
-on a trickling server or filling the disk from an endless body.
+"""How long and how large one file's download, or one index page, may get: the bounds that keep
+a fetch from hanging on a trickling server, filling the disk from an endless body, or filling
+memory from a page that inflates without end.
 
 The per-read timeout (`http.Timeouts`) catches a server that goes silent; these catch one that
-never stops talking. Pure data and arithmetic; `download` enforces them.
+never stops talking. Pure data and arithmetic; `download` and `http.HttpClient.get_small`
+enforce them.
 """
 
 from __future__ import annotations
@@ -38,3 +40,25 @@ class DownloadLimits:
         if size is None:
             return self.floor_s
         return max(self.floor_s, size / self.min_rate)
+
+
+# A project page is read into memory and parsed whole. The largest real ones (nightly builds
+# with tens of thousands of files) are tens of MB; a page past this is a broken or hostile
+# index, stopped before it takes the machine's memory (a 6 MB gzip page inflating to 6 GB did).
+MAX_PAGE_BYTES = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class PageLimits:
+    """The bounds of reading one index page, all its attempts and waits together: bytes after
+    any Content-Encoding is undone, and seconds of wall-clock time."""
+
+    max_bytes: int = MAX_PAGE_BYTES
+    deadline: float = DEADLINE_FLOOR_S  # a 64 MB page at 100 kB/s nearly fills it
+
+    @classmethod
+    def following(cls, downloads: DownloadLimits | None) -> PageLimits:
+        """The page bounds of a fetch: `--deadline`, when given, bounds each page as well."""
+        if downloads is None or downloads.deadline is None:
+            return cls()
+        return cls(deadline=downloads.deadline)
