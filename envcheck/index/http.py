@@ -204,27 +204,29 @@ class _Inflater:
 
     def __init__(self, encoding: str) -> None:
         self._wbits = PAGE_ENCODINGS[encoding]
-        self._deflate = encoding == "deflate"
         self._obj = None if self._wbits is None else zlib.decompressobj(self._wbits)
-        self._started = False
+        # "deflate" is often sent without its zlib header (browsers and urllib3 accept that):
+        # the bytes before the first output are kept, to read them again as raw deflate.
+        self._head: bytearray | None = bytearray() if encoding == "deflate" else None
 
     def feed(self, data: bytes, step: int) -> Iterator[bytes]:
         if self._obj is None:
             yield data
             return
+        if self._head is not None:
+            self._head += data
         pending = data
         while pending:
             try:
                 out = self._obj.decompress(pending, step)
             except zlib.error:
-                if not (self._deflate and not self._started):
+                if self._head is None:
                     raise
-                # "deflate" sent without its zlib header, as many servers do (browsers and
-                # urllib3 accept it): the same bytes, read as a raw deflate stream.
-                self._deflate = False
                 self._obj = zlib.decompressobj(-zlib.MAX_WBITS)
+                pending, self._head = bytes(self._head), None
                 continue
-            self._started = True
+            if out or (self._head is not None and len(self._head) > PAGE_CHUNK_BYTES):
+                self._head = None  # the header was right (or long past): no second reading
             if out:
                 yield out
             if self._obj.eof:

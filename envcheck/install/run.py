@@ -67,7 +67,7 @@ def parse_installer(text: str) -> Installer:
 
 def redact_url(url: str) -> str:
     """The URL with its password (or a token given as user name) replaced by ****; never
-    raises, also for a URL that does not parse (envcheck.index.config.redact)."""
+    raises, also for a URL that does not parse (envcheck.urls.redact)."""
     return redact(url)
 
 

@@ -159,9 +159,12 @@ def test_a_dripping_page_meets_the_deadline(index: FaultyIndex, tmp_path: Path) 
     assert result.seconds < 20
 
 
+@pytest.mark.parametrize("drip", [None, (1, 0.0)], ids=["whole", "a-byte-at-a-time"])
 @pytest.mark.parametrize("encoding", ["gzip", "deflate", "deflate-raw"])
-def test_an_encoded_page_still_works(index: FaultyIndex, tmp_path: Path, encoding: str) -> None:
-    index.page_encoding = encoding
+def test_an_encoded_page_still_works(
+    index: FaultyIndex, tmp_path: Path, encoding: str, drip: tuple[int, float] | None
+) -> None:
+    index.page_encoding, index.page_drip = encoding, drip
     result = fetch_win_cp310(tmp_path, index.url)
     assert result.exit_code == EXIT_OK, result.stderr
     page = next(r for r in index.requests if r.path.startswith("/simple/"))

@@ -10,6 +10,7 @@ URL is wrong, redacted, in one line with exit 2.
 from __future__ import annotations
 
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -116,3 +117,12 @@ def test_the_redactor_leaves_urls_without_credentials_alone() -> None:
     for text in ("http://h/simple/", "http://h/a@b", "https://[::1]:8080/simple/", "plain"):
         assert redact(text) == text
     assert redact("https://alice:pw@h:8080/s/") == "https://alice:****@h:8080/s/"
+
+
+def test_the_redactor_takes_linear_time() -> None:
+    """It runs on any text a message quotes: a long run of scheme characters must not make a
+    search for `scheme://` quadratic (issue 24, 1's lesson)."""
+    for text in ("a" * 1_000_000, "http://" + "a" * 1_000_000, "://" * 300_000):
+        began = time.monotonic()
+        redact(text)
+        assert time.monotonic() - began < 2
