@@ -4,7 +4,9 @@ The text goes to a temporary file beside the target, is flushed to disk and read
 then renamed over the target (atomic on one file system). The file gets the mode a plain open()
 would give it (0666 less the umask), or keeps the mode of the file it replaces. A symlink is
 followed: its target is replaced and the link kept. What is not a regular file (a device such as
-/dev/null, a FIFO, /dev/stdout) is written in place, never replaced.
+/dev/null, a FIFO, /dev/stdout) is written in place, never replaced. A file envcheck keeps in a
+directory of its own (the wheelhouse manifest) is written with `follow_links=False`: a link or
+special file at its name is refused instead.
 """
 
 from __future__ import annotations
@@ -40,11 +42,20 @@ def check_writable(target: str, option: str = "-o") -> Path:
 
 
 def write_atomically(
-    path: Path, text: str, option: str = "-o", error: type[EnvcheckError] = InputError
+    path: Path,
+    text: str,
+    option: str = "-o",
+    error: type[EnvcheckError] = InputError,
+    follow_links: bool = True,
 ) -> None:
     """Write `text` to `path`; `error` (InputError: the user named a place that cannot take
     it) naming `option` when the place cannot take it. The one writer of every file envcheck
-    writes: reports, constraints files, the wheelhouse manifest."""
+    writes: reports, constraints files, the wheelhouse manifest. `follow_links` False: a file
+    envcheck owns inside a directory (the manifest), where a symlink or a special file at its
+    name is refused (InputError naming it), never written through; the rename then replaces
+    whatever the name is, never what it points at."""
+    if not follow_links:
+        _refuse_non_file(path, option)
     if path.is_dir():
         raise error(f"{option} {str(path)!r} cannot be written: it is a directory")
     data = text.encode("utf-8")
@@ -69,6 +80,21 @@ def write_atomically(
         raise error(f"{option} {str(label)!r} cannot be written: {exc.strerror or exc}") from exc
     finally:
         temporary.unlink(missing_ok=True)
+
+
+def _refuse_non_file(path: Path, option: str) -> None:
+    try:
+        mode = path.lstat().st_mode
+    except OSError:
+        return  # missing (to be created), or unreadable: the write says why
+    if stat.S_ISREG(mode):
+        return
+    what = "a symbolic link" if stat.S_ISLNK(mode) else "not a regular file"
+    raise InputError(
+        f"{option} {str(path.parent)!r}: {path.name!r} is {what}, where envcheck keeps a "
+        "regular file of its own (writing through it could change a file elsewhere); remove "
+        "it and run again"
+    )
 
 
 def _is_special(path: Path) -> bool:
@@ -109,7 +135,10 @@ def _create_temporary(
     Created with mode 0666 like open() does, so the umask decides the final mode: mkstemp's
     0600 would survive the rename and hide a report that the user's umask shares.
     """
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    # O_EXCL alone already refuses any existing name, links included; O_NOFOLLOW says so too,
+    # where a link could otherwise be followed.
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    flags |= getattr(os, "O_BINARY", 0)
     for _ in range(_ATTEMPTS):
         temporary = directory / f".{path.name}.{os.urandom(6).hex()}.tmp"
         try:

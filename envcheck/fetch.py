@@ -29,7 +29,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote, urlsplit, urlunsplit
 
@@ -39,7 +39,7 @@ from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel
 from packaging.version import Version
 
 from envcheck.errors import InputError
-from envcheck.index.config import IndexLocation, redact, resolve_index
+from envcheck.index.config import IndexLocation, resolve_index
 from envcheck.index.download import (
     DEFAULT_WORKERS,
     FailedDownload,
@@ -47,6 +47,7 @@ from envcheck.index.download import (
     download_all,
     file_digests,
     part_name,
+    refuse_link,
     safe_target,
     verify_algorithm,
 )
@@ -54,11 +55,12 @@ from envcheck.index.errors import (
     DownloadsFailedError,
     FetchError,
     HashMismatchError,
+    IndexResponseError,
     NoMatchingWheelError,
     NotFoundError,
 )
 from envcheck.index.http import HttpClient, RetryPolicy, Timeouts
-from envcheck.index.limits import DownloadLimits
+from envcheck.index.limits import DownloadLimits, PageLimits
 from envcheck.index.lock import WheelhouseLock
 from envcheck.index.simple_api import IndexFile, ProjectPage, fetch_project
 from envcheck.index.wheelhouse import (
@@ -89,6 +91,7 @@ from envcheck.matrix.rules import (
 from envcheck.platforms import host_os
 from envcheck.recommend.frameworks import recommend_jax, recommend_torch
 from envcheck.recommend.machine import MachineDescription, describe_machine
+from envcheck.urls import redact
 from envcheck.versions import PythonVersion
 
 _PIP_ERROR_LINES = 8
@@ -347,7 +350,7 @@ def index_for(plans: Sequence[TargetPlan], index: IndexLocation) -> IndexLocatio
             f"the PyTorch build comes from {redact(url)} with its requirements, and --index-url "
             "names another: drop --index-url (or point --torch-index-url at your mirror)"
         )
-    return replace(resolve_index(url), found_via="--torch-index-url")
+    return resolve_index(url, option="--torch-index-url")
 
 
 # --- fetching ---------------------------------------------------------------------------------
@@ -364,7 +367,9 @@ def prepare_dest(dest: Path) -> None:
 
 
 def _old_entries(dest: Path) -> tuple[ManifestEntry, ...]:
-    """The entries of the manifest already there (InputError if it is not ours)."""
+    """The entries of the manifest already there (InputError if it is not ours, or a link:
+    a dangling one would have the manifest created wherever it points)."""
+    refuse_link(dest / MANIFEST_NAME)
     return read_manifest(dest) if (dest / MANIFEST_NAME).exists() else ()
 
 
@@ -427,7 +432,8 @@ def fetch_wheelhouse(
     plans = plan_targets(matrix, framework, spec, targets, driver, torch_index_base)
     index = index_for(plans, index)
     prepare_dest(dest)
-    with WheelhouseLock(dest, on_wait), HttpClient(index, timeouts, retry) as http:
+    pages = PageLimits.following(limits)  # --deadline bounds each index page too
+    with WheelhouseLock(dest, on_wait), HttpClient(index, timeouts, retry, pages) as http:
         old = _old_entries(dest)  # read under the lock: another fetch may just have written it
         if with_deps:
             planned = _plan_with_pip(http, plans, workers)
@@ -446,9 +452,12 @@ def fetch_wheelhouse(
             }
         else:
             planned = _plan_direct(http, plans, workers)
-            clean_stale(
-                dest, (part_name(f.filename, verify_algorithm(f)[1]) for f in _unique(planned))
-            )
+            parts = [part_name(f.filename, verify_algorithm(f)[1]) for f in _unique(planned)]
+            clean_stale(dest, parts)
+            # Said before any download, not when one file's turn comes (download_file opens
+            # each without following links all the same).
+            for name in [*parts, *(f.filename for f in _unique(planned))]:
+                refuse_link(dest / name)
             _record(dest, old, [p.entry("planned") for p in planned])
             files, failed_files = _fetch_direct(http, planned, dest, progress, workers, limits)
             names = {f.file.filename for f in failed_files}
@@ -594,6 +603,12 @@ def _check_against_index(
 ) -> tuple[str, int, str | None]:
     """(sha256, size, url) of a file pip saved, checked against the index's digest."""
     listed = next((f for f in page.files if f.filename == path.name), None) if page else None
+    unusable = page.why_ignored(path.name) if page else None
+    if unusable is not None:  # listed, but with a digest or size that cannot be checked
+        raise IndexResponseError(
+            f"{path.name}: pip saved a file that {index.display} lists with an unusable entry "
+            f"({unusable}), so it cannot be verified; the file was discarded"
+        )
     algorithms = ["sha256"]
     if listed is not None:
         algorithm, expected = verify_algorithm(listed)

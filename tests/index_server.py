@@ -9,8 +9,10 @@
   connection cut mid-file, 5xx before success, 404, slow answers, Range support on or off, a
   wrong digest, and any file name (such as '../../evil.whl'); and the misbehaving servers of
   issue 16: a body longer than announced, an endless one, a gzip bomb, a trickle, 401/403, a
-  redirect loop. It listens on 127.0.0.1, or on ::1 for the IPv6 tests. Every request is
-  recorded.
+  redirect loop; and the misbehaving project pages of issue 24: a page gzip- or deflate-encoded
+  (or sent with an encoding it does not have), a gzip bomb, an endless chunked page, a huge
+  plain one and a drip, each generated as it is sent so that the test itself stays small. It
+  listens on 127.0.0.1, or on ::1 for the IPv6 tests. Every request is recorded.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import sys
 import threading
 import time
 import zipfile
+import zlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -162,6 +165,7 @@ class ServedFile:
     data: bytes
     project: str = ""  # default: from the file name
     listed_sha256: str | None = None  # the digest the page shows (default: the true one)
+    listed_size: object = None  # the PEP 700 size the page shows (default: the true one)
     cut_after: int | None = None  # close the connection after this many body bytes ...
     cut_times: int = 1  # ... on this many requests
     fail_first: int = 0  # answer HTTP 500 to this many requests first
@@ -202,6 +206,14 @@ class FaultyIndex:
     json_enabled: bool = True
     page_status: int | None = None  # answer every page request with this status (401, 403)
     redirect_loop: bool = False  # every request is redirected to another that redirects back
+    # Project pages (issue 24): each fault replaces the page's body as it is sent.
+    page_encoding: str | None = None  # gzip, deflate, deflate-raw; gzip-broken, others: header
+    page_gzip_bomb: int = 0  # a chunked gzip stream that inflates to this many bytes
+    page_endless: bool = False  # a chunked body that never ends
+    page_size: int = 0  # a plain body of this many bytes, with its Content-Length
+    page_drip: tuple[int, float] | None = None  # (bytes, seconds): the page a little at a time
+    redirect_bomb: bool = False  # a page is first a 302 (to ?moved=1) with an endless body
+    pages_elsewhere: str | None = None  # a root: every page request is a 302 to the same path there
     # Other roots that serve the same simple API: PyTorch-style variant indexes (/whl/cu126/).
     aliases: tuple[str, ...] = ()
     requests: list[Recorded] = field(default_factory=list)
@@ -232,7 +244,7 @@ class FaultyIndex:
                     "hashes": {"sha256": f.listed_sha256 or f.sha256},
                 }
                 if f.size_listed:
-                    entry["size"] = len(f.data)
+                    entry["size"] = len(f.data) if f.listed_size is None else f.listed_size
                 if f.requires_python:
                     entry["requires-python"] = f.requires_python
                 entries.append(entry)
@@ -286,6 +298,16 @@ def _handler(index: FaultyIndex) -> type[BaseHTTPRequestHandler]:
                 other = path[len("/loop") :] if path.startswith("/loop/") else "/loop" + path
                 self._send(302, b"", "text/plain", {"Location": other})
                 return
+            if len(parts) == 2 and parts[0] == "simple" and index.pages_elsewhere:
+                record.status = 302
+                self._send(302, b"", "text/plain", {"Location": index.pages_elsewhere + path})
+                return
+            moved = "moved=1" in urlsplit(self.path).query
+            if len(parts) == 2 and parts[0] == "simple" and index.redirect_bomb and not moved:
+                record.status = 302
+                location = {"Location": path + "?moved=1"}
+                self._chunked("text/html", location, _endless(b""), status=302)
+                return
             if len(parts) == 2 and parts[0] == "simple" and index.page_status is not None:
                 record.status = index.page_status
                 self._send(index.page_status, b"refused", "text/plain")
@@ -298,13 +320,81 @@ def _handler(index: FaultyIndex) -> type[BaseHTTPRequestHandler]:
                     self._send(404, b"not found", "text/plain")
                 else:
                     record.status = 200
-                    self._send(200, page[0], page[1])
+                    self._page(page[0], page[1])
                 return
             if len(parts) == 2 and parts[0] == "files":
                 self._file(unquote(parts[1]), record)
                 return
             record.status = 404
             self._send(404, b"not found", "text/plain")
+
+        def _page(self, body: bytes, content_type: str) -> None:
+            """A project page, as the page faults of the index say."""
+            if index.page_gzip_bomb or index.page_endless:
+                extra = {"Content-Encoding": "gzip"} if index.page_gzip_bomb else {}
+                chunks = (
+                    _gzip_of_spaces(index.page_gzip_bomb)
+                    if index.page_gzip_bomb
+                    else _endless(body)
+                )
+                self._chunked(content_type, extra, chunks)
+                return
+            if index.page_size:
+                self._stream(content_type, index.page_size, _spaces(body, index.page_size))
+                return
+            extra = {}
+            if index.page_encoding:
+                body = _encoded(body, index.page_encoding)
+                name = index.page_encoding.removesuffix("-raw").removesuffix("-broken")
+                extra["Content-Encoding"] = name
+            if index.page_drip:
+                step, pause = index.page_drip
+                self._stream(content_type, len(body), _drip(body, step, pause), extra)
+                return
+            self._send(200, body, content_type, extra)
+
+        def _chunked(
+            self,
+            content_type: str,
+            extra: dict[str, str],
+            chunks: Iterator[bytes],
+            status: int = 200,
+        ) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Transfer-Encoding", "chunked")
+            for key, value in extra.items():
+                self.send_header(key, value)
+            self.end_headers()
+            try:
+                for chunk in chunks:
+                    if chunk:
+                        self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                self.wfile.write(b"0\r\n\r\n")
+            except OSError:
+                pass  # the client stopped reading, as it should
+            self.close_connection = True
+
+        def _stream(
+            self,
+            content_type: str,
+            length: int,
+            chunks: Iterator[bytes],
+            extra: dict[str, str] | None = None,
+        ) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(length))
+            for key, value in (extra or {}).items():
+                self.send_header(key, value)
+            self.end_headers()
+            try:
+                for chunk in chunks:
+                    self.wfile.write(chunk)
+                    self.wfile.flush()
+            except OSError:
+                pass  # the client stopped reading, as it should
+            self.close_connection = True
 
         def _file(self, filename: str, record: Recorded) -> None:
             served = next((f for f in index.files if f.filename == filename), None)
@@ -387,6 +477,61 @@ def _handler(index: FaultyIndex) -> type[BaseHTTPRequestHandler]:
             self.close_connection = True
 
     return Handler
+
+
+_MB = 1 << 20
+
+
+def _gzip_of_spaces(total: int) -> Iterator[bytes]:
+    """A gzip stream of `total` spaces, compressed a megabyte at a time as it is sent: a few
+    kB on the wire per MB inflated (about 1000 to 1), and nothing big in the test's memory."""
+    compressor = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    block = b" " * _MB
+    sent = 0
+    while sent < total:
+        size = min(_MB, total - sent)
+        yield compressor.compress(block[:size])
+        sent += size
+    yield compressor.flush()
+
+
+def _endless(head: bytes) -> Iterator[bytes]:
+    """The page's first half, then spaces for ever."""
+    yield head[: len(head) // 2]
+    block = b" " * 65536
+    while True:
+        yield block
+
+
+def _spaces(head: bytes, total: int) -> Iterator[bytes]:
+    """The page's first half, then spaces up to `total` bytes."""
+    start = head[: min(len(head) // 2, total)]
+    yield start
+    left = total - len(start)
+    block = b" " * _MB
+    while left > 0:
+        yield block[: min(_MB, left)]
+        left -= _MB
+
+
+def _drip(body: bytes, step: int, pause: float) -> Iterator[bytes]:
+    for start in range(0, len(body), step):
+        yield body[start : start + step]
+        time.sleep(pause)
+
+
+def _encoded(body: bytes, encoding: str) -> bytes:
+    """The page in `encoding`: gzip, deflate (zlib-wrapped), deflate-raw (no zlib header, as
+    some servers send it); any other name (gzip-broken: a gzip header on a plain body) leaves
+    the body as it is, for the header alone."""
+    if encoding == "gzip":
+        return gzip.compress(body)
+    if encoding == "deflate":
+        return zlib.compress(body)
+    if encoding == "deflate-raw":
+        compressor = zlib.compressobj(6, zlib.DEFLATED, -zlib.MAX_WBITS)
+        return compressor.compress(body) + compressor.flush()
+    return body
 
 
 class _QuietServer(ThreadingHTTPServer):

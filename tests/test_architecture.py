@@ -17,7 +17,15 @@ PACKAGE = Path(__file__).resolve().parents[1] / "envcheck"
 # Lowest first. Within a layer, names must not import each other.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("__init__", "errors"),
-    ("versions", "platforms", "findings", "atomic_file", "bounded_input", "framework_names"),
+    (
+        "versions",
+        "platforms",
+        "findings",
+        "atomic_file",
+        "bounded_input",
+        "framework_names",
+        "urls",
+    ),
     ("matrix", "index"),
     ("probe", "explain"),
     ("recommend",),

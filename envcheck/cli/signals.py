@@ -63,12 +63,22 @@ def received() -> int | None:
     return _received[0] if _received else None
 
 
+def _signal_of(interrupted: KeyboardInterrupt) -> int:
+    return interrupted.signum if isinstance(interrupted, Interrupted) else signal.SIGINT
+
+
+def words(interrupted: KeyboardInterrupt) -> str:
+    """What envcheck says it was stopped by: `interrupted` (Ctrl-C), `terminated (SIGTERM)`."""
+    signum = _signal_of(interrupted)
+    return _HANDLED.get(signal.Signals(signum).name, (128 + signum, "stopped"))[1]
+
+
 def finish(interrupted: KeyboardInterrupt) -> int:
     """Kill what is still running, say why envcheck stops, and return its exit code."""
     _kill_live_children()
-    signum = interrupted.signum if isinstance(interrupted, Interrupted) else signal.SIGINT
-    code, words = _HANDLED.get(signal.Signals(signum).name, (128 + signum, "stopped"))
-    print(f"envcheck: {words}", file=sys.stderr)
+    signum = _signal_of(interrupted)
+    code = _HANDLED.get(signal.Signals(signum).name, (128 + signum, ""))[0]
+    print(f"envcheck: {words(interrupted)}", file=sys.stderr)
     return code
 
 

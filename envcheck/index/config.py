@@ -22,6 +22,7 @@ from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 from envcheck.bounded_input import NotRegularFileError, UnsuitableFileError, read_regular_file
 from envcheck.errors import InputError
+from envcheck.urls import redact
 
 # pip's own command whose configuration `envcheck fetch` follows: its [download] section.
 MAX_CONFIG_BYTES = 16 * 1024 * 1024  # a pip.conf is a few lines
@@ -64,19 +65,6 @@ def split_credentials(url: str) -> tuple[str, tuple[str, str] | None]:
         return url, None
     user, _, password = userinfo.partition(":")
     return urlunsplit(parts._replace(netloc=host)), (unquote(user), unquote(password))
-
-
-def redact(text: str) -> str:
-    """A URL (or any text holding one) with the userinfo replaced, for messages."""
-    try:
-        parts = urlsplit(text)
-    except ValueError:
-        return text if "@" not in text else "<the URL given>"
-    userinfo, at, host = parts.netloc.rpartition("@")
-    if not at:
-        return text
-    shown = "****" if ":" not in userinfo else f"{userinfo.partition(':')[0]}:****"
-    return urlunsplit(parts._replace(netloc=f"{shown}@{host}"))
 
 
 def pip_config_files(
@@ -181,13 +169,15 @@ def resolve_index(
     environ: Mapping[str, str] | None = None,
     files: Sequence[Path] | None = None,
     default_index: Callable[[], str | None] = pip_default_index,
+    option: str = "--index-url",
 ) -> IndexLocation:
-    """The index to use: `explicit` (--index-url), else pip's configuration, else pip's default."""
+    """The index to use: `explicit` (given as `option`), else pip's configuration, else pip's
+    default."""
     env = os.environ if environ is None else environ
     config_files = pip_config_files(env) if files is None else files
     cert = read_pip_setting("cert", env, config_files)
     if explicit is not None and explicit.strip():
-        url, found_via = explicit.strip(), "--index-url"
+        url, found_via = explicit.strip(), option
     else:
         setting = read_pip_setting("index-url", env, config_files)
         if setting is not None:
@@ -201,6 +191,12 @@ def resolve_index(
                 )
             url, found_via = default, "pip's default index"
     return _location(url, found_via, cert.value if cert else None)
+
+
+def check_index_url(url: str, option: str) -> None:
+    """InputError (the URL redacted) unless `url` can be an index's root: for a URL that is
+    read only later (--torch-index-url), checked before any work."""
+    _location(url.strip(), option, None)
 
 
 def _location(url: str, found_via: str, cert: str | None) -> IndexLocation:

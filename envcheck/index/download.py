@@ -15,12 +15,14 @@ kept as is. This module prints nothing: progress goes to a `Progress` the caller
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
+import stat
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +30,7 @@ from typing import IO, Protocol
 
 import requests
 
+from envcheck.errors import InputError
 from envcheck.index.errors import (
     FetchError,
     HashMismatchError,
@@ -40,11 +43,13 @@ from envcheck.index.http import (
     TRANSIENT,
     HttpClient,
     RetryableStatusError,
+    ShortBodyError,
     describe_failure,
     is_permanent,
     is_retryable_status,
     refused_access_message,
     retry_after_seconds,
+    wire_chunks,
 )
 from envcheck.index.limits import DownloadLimits
 from envcheck.index.simple_api import IndexFile, check_file_name
@@ -129,10 +134,6 @@ class FailedDownload:
     error: FetchError
 
 
-class _ShortBodyError(Exception):
-    """The body ended before the size the index or the server announced."""
-
-
 def verify_algorithm(file: IndexFile) -> tuple[str, str]:
     """(algorithm, expected hex digest) to check `file` against; IndexResponseError if none."""
     for algorithm in VERIFY_ALGORITHMS:
@@ -161,6 +162,34 @@ def safe_target(dest: Path, filename: str, project: str = "") -> Path:
     if target.resolve().parent != dest.resolve():
         raise UnsafeFileNameError(f"the file name {filename!r} would leave {str(dest)!r}; refused")
     return target
+
+
+# Opens a file in the wheelhouse as itself: a symlink planted at its name (by another user of a
+# shared directory, or a careless script) fails with ELOOP instead of sending envcheck's bytes
+# to whatever it points at. O_NONBLOCK: a FIFO there must not hang the open.
+NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+
+
+def link_error(path: Path, what: str = "is a symbolic link") -> InputError:
+    """A link (or other non-file) where the wheelhouse needs a regular file, named."""
+    return InputError(
+        f"--dest {str(path.parent)!r}: {path.name!r} {what}, where envcheck keeps a regular "
+        "file of its own (writing through it could change a file outside the wheelhouse); "
+        "remove it and run again"
+    )
+
+
+def refuse_link(path: Path) -> None:
+    """InputError when `path` is there and is not a regular file itself (a symlink to one
+    counts as a link); nothing when it is a regular file or missing."""
+    try:
+        mode = path.lstat().st_mode
+    except OSError:
+        return  # missing, or unreadable: the open that follows says why
+    if stat.S_ISLNK(mode):
+        raise link_error(path)
+    if not stat.S_ISREG(mode):
+        raise link_error(path, "is not a regular file")
 
 
 def part_name(filename: str, expected_digest: str) -> str:
@@ -262,28 +291,6 @@ def _accept_response(response: requests.Response, file: IndexFile, transfer: _Tr
         raise IndexResponseError(f"{file.filename}: HTTP {status} for {file.url}")
 
 
-def _body_chunks(response: requests.Response) -> Iterator[bytes]:
-    """The body as it arrives, so that every byte received counts when the connection breaks
-    (urllib3 2's read(amt) drops a partial chunk then; read1 returns what is there).
-
-    The bytes are the ones on the wire, as pip keeps them: a wheel is never Content-Encoded on
-    purpose, and inflating one would let a small announced body grow without bound."""
-    read1 = getattr(response.raw, "read1", None)
-    if read1 is None:  # urllib3 1.26: read(amt) already returns what arrived
-        yield from response.raw.stream(CHUNK_BYTES, decode_content=False)
-        return
-    announced = response.headers.get("Content-Length", "")
-    received = 0
-    while True:
-        chunk = read1(CHUNK_BYTES, decode_content=False)
-        if not chunk:
-            break
-        received += len(chunk)
-        yield chunk
-    if announced.isdigit() and received < int(announced):
-        raise _ShortBodyError(f"{received} of the {announced} bytes announced")
-
-
 def _deadline_error(file: IndexFile, transfer: _Transfer) -> DeadlineError:
     total = f" of {file.size}" if file.size is not None else ""
     return DeadlineError(
@@ -332,7 +339,9 @@ def _one_request(
             transfer.progress.start(transfer.name, total)
             transfer.progress.advance(transfer.name, transfer.written)
             transfer.started = True
-        for chunk in _body_chunks(response):
+        # The bytes on the wire, as pip keeps them: a wheel is never Content-Encoded on purpose,
+        # and inflating one would let a small announced body grow without bound.
+        for chunk in wire_chunks(response, CHUNK_BYTES):
             if cancel.is_set():
                 raise DownloadCancelledError(f"{file.filename}: stopped")
             if transfer.written + len(chunk) > cap:
@@ -344,7 +353,7 @@ def _one_request(
             if transfer.remaining() <= 0:
                 raise _deadline_error(file, transfer)
     if file.size is not None and transfer.written < file.size:
-        raise _ShortBodyError(f"{transfer.written} of {file.size} bytes")
+        raise ShortBodyError(f"{transfer.written} of {file.size} bytes")
 
 
 def _transfer_with_retries(
@@ -360,10 +369,10 @@ def _transfer_with_retries(
         try:
             _one_request(http, file, transfer, cancel, limits)
             return
-        except (*TRANSIENT, _ShortBodyError) as exc:
+        except (*TRANSIENT, ShortBodyError) as exc:
             if transfer.remaining() <= 0:
                 raise _deadline_error(file, transfer) from None
-            if isinstance(exc, _ShortBodyError):
+            if isinstance(exc, ShortBodyError):
                 reason = f"the body ended early ({exc})"
             else:
                 reason = describe_failure(exc, http.timeouts, file.url)
@@ -394,6 +403,7 @@ def download_file(
         raise DownloadCancelledError(f"{file.filename}: not started")
     target = safe_target(dest, file.filename)
     algorithm, expected = verify_algorithm(file)
+    refuse_link(target)  # a wheel that is a link to a file elsewhere is no wheel of this house
     if target.is_file():
         digests = file_digests(target, sorted({"sha256", algorithm}))
         if digests[algorithm] == expected.lower():
@@ -408,9 +418,10 @@ def download_file(
                 False,
             )
     part = dest / part_name(file.filename, expected)
+    handle = _open_part(part, target)  # before the try: a refused link is never removed
     keep = False
     try:
-        with _open_part(part, target) as out:
+        with handle as out:
             transfer = _Transfer(out, algorithm, progress, file.filename)
             transfer.deadline_s = limits.deadline_for(file.size)
             if file.size is not None and os.fstat(out.fileno()).st_size > file.size:
@@ -434,9 +445,9 @@ def download_file(
                     f"{expected.lower()} ({file.url}); the file was discarded"
                 )
             out.flush()
+            _chmod(out, part)
             os.fsync(out.fileno())
-        part.chmod(FILE_MODE)
-        part.replace(target)
+        part.replace(target)  # a rename replaces a link at `target`, never what it points at
         progress.finish(file.filename)
         return Downloaded(
             file.filename,
@@ -456,13 +467,30 @@ def download_file(
 
 
 def _open_part(part: Path, target: Path) -> IO[bytes]:
-    """The `.part` of `target`, opened for reading and appending, created when missing."""
-    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0)
+    """The `.part` of `target`, opened for reading and appending, created when missing; never
+    through a link (InputError naming it): a `.part` planted as a symlink made a fetch write
+    the wheel into the file it pointed at. One with other hard links is refused alike."""
+    refuse_link(part)
     try:
-        handle = os.open(part, flags, 0o666)
+        handle = os.open(part, os.O_RDWR | os.O_CREAT | NO_FOLLOW, 0o666)
     except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.EMLINK):  # a link planted since the check above
+            raise link_error(part) from None
         raise FetchError(f"cannot write {str(target)!r}: {exc.strerror or exc}") from exc
+    info = os.fstat(handle)
+    if not stat.S_ISREG(info.st_mode) or info.st_nlink > 1:
+        os.close(handle)
+        what = "has other hard links" if stat.S_ISREG(info.st_mode) else "is not a regular file"
+        raise link_error(part, what)
     return os.fdopen(handle, "r+b")
+
+
+def _chmod(out: IO[bytes], part: Path) -> None:
+    """The wheel's mode, set on the file opened (not on whatever the name is by now)."""
+    if hasattr(os, "fchmod"):
+        os.fchmod(out.fileno(), FILE_MODE)
+    else:  # pragma: no cover - Windows: no fchmod, and no symlink an unprivileged user plants
+        part.chmod(FILE_MODE)
 
 
 def _empty(path: Path) -> bool:

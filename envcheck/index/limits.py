@@ -1,8 +1,10 @@
-"""How long and how large one file's download may get: the bounds that keep a fetch from hanging
-on a trickling server or filling the disk from an endless body.
+"""How long and how large one file's download, or one index page, may get: the bounds that keep
+a fetch from hanging on a trickling server, filling the disk from an endless body, or filling
+memory from a page that inflates without end.
 
 The per-read timeout (`http.Timeouts`) catches a server that goes silent; these catch one that
-never stops talking. Pure data and arithmetic; `download` enforces them.
+never stops talking. Pure data and arithmetic; `download` and `http.HttpClient.get_small`
+enforce them.
 """
 
 from __future__ import annotations
@@ -17,6 +19,9 @@ DEADLINE_MIN_RATE = 100_000.0  # bytes per second the size-scaled deadline allow
 # When neither the index (PEP 700 size) nor the server (Content-Length) says how big a file is,
 # no wheel anyone publishes comes near this; an endless body stops here, not at a full disk.
 MAX_UNKNOWN_BYTES = 20_000_000_000
+# The largest size an index may list for a file: past it the listing is taken as broken, not as
+# a file to make room for.
+MAX_LISTED_BYTES = MAX_UNKNOWN_BYTES
 
 
 @dataclass(frozen=True)
@@ -35,3 +40,25 @@ class DownloadLimits:
         if size is None:
             return self.floor_s
         return max(self.floor_s, size / self.min_rate)
+
+
+# A project page is read into memory and parsed whole. The largest real ones (nightly builds
+# with tens of thousands of files) are tens of MB; a page past this is a broken or hostile
+# index, stopped before it takes the machine's memory (a 6 MB gzip page inflating to 6 GB did).
+MAX_PAGE_BYTES = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class PageLimits:
+    """The bounds of reading one index page, all its attempts and waits together: bytes after
+    any Content-Encoding is undone, and seconds of wall-clock time."""
+
+    max_bytes: int = MAX_PAGE_BYTES
+    deadline: float = DEADLINE_FLOOR_S  # a 64 MB page at 100 kB/s nearly fills it
+
+    @classmethod
+    def following(cls, downloads: DownloadLimits | None) -> PageLimits:
+        """The page bounds of a fetch: `--deadline`, when given, bounds each page as well."""
+        if downloads is None or downloads.deadline is None:
+            return cls()
+        return cls(deadline=downloads.deadline)

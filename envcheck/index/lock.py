@@ -11,7 +11,9 @@ left as it was found.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import stat
 import sys
 import time
 from collections.abc import Callable
@@ -22,6 +24,8 @@ from envcheck.errors import InputError
 
 LOCK_NAME = ".envcheck-fetch.lock"
 _POLL_S = 0.05  # how often a waiter tries again (the lock is held for a whole fetch)
+# O_NONBLOCK: a FIFO planted at the lock's name must not hang the open (it is refused after).
+_NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
 
 if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
     import msvcrt
@@ -105,16 +109,32 @@ class WheelhouseLock:
                 self.path.unlink()
 
     def _open(self) -> int:
+        """The lock file, never through a link: a dangling `.envcheck-fetch.lock` symlink made
+        a fetch create its target outside --dest (InputError naming it instead)."""
+        flags = os.O_RDWR | os.O_CREAT | _NO_FOLLOW | getattr(os, "O_BINARY", 0)
         try:
-            return os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o666)
+            fd = os.open(self.path, flags, 0o666)
         except OSError as exc:
+            if exc.errno in (errno.ELOOP, errno.EMLINK):  # O_NOFOLLOW met a link
+                raise self._not_a_file("is a symbolic link") from None
             raise InputError(
                 f"--dest {str(self._dest)!r} cannot be written: {exc.strerror or exc}"
             ) from exc
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO or a device at its name
+            os.close(fd)
+            raise self._not_a_file("is not a regular file")
+        return fd
+
+    def _not_a_file(self, what: str) -> InputError:
+        return InputError(
+            f"--dest {str(self._dest)!r}: {LOCK_NAME!r} {what}, where envcheck keeps its lock "
+            "file (following it could create or change a file outside the wheelhouse); remove "
+            "it and run again"
+        )
 
     def _still_ours(self, fd: int) -> bool:
         try:
-            named = self.path.stat()
+            named = os.lstat(self.path)  # the name itself: a link put there since is not ours
         except FileNotFoundError:
             return False
         mine = os.fstat(fd)

@@ -22,6 +22,7 @@ from envcheck.bounded_input import loads_json
 from envcheck.index.config import split_credentials
 from envcheck.index.errors import IndexResponseError, NotFoundError, UnsafeFileNameError
 from envcheck.index.http import HttpClient, refused_access_message
+from envcheck.index.limits import MAX_LISTED_BYTES
 
 JSON_TYPE = "application/vnd.pypi.simple.v1+json"
 HTML_TYPE = "application/vnd.pypi.simple.v1+html"
@@ -30,6 +31,7 @@ ACCEPT = f"{JSON_TYPE}, {HTML_TYPE};q=0.2, text/html;q=0.01"
 HTML_TYPES = frozenset({HTML_TYPE, "text/html"})
 SUPPORTED_API_MAJOR = "1"
 _UNSAFE_CHARACTERS = re.compile(r"[/\\:\x00-\x1f\x7f]")
+_HEX = re.compile(r"[0-9a-fA-F]+")
 MAX_FILE_NAME = 255
 
 
@@ -54,6 +56,13 @@ class ProjectPage:
     url: str  # the page as finally fetched (after redirects)
     api: str  # "json" (PEP 691) or "html" (PEP 503)
     files: tuple[IndexFile, ...]
+    # Files listed with a value envcheck cannot use (a digest that is not hex, a negative size,
+    # a URL that is not http(s)): (file name, why), left out of `files` as pip leaves out a
+    # link it cannot use, and named when nothing else fits.
+    ignored: tuple[tuple[str, str], ...] = ()
+
+    def why_ignored(self, filename: str) -> str | None:
+        return dict(self.ignored).get(filename)
 
 
 def project_url(index_url: str, name: str) -> str:
@@ -61,15 +70,20 @@ def project_url(index_url: str, name: str) -> str:
     return f"{index_url.rstrip('/')}/{canonicalize_name(name)}/"
 
 
-def check_file_name(name: str, project: str) -> str:
-    """`name` if it is a plain file name that stays inside a directory; else UnsafeFileNameError."""
-    unsafe = (
+def is_plain_file_name(name: str) -> bool:
+    """Whether `name` names a file inside a directory: no separator, no `..`, no hidden name,
+    no control character, not too long for a file system."""
+    return not (
         not name
         or name.startswith(".")
         or len(name) > MAX_FILE_NAME
         or _UNSAFE_CHARACTERS.search(name) is not None
     )
-    if unsafe:
+
+
+def check_file_name(name: str, project: str) -> str:
+    """`name` if it is a plain file name that stays inside a directory; else UnsafeFileNameError."""
+    if not is_plain_file_name(name):
         raise UnsafeFileNameError(
             f"the index lists the file name {name!r} for project {project!r}, which is not a "
             "plain file name (it could write outside the destination); refusing this project "
@@ -78,14 +92,49 @@ def check_file_name(name: str, project: str) -> str:
     return name
 
 
+class _UnusableError(Exception):
+    """A value of one file entry that envcheck cannot use; the file is left out (internal)."""
+
+
 def _hashes(raw: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
-    return tuple(
-        sorted(
-            (algorithm.lower(), value.lower())
-            for algorithm, value in raw.items()
-            if isinstance(value, str) and algorithm.lower() in hashlib.algorithms_guaranteed
-        )
-    )
+    """The digests of algorithms envcheck knows, each checked to be hex of its length: a value
+    that is not one would be written into the manifest as the file's digest and refused by
+    every later fetch and --verify. Algorithms it does not know are passed over, as pip does."""
+    found = []
+    for algorithm, value in raw.items():
+        name = algorithm.lower() if isinstance(algorithm, str) else ""
+        if name not in hashlib.algorithms_guaranteed or name.startswith("shake_"):
+            continue  # shake_* have no fixed length; nothing verifies with them
+        length = hashlib.new(name).digest_size * 2
+        if not (isinstance(value, str) and _HEX.fullmatch(value) and len(value) == length):
+            raise _UnusableError(f"its {name} digest is not {length} hexadecimal digits")
+        found.append((name, value.lower()))
+    return tuple(sorted(found))
+
+
+def _size(value: object) -> int | None:
+    """PEP 700's size: None when not given; a whole number of bytes up to the cap, else the
+    file is unusable (a negative size would be recorded in the manifest and refused there)."""
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise _UnusableError("its size is not a whole number of bytes")
+    if not 0 <= value <= MAX_LISTED_BYTES:
+        shown = str(value) if len(str(value)) <= 24 else "a huge number"
+        raise _UnusableError(f"its size {shown} is not between 0 and {MAX_LISTED_BYTES} bytes")
+    return value
+
+
+def _file_url(url: str) -> str:
+    """An absolute http(s) URL with a host and a port that parse: what can be downloaded."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - urlsplit checks the port only when it is asked for
+    except ValueError:
+        raise _UnusableError("its URL does not parse") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise _UnusableError("its URL is not an http(s) URL")
+    return url
 
 
 def _absolute(page_url: str, url: str) -> str:
@@ -108,6 +157,7 @@ def parse_json_page(body: bytes, page_url: str, project: str) -> ProjectPage:
             f"{page_url}: simple API version {version!r} is not 1.x, which envcheck reads"
         )
     files = []
+    ignored = []
     for entry in data["files"]:
         if not (
             isinstance(entry, dict)
@@ -118,18 +168,20 @@ def parse_json_page(body: bytes, page_url: str, project: str) -> ProjectPage:
         filename = check_file_name(entry["filename"], project)
         hashes = entry.get("hashes")
         requires = entry.get("requires-python")
-        size = entry.get("size")
-        files.append(
-            IndexFile(
-                filename=filename,
-                url=_absolute(page_url, entry["url"]),
-                hashes=_hashes(hashes) if isinstance(hashes, dict) else (),
-                requires_python=requires if isinstance(requires, str) and requires else None,
-                yanked=bool(entry.get("yanked", False)),
-                size=size if isinstance(size, int) and not isinstance(size, bool) else None,
+        try:
+            files.append(
+                IndexFile(
+                    filename=filename,
+                    url=_file_url(_absolute(page_url, entry["url"])),
+                    hashes=_hashes(hashes) if isinstance(hashes, dict) else (),
+                    requires_python=requires if isinstance(requires, str) and requires else None,
+                    yanked=bool(entry.get("yanked", False)),
+                    size=_size(entry.get("size")),
+                )
             )
-        )
-    return ProjectPage(canonicalize_name(project), page_url, "json", tuple(files))
+        except _UnusableError as exc:
+            ignored.append((filename, str(exc)))
+    return ProjectPage(canonicalize_name(project), page_url, "json", tuple(files), tuple(ignored))
 
 
 class _AnchorParser(HTMLParser):
@@ -153,23 +205,31 @@ def parse_html_page(text: str, page_url: str, project: str) -> ProjectPage:
     parser.close()
     base = urljoin(page_url, parser.base) if parser.base else page_url
     files = []
+    ignored = []
     for anchor in parser.anchors:
-        parts = urlsplit(_absolute(base, anchor["href"] or ""))
+        try:
+            parts = urlsplit(_absolute(base, anchor["href"] or ""))
+        except ValueError:
+            continue  # no file name can be read from a link that does not parse
         path_name = parts.path.rsplit("/", 1)[-1]
         if not path_name:
             continue  # a directory link such as "../" in a plain directory listing
+        filename = check_file_name(unquote(path_name), project)
         algorithm, _, digest = parts.fragment.partition("=")
         requires = anchor.get("data-requires-python")
-        files.append(
-            IndexFile(
-                filename=check_file_name(unquote(path_name), project),
-                url=urlunsplit(parts._replace(fragment="")),
-                hashes=_hashes({algorithm: digest}) if digest else (),
-                requires_python=requires or None,
-                yanked="data-yanked" in anchor,
+        try:
+            files.append(
+                IndexFile(
+                    filename=filename,
+                    url=_file_url(urlunsplit(parts._replace(fragment=""))),
+                    hashes=_hashes({algorithm: digest}) if digest else (),
+                    requires_python=requires or None,
+                    yanked="data-yanked" in anchor,
+                )
             )
-        )
-    return ProjectPage(canonicalize_name(project), page_url, "html", tuple(files))
+        except _UnusableError as exc:
+            ignored.append((filename, str(exc)))
+    return ProjectPage(canonicalize_name(project), page_url, "html", tuple(files), tuple(ignored))
 
 
 def media_type(content_type: str) -> tuple[str, str | None]:

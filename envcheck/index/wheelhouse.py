@@ -31,10 +31,10 @@ from envcheck.bounded_input import (
     read_regular_file,
 )
 from envcheck.errors import InputError
-from envcheck.index.download import file_digests, is_temporary
-from envcheck.index.errors import FetchError, UnsafeFileNameError
+from envcheck.index.download import file_digests, is_temporary, refuse_link
+from envcheck.index.errors import FetchError
 from envcheck.index.lock import LOCK_NAME
-from envcheck.index.simple_api import check_file_name
+from envcheck.index.simple_api import is_plain_file_name
 
 MANIFEST_NAME = "wheelhouse.json"
 SCHEMA = "envcheck.wheelhouse/2"
@@ -76,6 +76,8 @@ class ManifestEntry:
 
 
 def _entry(raw: object, where: str) -> ManifestEntry:
+    """One entry of `files`; InputError naming what is wrong with it first (the entry itself is
+    quoted last, where the command's error line cuts a huge one)."""
     if not isinstance(raw, dict):
         raise InputError(f"{where}: a 'files' entry is not an object")
     values = {k: raw.get(k) for k in ("file", "sha256", "size", "url", "platform", "python")}
@@ -100,16 +102,17 @@ def _entry(raw: object, where: str) -> ManifestEntry:
     )
     if not valid:
         raise InputError(
-            f"{where}: the entry {raw!r} lacks one of file, sha256, size, url, platform, "
-            "python, status (planned, downloaded or failed)"
+            f"{where}: an entry lacks one of file, sha256, size, url, platform, python, status "
+            f"(planned, downloaded or failed): {raw!r}"
         )
     assert isinstance(file, str)
     assert isinstance(platform, str)
     assert isinstance(python, str)
-    try:
-        check_file_name(file, "the manifest")
-    except UnsafeFileNameError as exc:
-        raise InputError(f"{where}: {exc}") from exc
+    if not is_plain_file_name(file):
+        raise InputError(
+            f"{where}: an entry's file is not a plain file name in the wheelhouse (it could "
+            f"point outside it); remove or correct that entry: {file!r}"
+        )
     return ManifestEntry(
         file,
         sha256 if isinstance(sha256, str) else None,
@@ -190,7 +193,9 @@ def write_manifest(directory: Path, entries: Iterable[ManifestEntry]) -> Path:
     """Write `directory/wheelhouse.json` atomically (envcheck.atomic_file); FetchError when the
     wheelhouse cannot take it."""
     path = directory / MANIFEST_NAME
-    write_atomically(path, manifest_json(entries), option="--dest", error=FetchError)
+    write_atomically(
+        path, manifest_json(entries), option="--dest", error=FetchError, follow_links=False
+    )
     return path
 
 
@@ -241,6 +246,7 @@ def verify_wheelhouse(directory: Path) -> Verification:
     """Re-hash every file `wheelhouse.json` lists; InputError when there is no manifest."""
     if not directory.is_dir():
         raise InputError(f"--verify {str(directory)!r} is not a directory")
+    refuse_link(directory / MANIFEST_NAME)  # the wheelhouse's own files, never through a link
     entries = read_manifest(directory)
     expected: dict[str, ManifestEntry] = {}
     conflicting: set[str] = set()
@@ -259,6 +265,7 @@ def verify_wheelhouse(directory: Path) -> Verification:
     incomplete: list[str] = []
     for name, entry in sorted(expected.items()):
         path = directory / name
+        refuse_link(path)  # a "wheel" that is a link to a file elsewhere is not this wheel
         if entry.status != "downloaded":
             if not _landed(path, entry):
                 (failed if entry.status == "failed" else incomplete).append(name)

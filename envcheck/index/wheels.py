@@ -40,6 +40,7 @@ _PLATFORM_TAG = re.compile(
     rf"|win32|win_amd64|win_arm64|macosx_\d+_\d+_{_MACOS_ARCH}"
 )
 _SHOWN_TAGS = 6
+_SHOWN_IGNORED = 2
 
 
 def normalize_platform_tag(text: str) -> str:
@@ -188,6 +189,29 @@ def _no_match_message(
     page: ProjectPage,
 ) -> str:
     head = f"no wheel of {requirement} fits {target.describe()}"
+    return _no_match_reason(head, requirement, in_spec, other_versions, page) + _ignored_note(page)
+
+
+def _ignored_note(page: ProjectPage) -> str:
+    """The files the index listed with values envcheck cannot use (simple_api), which may be
+    why nothing fits: said, so that a broken listing is not read as a missing wheel."""
+    if not page.ignored:
+        return ""
+    shown = "; ".join(f"{name}: {why}" for name, why in page.ignored[:_SHOWN_IGNORED])
+    more = len(page.ignored) - _SHOWN_IGNORED
+    more_text = f"; and {more} more" if more > 0 else ""
+    return (
+        f"; the index's entries of {len(page.ignored)} file(s) cannot be used: {shown}{more_text}"
+    )
+
+
+def _no_match_reason(
+    head: str,
+    requirement: Requirement,
+    in_spec: dict[Version, set[str]],
+    other_versions: set[Version],
+    page: ProjectPage,
+) -> str:
     if in_spec:
         newest = max(in_spec)
         shown = sorted(in_spec[newest])[:_SHOWN_TAGS]

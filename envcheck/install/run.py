@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit
 
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
@@ -36,6 +36,7 @@ from envcheck.errors import EnvcheckError, InputError, Interrupted
 from envcheck.install import InstallerError
 from envcheck.install.plan import Action, InstallPlan
 from envcheck.matrix.model import Matrix
+from envcheck.urls import redact
 
 # `pip install --dry-run --report` appeared in pip 22.2.
 PIP_REPORT_SINCE = Version("22.2")
@@ -45,6 +46,7 @@ _SHOWN_ERROR_LINES = 20
 _URL_PASSWORD = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*://)([^/@\s:]+):(?!\*{4}@)[^/@\s]+@")
 _URL_TOKEN = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*://)(?!\*{4}@)[^/@\s:]+@")
 _MIN_BARE_SECRET = 4
+_SCHEME_PREFIX = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _UV_LINE = re.compile(r"^\s*([+-])\s+([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?==(\S+)")
 
 
@@ -64,43 +66,51 @@ def parse_installer(text: str) -> Installer:
 
 
 def redact_url(url: str) -> str:
-    """The URL with its password (or a token given as user name) replaced by ****."""
-    parts = urlsplit(url)
-    if parts.username is None and parts.password is None:
-        return url
-    host = parts.hostname or ""
-    if ":" in host:
-        host = f"[{host}]"
-    if parts.port is not None:
-        host = f"{host}:{parts.port}"
-    user = "****" if parts.password is None else f"{parts.username}:****"
-    return urlunsplit((parts.scheme, f"{user}@{host}", parts.path, parts.query, parts.fragment))
+    """The URL with its password (or a token given as user name) replaced by ****; never
+    raises, also for a URL that does not parse (envcheck.urls.redact)."""
+    return redact(url)
 
 
 def check_index_url(url: str, option: str = "--index-url") -> str:
     """The URL itself when usable as an index; InputError (with credentials masked) if not."""
+    shown = redact_url(url.strip())
     try:
         parts = urlsplit(url.strip())
-        parts.port  # noqa: B018 - raises ValueError on a port that is not a number
+    except ValueError as exc:  # an unclosed or invalid IPv6 literal such as http://[::1/
+        raise InputError(
+            f"{option} {shown!r} is not a valid URL ({exc}); an IPv6 address goes in brackets, "
+            "e.g. http://[::1]:8080/simple/"
+        ) from None
+    try:
+        parts.port  # noqa: B018 - urlsplit checks the port only when it is asked for
     except ValueError:
-        raise InputError(f"{option} {redact_url(url)!r} is not a URL") from None
+        port = parts.netloc.rpartition(":")[2]
+        raise InputError(f"{option} {shown!r}: port {port} is not a port (0-65535)") from None
     if parts.scheme not in ("http", "https", "file") or (
         parts.scheme != "file" and not parts.hostname
     ):
         raise InputError(
-            f"{option} {redact_url(url)!r} is not an http(s):// or file:// URL of a package "
+            f"{option} {shown!r} is not an http(s):// or file:// URL of a package "
             "index's simple API (e.g. https://HOST/simple/)"
         )
     return url.strip()
+
+
+def _userinfo(url: str) -> str | None:
+    """The `user:password` of `url`, read as text (a URL urlsplit refuses has one too)."""
+    authority = _SCHEME_PREFIX.sub("", url.strip(), count=1).split("/", 1)[0]
+    userinfo, at, _ = authority.rpartition("@")
+    return userinfo if at else None
 
 
 def secret_masker(index_url: str | None) -> Callable[[str], str]:
     """A function that masks credentials in any URL of a text, and the index URL's secret
     wherever it appears on its own (installers may print it percent-decoded or as given)."""
     secrets: set[str] = set()
-    if index_url:
-        parts = urlsplit(index_url)
-        secret = parts.password if parts.password is not None else parts.username
+    userinfo = _userinfo(index_url) if index_url else None
+    if userinfo is not None:
+        user, colon, password = userinfo.partition(":")
+        secret = password if colon else user
         if secret:
             secrets |= {secret, unquote(secret)}
     # A bare secret is masked only when it is long enough not to hit ordinary words.

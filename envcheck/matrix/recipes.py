@@ -12,11 +12,11 @@ metadata does not state).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from urllib.parse import urlsplit, urlunsplit
 
 from packaging.version import Version
 
 from envcheck.matrix.records import JaxPlugin, TensorflowRelease, TorchBuild
+from envcheck.urls import redact
 
 AND_CUDA = "and-cuda"
 # Where the and-cuda extra installs a working CUDA (WSL2 runs the Linux wheels).
@@ -42,15 +42,7 @@ class Recipe:
         printed, so a password in the index URL (--torch-index-url) shows as ****; install and
         fetch use `index_url` itself."""
         command = "python -m pip install " + " ".join(f'"{r}"' for r in self.requirements)
-        return f"{command} --index-url {_shown_url(self.index_url)}" if self.index_url else command
-
-
-def _shown_url(url: str) -> str:
-    parts = urlsplit(url)
-    userinfo, at, host = parts.netloc.rpartition("@")
-    if not at or ":" not in userinfo:
-        return url
-    return urlunsplit(parts._replace(netloc=f"{userinfo.partition(':')[0]}:****@{host}"))
+        return f"{command} --index-url {redact(self.index_url)}" if self.index_url else command
 
 
 def install_recipe(

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from envcheck.cli import signals
 from envcheck.cli.commands.flags import framework_choice, target_python
 from envcheck.cli.exits import EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK, CommandExit, fail
 
@@ -26,12 +27,21 @@ if TYPE_CHECKING:  # the download stack (requests, urllib3) loads only when fetc
     from envcheck.fetch import FetchReport
 
 from envcheck.errors import EnvcheckError, InputError
-from envcheck.index.config import IndexLocation, resolve_index, split_credentials
+from envcheck.index.config import (
+    IndexLocation,
+    check_index_url,
+    resolve_index,
+    split_credentials,
+)
 from envcheck.matrix.load import matrix_dir
 from envcheck.matrix.model import load_matrix, tensorflow_specifier
 from envcheck.report import fetch as fetch_report
+from envcheck.report.terminal_text import VALUE_LIMIT, shown
 
 CONNECT_TIMEOUT_S = 10.0
+# An error line's length past which it is cut: a list of failed downloads fits, an echoed
+# multi-megabyte value does not.
+MESSAGE_LIMIT = VALUE_LIMIT * 8
 _MB = 1_000_000
 
 
@@ -52,6 +62,8 @@ def run(args: argparse.Namespace) -> int:
         framework = framework_choice(args.framework) or "tensorflow"
         spec = _spec(args, framework)
         index = resolve_index(index_url)
+        if args.torch_index_url is not None:  # read only once a plan needs it: check it now
+            check_index_url(args.torch_index_url, "--torch-index-url")
         secrets += index.secrets
         report = _fetch(
             Path(dest),
@@ -67,9 +79,11 @@ def run(args: argparse.Namespace) -> int:
         )
     except EnvcheckError as exc:  # bad input exits 2, a failed download 1 (its class says)
         raise _fail(str(exc), exc.exit_code, secrets) from None
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP (cli/signals.py)
+        # The exit code is the signal's (signals.exit_code); the words say which it was, so a
+        # CI log shows a cancel as `terminated (SIGTERM)`, not as someone's Ctrl-C.
         raise _fail(
-            "interrupted; unfinished downloads are kept as hidden .part files in the "
+            f"{signals.words(exc)}; unfinished downloads are kept as hidden .part files in the "
             "wheelhouse and the next run resumes them",
             EXIT_INTERRUPTED,
             secrets,
@@ -117,7 +131,9 @@ def _secrets(index_url: str | None) -> tuple[str, ...]:
 def _fail(message: str, code: int, secrets: tuple[str, ...]) -> CommandExit:
     for secret in secrets:
         message = message.replace(secret, "****")
-    return fail(message, code)
+    # A message may quote what a manifest or an index holds (a 5 MB entry, a name with escape
+    # sequences): it passes the one output filter, cut long after any message envcheck writes.
+    return fail(shown(" ".join(message.split()), MESSAGE_LIMIT), code)
 
 
 def _fetch(
