@@ -53,7 +53,7 @@ def test_a_python_that_prints_without_end_is_one_line_and_exit_2(
     result = subprocess.run(
         [*ENVCHECK, command, "--python", str(python), "--timeout", "60"],
         capture_output=True, text=True, env=environment(), timeout=120, check=False,
-        preexec_fn=_limit_memory,  # noqa: PLW1509 - only sets a limit, no threads involved
+        preexec_fn=_limit_memory,
     )  # fmt: skip
     assert result.returncode == 2, result.stderr[-2000:]
     assert result.stderr == (
