@@ -30,6 +30,7 @@ from envcheck.index.config import IndexLocation, resolve_index, split_credential
 from envcheck.matrix.load import matrix_dir
 from envcheck.matrix.model import load_matrix, tensorflow_specifier
 from envcheck.report import fetch as fetch_report
+from envcheck.report.terminal_text import unfiltered
 
 CONNECT_TIMEOUT_S = 10.0
 _MB = 1_000_000
@@ -137,7 +138,8 @@ def _fetch(
     from envcheck.index.limits import DownloadLimits  # noqa: PLC0415
 
     matrix = load_matrix(matrix_dir(matrix_option))
-    progress = TerminalProgress(sys.stderr) if sys.stderr.isatty() else None
+    # Its own numbers and a carriage return: past the filter that escapes the \r.
+    progress = TerminalProgress(unfiltered(sys.stderr)) if sys.stderr.isatty() else None
     try:
         return fetch_wheelhouse(
             matrix,

@@ -74,7 +74,8 @@ def _checked_inputs(args: argparse.Namespace, framework: str) -> Path | None:
         tensorflow_specifier(spec)  # a bad SPEC is an input error before any work
     if args.torch_index_url is not None:
         check_index_url(args.torch_index_url, "--torch-index-url")
-    if not args.dry_run_only and not args.yes and not sys.stdin.isatty():
+    # No stdin at all (`<&-`) is no terminal either.
+    if not args.dry_run_only and not args.yes and not (sys.stdin and sys.stdin.isatty()):
         raise InputError(
             "envcheck install changes an environment and asks first, but there is no terminal "
             "to ask on: pass --yes to install without asking, or --dry-run to only see the plan"
