@@ -156,7 +156,13 @@ def register_child(process: subprocess.Popen[Any]) -> None:
             _LIVE.add(process)
     if refused:
         kill_tree(process)
-        raise ChildCancelledError(str(process.args))
+        for stream in (process.stdin, process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(DRAIN_TIMEOUT_S)
+        args = process.args
+        raise ChildCancelledError(str(args[0] if isinstance(args, (list, tuple)) else args))
 
 
 def accept_children() -> None:
@@ -234,6 +240,9 @@ class _Pipes:
         except (OSError, ValueError):  # the pipe was closed under the thread
             pass
         finally:
+            if stream is not None:  # this thread's alone: closed where no read can be blocked
+                with contextlib.suppress(OSError):
+                    stream.close()
             with self._lock:
                 self._open -= 1
                 if self._open == 0:
