@@ -93,7 +93,12 @@ def collect_facts(
     )
     listing = ListingCache()
     if isinstance(search, LinuxSearch):
-        search = replace(search, exists=listing.exists, usable=loader_skips(*python_machine()))
+        search = replace(
+            search,
+            exists=listing.exists,
+            usable=loader_skips(*python_machine()),
+            listed=listing.names,
+        )
     owners = {**conda_owners(env.get("CONDA_PREFIX")), **wheel_owners(wheels)}
     libraries = probe_libraries(
         wanted_libraries(matrix, frameworks, windows, tensorflow_loader_names(requester)),

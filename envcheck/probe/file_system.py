@@ -11,6 +11,7 @@ Every file-system question in envcheck/probe goes through here.
 from __future__ import annotations
 
 import errno
+import fnmatch
 import os
 import stat
 from collections.abc import Iterator
@@ -91,14 +92,21 @@ def names_in_order(directory: PathLike) -> list[str]:
         return []
 
 
+def names(directory: PathLike) -> list[str]:
+    """The names in `directory`, sorted; none when it cannot be listed. Names only: a Path per
+    entry costs seconds in a site-packages of 100,000 files."""
+    try:
+        return sorted(os.listdir(directory))  # noqa: PTH208
+    except (OSError, ValueError):
+        return []
+
+
 def matching(directory: PathLike, pattern: str) -> Iterator[Path]:
-    """Path(directory).glob(pattern) for one level, empty when it cannot be listed (glob raised
-    for an unsearchable or over-long directory name)."""
-    names = [path.name for path in children(directory)]
+    """Path(directory).glob(pattern) for one level, sorted, empty when it cannot be listed (glob
+    raised for an unsearchable or over-long directory name)."""
     base = Path(directory)
-    for name in names:
-        if base.joinpath(name).match(pattern):
-            yield base / name
+    for name in fnmatch.filter(names(directory), pattern):
+        yield base / name
 
 
 def read_text(path: PathLike) -> str | None:

@@ -57,7 +57,7 @@ def _why_not_python(result: ChildResult, python: str, timeout: float) -> str:
         return f"it cannot be started ({_ERRNO.sub('', result.stderr_tail.strip())})"
     if result.status == "timeout":
         return f"it did not answer within {timeout:g} s"
-    if result.status == "crashed":
+    if result.status in ("crashed", "too-large"):
         return f"it {result.describe()}"
     # Python 2 stops at -I ("Unknown option: -I"): ask it the portable way what it is.
     version = _python_version_plainly(python, timeout)
