@@ -19,10 +19,10 @@ from packaging.tags import Tag, compatible_tags, cpython_tags, mac_platforms
 from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
 from packaging.version import InvalidVersion, Version
 
-from envcheck.errors import InputError
+from envcheck.errors import InputError, quoted
 from envcheck.index.errors import NoMatchingWheelError
 from envcheck.index.simple_api import IndexFile, ProjectPage
-from envcheck.versions import PythonVersion
+from envcheck.versions import PythonVersion, refuse_long_numbers
 
 # PEP 600: the legacy manylinux names are these glibc versions.
 LEGACY_MANYLINUX = {(2, 17): "manylinux2014", (2, 12): "manylinux2010", (2, 5): "manylinux1"}
@@ -45,10 +45,11 @@ _SHOWN_TAGS = 6
 def normalize_platform_tag(text: str) -> str:
     """'macosx-12.0-arm64' -> 'macosx_12_0_arm64' (as sysconfig platforms become tags);
     InputError for anything that is not the platform tag of a machine."""
+    refuse_long_numbers(text, "--platform")
     tag = text.strip().lower().replace("-", "_").replace(".", "_")
     if not _PLATFORM_TAG.fullmatch(tag):
         raise InputError(
-            f"--platform {text!r} is not a wheel platform tag: use manylinux_X_Y_ARCH (e.g. "
+            f"--platform {quoted(text)} is not a wheel platform tag: use manylinux_X_Y_ARCH (e.g. "
             "manylinux_2_17_x86_64), manylinux2014_ARCH, musllinux_X_Y_ARCH, linux_ARCH, "
             "win_amd64, win_arm64, win32 or macosx_X_Y_ARCH (e.g. macosx_12_0_arm64)"
         )
