@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from envcheck.errors import InputError
+from envcheck.index.wheels import expand_platform, normalize_platform_tag
 from envcheck.versions import MAX_DIGITS, DriverVersion, PythonVersion
 from tests.faults.processes import ENVCHECK, environment
 
@@ -51,7 +52,26 @@ def assert_usage_error(completed: subprocess.CompletedProcess[str], *words: str)
     return line
 
 
-# --- a platform tag's numbers ------------------------------------------------------------------
+# --- item 12: platform tags ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("tag", "names"),
+    [
+        ("manylinux_2_999999999_x86_64", "glibc 2.999999999"),
+        ("musllinux_1_999999999_aarch64", "musl 1.999999999"),
+        ("macosx_999999999_0_arm64", "macOS 999999999.0"),
+        ("macosx_10_999999999_x86_64", "macOS 10.999999999"),
+    ],
+)
+def test_a_platform_tag_of_an_endless_release_is_a_usage_error(
+    tmp_path: Path, tag: str, names: str
+) -> None:
+    completed = run(
+        "fetch", "--platform", tag, "--python-version", "3.11", "--dest", str(tmp_path / "w"),
+        "--index-url", "http://127.0.0.1:9/simple",
+    )  # fmt: skip
+    assert_usage_error(completed, "--platform", names)
 
 
 def test_a_platform_tag_with_a_5000_digit_number_is_a_usage_error(tmp_path: Path) -> None:
@@ -60,6 +80,18 @@ def test_a_platform_tag_with_a_5000_digit_number_is_a_usage_error(tmp_path: Path
         "--dest", str(tmp_path / "w"), "--index-url", "http://127.0.0.1:9/simple",
     )  # fmt: skip
     assert_usage_error(completed, "--platform", f"more than {MAX_DIGITS} digits")
+
+
+def test_the_bound_is_far_above_every_real_release() -> None:
+    newest = expand_platform(normalize_platform_tag("manylinux_2_99_x86_64"))
+    assert newest[0] == "manylinux_2_99_x86_64" and newest[-1] == "manylinux1_x86_64"
+    assert "macosx_10_9_x86_64" in expand_platform(normalize_platform_tag("macosx_99_0_x86_64"))
+    assert len(expand_platform("musllinux_1_99_x86_64")) == 100
+    for tag in ("manylinux_2_100_x86_64", "macosx_100_0_arm64", "musllinux_1_100_x86_64"):
+        with pytest.raises(InputError, match="does not exist"):
+            normalize_platform_tag(tag)
+        with pytest.raises(InputError, match="does not exist"):
+            expand_platform(tag)
 
 
 # --- item 15: versions of thousands of digits ------------------------------------------------
