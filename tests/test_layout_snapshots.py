@@ -173,7 +173,7 @@ def probe(rebuilt: Rebuilt, matrix: Matrix, ld_library_path: list[Path]) -> list
     wheels = [
         WheelFacts(w["name"], w["version"], str(rebuilt.site)) for w in rebuilt.snapshot["wheels"]
     ]
-    runpath, rpath = requester_paths(rebuilt.framework)
+    runpath, rpath, _ = requester_paths(rebuilt.framework)
     env = {"LD_LIBRARY_PATH": ":".join(map(str, ld_library_path))} if ld_library_path else {}
     search = host_search(
         runpath=runpath,

@@ -371,11 +371,13 @@ _DT_STRING_TAGS = {
     _DT_RUNPATH: "DT_RUNPATH",
 }
 # Limits far above what a linker writes (a few hundred dynamic entries, RUNPATHs of a few hundred
-# bytes), so that a hostile file costs milliseconds and kilobytes, not its own size.
+# bytes), so that a hostile file costs milliseconds and a megabyte, not its own size.
 _MAX_DYNAMIC_ENTRIES = 1 << 16
-_MAX_STRING = 1 << 16
-# All strings of the dynamic entries together, counting repeats: 65,536 entries naming one
-# 64 KiB string would otherwise be 4 GiB of names from a 1 MB file.
+# All strings of the dynamic entries together, counting repeats (65,536 entries naming one long
+# string would otherwise be gigabytes of names from a small file), and so also the longest one.
+# ld.so reads a RUNPATH of any length: one of 15,000 directories (400 KB; the limit here was
+# 64 KiB per string) was dropped, and the libraries found through it reported missing. A file
+# past this bound gets a problem (read_binary's `problems`), which the probe reports.
 _MAX_STRING_BYTES = 1 << 20
 _DYNAMIC_CHUNK = 4096
 # Counts a linker never comes near (a shared library has about ten program headers and a few
@@ -383,7 +385,8 @@ _DYNAMIC_CHUNK = 4096
 # report when it is missing, so 60,000 of them cost seconds per read and a page of noise.
 _MAX_PROGRAM_HEADERS = 1024
 _MAX_NEEDED = 1024
-_STRING_CHUNK = 256
+_STRING_CHUNK = 256  # the first read of a string; a longer one is read in growing chunks
+_STRING_CHUNK_MAX = 1 << 16
 
 
 @dataclass(frozen=True)
@@ -654,20 +657,22 @@ def _elf_string(reader: _ElfReader, table: _StringTable, index: int, tag: str) -
             f"malformed ELF file: {tag} names string offset {index}, "
             f"outside the {table.size}-byte string table"
         )
-    end = min(table.offset + table.size, table.offset + index + _MAX_STRING)
+    end = min(table.offset + table.size, table.offset + index + _MAX_STRING_BYTES)
     position = table.offset + index
     pieces: list[bytes] = []
+    chunk = _STRING_CHUNK
     while position < end:
-        data = reader.read(position, min(_STRING_CHUNK, end - position), "string table")
+        data = reader.read(position, min(chunk, end - position), "string table")
         nul = data.find(b"\0")
         if nul >= 0:
             pieces.append(data[:nul])
             return _text(b"".join(pieces))
         pieces.append(data)
         position += len(data)
+        chunk = min(2 * chunk, _STRING_CHUNK_MAX)
     raise _ElfError(
         f"malformed ELF file: the {tag} string at offset {index} has no terminating NUL "
-        f"within the string table or {_MAX_STRING} bytes"
+        f"within the string table or {_MAX_STRING_BYTES} bytes"
     )
 
 

@@ -40,7 +40,14 @@ from envcheck.probe.facts import (
     WheelFacts,
 )
 from envcheck.probe.isolation import run_child
-from envcheck.probe.search import Candidate, LinuxSearch, ListingCache, LoaderSearch, SearchLocation
+from envcheck.probe.search import (
+    Candidate,
+    LinuxSearch,
+    ListingCache,
+    LoaderSearch,
+    Pairs,
+    SearchLocation,
+)
 from envcheck.versions import major_minor
 
 # Names of what a library imports that are worth resolving: the CUDA stack and its helpers.
@@ -181,17 +188,25 @@ def tensorflow_requester(frameworks: Sequence[FrameworkFacts]) -> Path | None:
     return None
 
 
-def requester_paths(
-    requester: Path | None,
-) -> tuple[tuple[tuple[str, tuple[str, ...]], ...], tuple[tuple[str, tuple[str, ...]], ...]]:
-    """(runpath pairs, rpath pairs) of the requester, with $ORIGIN expanded."""
+def requester_paths(requester: Path | None) -> tuple[Pairs, Pairs, tuple[str, ...]]:
+    """(runpath pairs, rpath pairs, problems) of the requester, with $ORIGIN expanded.
+
+    A problem is a sentence for the probe's errors: the file's dynamic section could not be
+    read whole (malformed, or past a bound of binary_files), so its RUNPATH may be missing and
+    the libraries the loader finds through it would be reported missing without a word why.
+    """
     if requester is None:
-        return (), ()
+        return (), (), ()
     info = read_binary(requester, exports=False)
     origin = str(requester.parent)
     runpath = ((str(requester), expand_origin(info.runpath, origin)),) if info.runpath else ()
     rpath = ((str(requester), expand_origin(info.rpath, origin)),) if info.rpath else ()
-    return runpath, rpath
+    problems = tuple(
+        f"the library search path (RUNPATH/RPATH) of {requester} could not be read, so "
+        f"libraries the loader finds through it may be reported missing: {problem}"
+        for problem in info.problems
+    )
+    return runpath, rpath, problems
 
 
 # --- ownership ---------------------------------------------------------------------------------
