@@ -404,7 +404,9 @@ def site_claims(site: str) -> dict[str, list[Claim]]:
     claims: dict[str, list[Claim]] = {}
     for info in file_system.matching(site, "*.dist-info"):
         record = file_system.read_text_limited(info / "RECORD", RECORD_LIMIT)
-        if not record or "nvidia/" not in record:
+        # A row under nvidia/ starts a line: TensorFlow's and torch's RECORDs (MBs) have none,
+        # and str's search passes them at memory speed where a MULTILINE scan steps each byte.
+        if not record or not (record.startswith("nvidia/") or "\nnvidia/" in record):
             continue
         distribution = _distribution(info.name)
         # The rows under nvidia/ found by one linear scan in C: TensorFlow's RECORD has ~30,000
