@@ -46,6 +46,7 @@ from envcheck.probe.libraries import (
 )
 from envcheck.probe.search import LinuxSearch, host_search, nvidia_wheel_dirs
 from tests.facts_builder import machine
+from tests.framework_sources import JAX_LOAD
 from tests.native_fakes import FAKES, have_gcc
 
 pytestmark = pytest.mark.skipif(
@@ -449,24 +450,13 @@ torch = os.path.join(site, "torch")
 ctypes.CDLL(os.path.join(torch, [n for n in os.listdir(torch) if n.startswith("_C.")][0]))
 print(json.dumps(sorted({l.split()[5] for l in open("/proc/self/maps") if len(l.split()) > 5})))
 """
-JAX_INIT = """
-import ctypes, importlib, pathlib
-
-def _load(module, libraries):
-    try:
-        m = importlib.import_module(f"nvidia.{module}")
-    except ImportError:
-        m = None
-    for lib in libraries:
-        if m is not None:
-            try:
-                ctypes.cdll.LoadLibrary(pathlib.Path(m.__path__[0]) / "lib" / lib)
-            except OSError:
-                pass
-
+JAX_INIT = (
+    JAX_LOAD
+    + """
 def _load_nvidia_libraries():
 CALLS
 """
+)
 # The child: the plugin's _load_nvidia_libraries (a model of it), with the real import system.
 JAX_CHILD = r"""
 import ctypes, importlib, json, pathlib, sys
