@@ -132,12 +132,23 @@ def unsearchable(directory: PathLike) -> str | None:
 
 
 def read_text_limited(path: PathLike, limit: int) -> str | None:
-    """The first `limit` characters' worth of bytes of a file, as text; None when unreadable."""
+    """The first `limit` characters' worth of bytes of a regular file, as text; None when it is
+    unreadable or no regular file (a FIFO planted as a RECORD is opened without waiting for a
+    writer, seen for what it is, and not read: a plain open would wait forever)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
-        with Path(path).open("rb") as handle:
-            return handle.read(limit).decode("utf-8", errors="replace")
+        handle = os.open(path, flags)
     except (OSError, ValueError):
         return None
+    try:
+        if not stat.S_ISREG(os.fstat(handle).st_mode):
+            return None
+        with os.fdopen(handle, "rb", closefd=False) as stream:
+            return stream.read(limit).decode("utf-8", errors="replace")
+    except (OSError, ValueError):
+        return None
+    finally:
+        os.close(handle)
 
 
 def file_size(path: PathLike) -> int | None:

@@ -11,6 +11,9 @@ measures the growth of the whole probe.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -68,3 +71,33 @@ def test_each_wheel_owns_the_libraries_its_own_record_lists(tmp_path: Path) -> N
         "nvidia.many2_cu12-x.dist-info",
         "nvidia_many2_cu12-1.0.2.dist-info",
     ]
+
+
+def test_a_fifo_planted_as_a_record_is_passed_over_not_waited_on(tmp_path: Path) -> None:
+    # A plain open() of a FIFO waits for a writer that never comes: the probe hung. The RECORD
+    # readers (wheel owners, copy owners) open without waiting and read regular files only. Run
+    # in a child with a timeout, so that a regression fails instead of hanging the suite.
+    site = nvidia_site(tmp_path / "site-packages", 2)
+    record = site / "nvidia_many1_cu12-1.0.1.dist-info" / "RECORD"
+    record.unlink()
+    os.mkfifo(record)
+    script = (
+        "import sys\n"
+        "from envcheck.probe.facts import WheelFacts\n"
+        "from envcheck.probe.import_order import site_claims\n"
+        "from envcheck.probe.libraries import wheel_owners\n"
+        "site = sys.argv[1]\n"
+        "owners = wheel_owners([WheelFacts(f'nvidia-many{n}-cu12', f'1.0.{n}', site)"
+        " for n in range(2)])\n"
+        "print(len(owners), sorted(site_claims(site)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(site)],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[0] == "1"  # the regular RECORD's library; the FIFO's none
+    assert "nvidia/many0/lib/libmany0.so.1" in done.stdout
