@@ -20,7 +20,7 @@ from envcheck.diagnose import (
     static_copies_rules,
 )
 from envcheck.diagnose.context import Context, Target
-from envcheck.diagnose.coresidency_rules import framework_conflicts
+from envcheck.diagnose.coresidency_rules import framework_conflicts, one_finding_per_overwrite
 from envcheck.errors import EnvcheckError, InputError
 from envcheck.findings import Finding, Severity, ordered
 from envcheck.framework_names import label, subject
@@ -370,7 +370,7 @@ def diagnose(
                 f"({_recommend_hint(context)} shows what to install there).",
             )
         )
-    findings.extend(extra_findings)
+    findings = one_finding_per_overwrite([*findings, *extra_findings], facts)
     for error in facts.errors:
         findings.append(
             Finding("probe-incomplete", Severity.WARNING, f"Part of the probe failed: {error}.")
