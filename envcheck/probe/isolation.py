@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
+from envcheck.probe import deadline
+
 T = TypeVar("T")
 R = TypeVar("R")
 DEFAULT_TIMEOUT_S = 10.0
@@ -175,13 +177,24 @@ class ChildGroup:
         self._cancelled = False
 
     def run(
-        self, command: Sequence[str], *, timeout: float, env: Mapping[str, str] | None = None
+        self,
+        command: Sequence[str],
+        *,
+        timeout: float,
+        env: Mapping[str, str] | None = None,
+        check: str = "",
     ) -> subprocess.CompletedProcess[str]:
         """subprocess.run(command, capture_output=True, text=True, timeout=timeout) that
-        cancel() can stop; raises ChildCancelledError when it did (or had, before the start)."""
+        cancel() can stop; raises ChildCancelledError when it did (or had, before the start).
+        The run's --deadline (probe/deadline.py) shortens `timeout`; a child it cuts short or
+        refuses is noted as `check` (a TimeoutExpired or a ChildCancelledError as usual)."""
+        wait = deadline.bounded(timeout)
         with self._lock:
             if self._cancelled:
                 raise ChildCancelledError(command[0])
+            if deadline.expired():
+                deadline.note_cut(check or Path(command[0]).name)
+                raise ChildCancelledError(command[0], "the --deadline passed")
             process = subprocess.Popen(
                 list(command),
                 stdin=subprocess.DEVNULL,
@@ -198,14 +211,16 @@ class ChildGroup:
             register_child(process)
         try:
             try:
-                stdout, stderr = process.communicate(timeout=timeout)
+                stdout, stderr = process.communicate(timeout=wait)
             except subprocess.TimeoutExpired:
                 kill_tree(process)
+                if wait < timeout:
+                    deadline.note_cut(check or Path(command[0]).name)
                 try:
-                    stdout, stderr = process.communicate(timeout=DRAIN_TIMEOUT_S)
+                    stdout, stderr = process.communicate(timeout=_drain_time())
                 except subprocess.TimeoutExpired as exc:  # something still holds the pipes
                     stdout, stderr = decoded(exc.stdout), decoded(exc.stderr)
-                raise subprocess.TimeoutExpired(command, timeout, stdout, stderr) from None
+                raise subprocess.TimeoutExpired(command, wait, stdout, stderr) from None
             except BaseException:  # interrupted: never leave the group running
                 kill_tree(process)
                 raise
@@ -225,10 +240,29 @@ class ChildGroup:
 
 
 class ChildCancelledError(OSError):
-    """The child was not run, or was killed, because its probe was cancelled."""
+    """The child was not run, or was killed, because its probe was cancelled (or the run's
+    --deadline had passed)."""
 
-    def __init__(self, program: str) -> None:
-        super().__init__(f"cancelled ({program} not run to the end)")
+    def __init__(self, program: str, why: str = "cancelled") -> None:
+        super().__init__(f"{why} ({program} not run to the end)")
+
+
+def _drain_time() -> float:
+    """How long to read what a killed child left in its pipes: DRAIN_TIMEOUT_S, or under a
+    --deadline the time left (at least a moment: the bytes are usually there already)."""
+    if not deadline.active():
+        return DRAIN_TIMEOUT_S
+    return max(0.2, deadline.bounded(DRAIN_TIMEOUT_S))
+
+
+# The check (a name in the report's `not_checked`) each child script belongs to.
+_CHECKS = {
+    "nvml": "driver",
+    "libcuda": "driver",
+    "library_version": "libraries",
+    "interpreter": "interpreter",
+    "frameworks": "frameworks",
+}
 
 
 def run_child(
@@ -255,12 +289,15 @@ def run_child(
     command.append(json.dumps(argument))
     started = time.monotonic()
     try:
-        completed = (group or ChildGroup()).run(command, timeout=timeout, env=env)
+        completed = (group or ChildGroup()).run(
+            command, timeout=timeout, env=env, check=_CHECKS.get(name, name)
+        )
     except subprocess.TimeoutExpired as exc:
         stderr = (
             exc.stderr.decode(errors="replace") if isinstance(exc.stderr, bytes) else exc.stderr
         )
-        return ChildResult("timeout", None, None, None, (stderr or "")[-_STDERR_TAIL:], timeout)
+        waited = float(exc.timeout)  # the deadline may have cut `timeout` short
+        return ChildResult("timeout", None, None, None, (stderr or "")[-_STDERR_TAIL:], waited)
     except OSError as exc:  # not startable, or cancelled
         return ChildResult("not-run", None, None, None, str(exc), time.monotonic() - started)
     seconds = time.monotonic() - started
@@ -328,11 +365,20 @@ class StreamedChild:
 
 
 def run_streaming_child(
-    command: Sequence[str], *, timeout: float, env: Mapping[str, str] | None = None
+    command: Sequence[str],
+    *,
+    timeout: float,
+    env: Mapping[str, str] | None = None,
+    check: str = "",
 ) -> StreamedChild:
     """Run `command` in a process group of its own, registered for the signal handler; on the
-    timeout kill the whole group and keep what it printed. Never raises for the child."""
+    timeout kill the whole group and keep what it printed. Never raises for the child. Under
+    the run's --deadline a child it cuts short, or would start too late, is noted as `check`."""
     started = time.monotonic()
+    wait = deadline.bounded(timeout)
+    if deadline.expired():
+        deadline.note_cut(check)
+        return StreamedChild("", "", None, False, 0.0, "not started: the --deadline passed")
     try:
         process = subprocess.Popen(
             list(command),
@@ -351,12 +397,14 @@ def run_streaming_child(
     register_child(process)
     try:
         try:
-            stdout, stderr = process.communicate(timeout=timeout)
+            stdout, stderr = process.communicate(timeout=wait)
         except subprocess.TimeoutExpired:
             timed_out = True
             kill_tree(process)
+            if wait < timeout:
+                deadline.note_cut(check)
             try:  # what the child wrote before the timeout is kept by Popen; read the rest
-                stdout, stderr = process.communicate(timeout=DRAIN_TIMEOUT_S)
+                stdout, stderr = process.communicate(timeout=_drain_time())
             except subprocess.TimeoutExpired as exc:  # a grandchild still holds the pipes
                 stdout, stderr = decoded(exc.stdout), decoded(exc.stderr)
     finally:
