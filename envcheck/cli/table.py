@@ -99,6 +99,21 @@ INDEX_URL = Option(
 )
 
 
+def _deadline(help_text: str, envvar: str) -> Option:
+    """--deadline: an overall time limit in seconds (fetch: per file; doctor: the whole run),
+    parsed alike wherever it appears."""
+    return Option(
+        ("--deadline",),
+        "deadline",
+        help_text,
+        kind=NUMBER,
+        envvar=envvar,
+        metavar="SECONDS",
+        minimum=0.1,
+        maximum=MAX_TIMEOUT_S,
+    )
+
+
 def _python_version(help_text: str) -> Option:
     return Option(
         ("--python-version",),
@@ -252,14 +267,33 @@ DOCTOR_COMMAND = Command(
             minimum=1.0,
             maximum=MAX_TIMEOUT_S,
         ),
+        _deadline(
+            "Bound the whole run, smoke tests and probe children included: past it they are "
+            "killed, the report says what was not checked, the verdict is unknown (exit 4).",
+            "ENVCHECK_DOCTOR_DEADLINE",
+        ),
         FORMAT_JSON,
-        FORMAT,
+        Option(
+            ("--format",),
+            "output_format",
+            "Report format (default text): prometheus for node_exporter's textfile collector, "
+            "nfd for a node-feature-discovery feature file, junit for CI test reports.",
+            envvar="ENVCHECK_FORMAT",
+            metavar="text|json|markdown|prometheus|nfd|junit",
+        ),
         Option(
             ("-o", "--output"),
             "output",
             "Write the report to FILE (atomically) instead of standard output.",
             envvar="ENVCHECK_OUTPUT",
             metavar="FILE",
+        ),
+        Option(
+            ("--node",),
+            "node",
+            "The node's name in the report (default: this host's name).",
+            envvar="ENVCHECK_NODE",
+            metavar="NAME",
         ),
         Option(
             ("--strict",), "strict", "Exit 1 on warnings too.", kind=FLAG, envvar="ENVCHECK_STRICT"
@@ -430,17 +464,11 @@ FETCH_COMMAND = Command(
             minimum=0.1,
             maximum=MAX_TIMEOUT_S,
         ),
-        Option(
-            ("--deadline",),
-            "deadline",
+        _deadline(
             "Overall time limit per file, all retries included; an unfinished file is kept "
             "as a .part that the next run resumes (default: 10 minutes, or the file's size at "
             "100 kB/s when longer).",
-            kind=NUMBER,
-            envvar="ENVCHECK_FETCH_DEADLINE",
-            metavar="SECONDS",
-            minimum=0.1,
-            maximum=MAX_TIMEOUT_S,
+            "ENVCHECK_FETCH_DEADLINE",
         ),
         MATRIX,
     ),
