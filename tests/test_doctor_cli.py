@@ -30,6 +30,7 @@ from envcheck.probe.facts import Facts
 from envcheck.probe.platform_facts import read_platform
 from tests.facts_builder import LINUX, driver, machine
 from tests.native_fakes import fake_cudnn, fake_nvml, fake_tf_framework, have_gcc
+from tests.report_schema import validated
 from tests.test_probe_cli import BUILD_INFO_2_18, _dist
 from tests.test_smoke import FULL_FAKE, HANG_ON_IMPORT, SEGFAULT_ON_IMPORT, _alive
 from tests.test_smoke_rules import TF221_NO_GPU_LOG
@@ -67,7 +68,7 @@ def report_of(completed: subprocess.CompletedProcess[str]) -> dict[str, Any]:
     assert "Traceback" not in completed.stderr, completed.stderr
     data: dict[str, Any] = json.loads(completed.stdout)
     assert data["schema"] == "envcheck.report/1"
-    return data
+    return validated(data)
 
 
 def codes(report: dict[str, Any], severity: str | None = None) -> list[str]:

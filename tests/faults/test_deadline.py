@@ -23,6 +23,7 @@ from envcheck.errors import EXIT_NO_VERDICT
 from tests.faults.processes import ENVCHECK, alive, environment
 from tests.faults.test_signals import fake_site
 from tests.native_fakes import fake_nvml, have_gcc
+from tests.report_schema import validated
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="shell scripts, /proc")
 
@@ -45,8 +46,7 @@ def run_doctor(
 def unknown_report(completed: subprocess.CompletedProcess[str]) -> dict[str, Any]:
     assert completed.returncode == EXIT_NO_VERDICT, (completed.returncode, completed.stderr)
     assert "Traceback" not in completed.stderr
-    report: dict[str, Any] = json.loads(completed.stdout)
-    assert report["schema"] == "envcheck.report/1"
+    report: dict[str, Any] = validated(json.loads(completed.stdout))
     assert report["verdict"] == "unknown"
     assert report["not_checked"]
     assert report["summary"].startswith("No verdict")
@@ -109,7 +109,7 @@ def test_a_hanging_nvml_is_not_checked_and_not_called_missing(tmp_path: Path) ->
 def test_without_a_hang_the_deadline_changes_nothing(tmp_path: Path) -> None:
     completed, _ = run_doctor("--no-smoke", "--deadline", "60", "--json", cwd=tmp_path)
     assert completed.returncode in (0, 1), completed.stderr
-    report = json.loads(completed.stdout)
+    report = validated(json.loads(completed.stdout))
     assert report["not_checked"] == []
     assert report["verdict"] in ("pass", "warn", "fail")
 
