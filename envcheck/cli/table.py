@@ -474,6 +474,78 @@ FETCH_COMMAND = Command(
     ),
 )
 
+_FLEET_FORMAT = Option(
+    ("--format",),
+    "output_format",
+    "Output format (default text).",
+    envvar="ENVCHECK_FORMAT",
+    metavar="text|json|markdown|csv",
+)
+_MAX_AGE = Option(
+    ("--max-age",),
+    "max_age",
+    "Set apart node reports older than this (24h, 30m, 90s, 2d, or seconds).",
+    envvar="ENVCHECK_MAX_AGE",
+    metavar="AGE",
+)
+_FLEET_OUTPUT = Option(
+    ("-o", "--output"),
+    "output",
+    "Write to FILE (atomically) instead of standard output.",
+    envvar="ENVCHECK_OUTPUT",
+    metavar="FILE",
+)
+
+FLEET_COMMAND = Command(
+    "fleet",
+    "Merge many nodes' doctor reports (--format json) into groups of nodes alike, worst first, "
+    "with one fix per group.",
+    handler="envcheck.cli.commands.fleet:merge_reports",
+    options=(
+        Option(
+            (),
+            "sources",
+            "Report files, directories (their *.json files) or - (standard input).",
+            kind=LIST,
+            metavar="PATH",
+        ),
+        _FLEET_FORMAT,
+        _MAX_AGE,
+        _FLEET_OUTPUT,
+    ),
+    subcommands=(
+        Command(
+            "plan",
+            "Before a rollout: will the image (its doctor report from the Docker build) run on "
+            "each group of nodes, and why not.",
+            handler="envcheck.cli.commands.fleet:plan",
+            options=(
+                Option(
+                    ("--image",),
+                    "image",
+                    "The image's report: envcheck doctor --format json run in its Docker build.",
+                    envvar="ENVCHECK_IMAGE_REPORT",
+                    metavar="REPORT",
+                    required=True,
+                ),
+                Option(
+                    ("--nodes",),
+                    "nodes",
+                    "The nodes' reports: files, directories or - (repeatable).",
+                    kind=LIST,
+                    envvar="ENVCHECK_NODE_REPORTS",
+                    metavar="DIR",
+                    required=True,
+                ),
+                _FLEET_FORMAT,
+                _MAX_AGE,
+                _FLEET_OUTPUT,
+                MATRIX,
+            ),
+        ),
+    ),
+)
+
 SETUP_COMMAND = Command(
     "setup",
     "Decisions for scripts/setup-windows.ps1 (not meant to be run by hand).",
@@ -565,6 +637,7 @@ ROOT = Command(
         EXPLAIN_COMMAND,
         INSTALL_COMMAND,
         FETCH_COMMAND,
+        FLEET_COMMAND,
         SETUP_COMMAND,
     ),
 )

@@ -43,3 +43,21 @@ def choose_format(output_format: str | None, as_json: bool) -> Format:
     except ValueError:
         names = ", ".join(f.value for f in Format)
         raise EnvcheckError(f"--format {output_format!r} is not one of {names}") from None
+
+
+class FleetFormat(str, Enum):
+    """`envcheck fleet`'s formats: a table people read, and three that tools read."""
+
+    TEXT = "text"
+    JSON = "json"
+    MARKDOWN = "markdown"
+    CSV = "csv"
+
+
+def choose_fleet_format(output_format: str | None) -> FleetFormat:
+    text = (output_format or "text").lower()
+    try:
+        return FleetFormat(text)
+    except ValueError:
+        names = ", ".join(f.value for f in FleetFormat)
+        raise EnvcheckError(f"--format {output_format!r} is not one of {names}") from None
