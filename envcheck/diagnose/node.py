@@ -142,6 +142,9 @@ def key_facts(report: Report) -> dict[str, Any]:
         "arch": platform.arch,
         "wsl": platform.wsl,
         "container": platform.container,
+        "container_toolkit": None
+        if platform.container_toolkit is None
+        else sorted(platform.container_toolkit),
         "python": ".".join(platform.python.split(".")[:2]),
         "driver": {
             "version": facts.driver.version,

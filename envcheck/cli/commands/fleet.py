@@ -47,4 +47,18 @@ def merge_reports(args: argparse.Namespace) -> int:
 
 @handles_errors
 def plan(args: argparse.Namespace) -> int:
-    raise InputError("fleet plan is not built yet")
+    # Imported here: the diagnosis (rules, matrix) is only this subcommand's.
+    from envcheck.cli.commands.matrix_choice import load  # noqa: PLC0415
+    from envcheck.fleet.plan import plan as plan_image  # noqa: PLC0415
+    from envcheck.fleet.plan import read_image  # noqa: PLC0415
+    from envcheck.report.fleet_plan import render  # noqa: PLC0415
+
+    chosen = choose_fleet_format(args.output_format)
+    if args.output is not None:
+        check_writable(args.output)
+    image = read_image(args.image)
+    matrix = load(args.matrix_option)
+    fleet = _fleet(list(args.nodes or []), args.max_age)
+    result = plan_image(image, fleet, matrix)
+    _write(args.output, render(result, chosen))
+    return EXIT_NEGATIVE if result.failing or not result.groups else EXIT_OK
