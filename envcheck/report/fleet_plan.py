@@ -42,13 +42,13 @@ def to_json(plan: Plan) -> dict[str, Any]:
             "source": plan.image.source,
             "frameworks": plan.image.describe(),
             "problems": [_reason_json(r) for r in plan.image.problems],
-        },  # fmt: skip
+        },
         "reports": plan.reports,
         "groups": [_group_json(g) for g in plan.groups],
         "apart": [
             {"source": a.source, "kind": a.kind, "reason": a.reason, "node": a.node}
             for a in plan.apart
-        ],  # fmt: skip
+        ],
     }
 
 
