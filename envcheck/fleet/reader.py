@@ -58,7 +58,7 @@ class Apart:
 
 def read(document: Document) -> NodeReport | Apart:
     if document.problem is not None:
-        return Apart(document.source, document.problem, "unreadable")
+        return Apart(document.source, document.problem, document.kind)
     try:
         fields = document.value if document.text is None else head(document.text)
     except (ValueError, RecursionError) as exc:

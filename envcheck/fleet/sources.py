@@ -30,6 +30,7 @@ class Document:
     text: str | None = None
     value: Any = None  # parsed already (standard input)
     problem: str | None = None
+    kind: str = "unreadable"  # what the problem makes it: unreadable | malformed
 
 
 def check_sources(paths: Sequence[str]) -> None:
@@ -102,7 +103,7 @@ def _stream(stdin: BinaryIO) -> Iterator[Document]:
                 if len(buffer) - position > REPORT_LIMIT
                 else "is not JSON (the rest of standard input is not read)"
             )
-            yield Document(f"{STDIN}#{number}", problem=why)
+            yield Document(f"{STDIN}#{number}", problem=why, kind="malformed")
             return
         number += 1
         yield Document(f"{STDIN}#{number}", value=value)
