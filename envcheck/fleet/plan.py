@@ -7,7 +7,7 @@ fail or unknown (a fact the reports do not carry is never guessed):
 
 - driver: the doctor's own rule (diagnose/driver_rules.driver_version) with the group's driver
   as the target, as in a Docker build with --target-driver; when the driver is too old, whether
-  CUDA forward compatibility could help (data-center GPUs only: matrix/rules.py);
+  CUDA forward compatibility could help (data-center GPUs only: envcheck/matrix/rules.py);
 - gpu-architecture: the doctor's rule (gpu_architecture) with the group's GPUs as the target;
 - platform: native Windows and macOS run no Linux GPU container;
 - container-runtime: the NVIDIA Container Toolkit on the nodes (a probe fact), or proof that
