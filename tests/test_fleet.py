@@ -24,6 +24,7 @@ import pytest
 
 from envcheck.diagnose.doctor import diagnose
 from envcheck.diagnose.node import node_result
+from envcheck.diagnose.verdict import fingerprint
 from envcheck.errors import InputError
 from envcheck.fleet.ages import parse_duration
 from envcheck.fleet.merge import merge
@@ -153,6 +154,30 @@ def test_what_cannot_be_merged_is_listed_apart_and_the_rest_merges(cluster: Path
     assert reasons["stale.json"][0] == "stale"
     assert reasons["fifo.json"] == ("unreadable", "cannot be read: is a FIFO, not a regular file")
     assert reasons["huge.json"] == ("unreadable", "cannot be read: is larger than 16 MiB")
+
+
+def test_key_facts_nested_too_deep_are_set_apart_not_followed(tmp_path: Path) -> None:
+    # Consistent fingerprints, but key facts nested past what a report has (3 levels): one a
+    # renderer could still follow, one past the JSON parser's own recursion.
+    for name, depth in (("deep.json", 20), ("deeper.json", 100_000)):
+        data = json.loads(report_text(HEALTHY, name.split(".")[0]))
+        text = json.dumps(data)
+        extra = '"extra": ' + "[" * depth + "1" + "]" * depth + ", "
+        text = text.replace('"key_facts": {', '"key_facts": {' + extra, 1)
+        if depth == 20:  # its fingerprint made to match, so the depth alone is what is wrong
+            facts = json.loads(text)["key_facts"]
+            text = text.replace(data["fingerprint"], fingerprint(facts), 1)
+        write(tmp_path, name, text)
+    write(tmp_path, "ok.json", report_text(HEALTHY, "gpu002"))
+    done = fleet(str(tmp_path), "--format", "json")
+    assert "Traceback" not in done.stderr and done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert [g["hostlist"] for g in result["groups"]] == ["gpu002"]
+    apart = {Path(a["source"]).name: a["reason"] for a in result["apart"]}
+    assert apart == {
+        "deep.json": "has unusable key facts",
+        "deeper.json": "is not a JSON report (nested too deeply)",
+    }
 
 
 def test_a_node_read_twice_keeps_its_newest_report(tmp_path: Path) -> None:

@@ -81,14 +81,19 @@ def compress(names: Iterable[str]) -> str:
     parts: list[tuple[str, str]] = [(name, name) for name in plain]
     for prefix, members in numbered.items():
         ranges: list[_Range] = []
+        ending: dict[int, list[_Range]] = {}  # the ranges by their last number: only those
+        # ending just below a name can take it, so each name is one look-up (linear in names)
         # By number, then the narrower spelling first (n1 before n01).
         for name in sorted(members, key=lambda n: (n.number, len(n.digits))):
-            for candidate in ranges:
-                if candidate.takes(name):
-                    candidate.add(name)
-                    break
+            below = ending.get(name.number - 1, [])
+            taker = next((r for r in below if r.takes(name)), None)
+            if taker is None:
+                taker = _range(name)
+                ranges.append(taker)
             else:
-                ranges.append(_range(name))
+                below.remove(taker)
+                taker.add(name)
+            ending.setdefault(name.number, []).append(taker)
         if len(ranges) == 1 and ranges[0].first == ranges[0].last:
             only = ranges[0].first
             parts.append((prefix, f"{prefix}{only.digits}"))

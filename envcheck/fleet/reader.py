@@ -17,7 +17,6 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from envcheck.bounded_input import nested_deeper_than
 from envcheck.diagnose.verdict import VERDICTS, Verdict, fingerprint
 from envcheck.fleet.ages import report_time
 from envcheck.fleet.sources import Document
@@ -29,7 +28,7 @@ NEEDED = ("schema", "node", "time", "verdict", "fingerprint", "not_checked", "su
 _NODE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@-]{0,252}")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _SPACE = re.compile(r"[ \t\r\n]*")
-_MAX_DEPTH = 32
+_MAX_DEPTH = 8  # key facts nest 3 deep (frameworks, [0], name); rendering recurses through them
 _DECODER = json.JSONDecoder()
 
 
@@ -144,7 +143,7 @@ def _problem(fields: dict[str, Any]) -> str:
     if fields["verdict"] not in VERDICTS:
         return f"has no verdict of {', '.join(VERDICTS)}"
     facts = fields["key_facts"]
-    if not isinstance(facts, dict) or nested_deeper_than(facts, _MAX_DEPTH):
+    if not isinstance(facts, dict) or _deeper_than(facts, _MAX_DEPTH):
         return "has unusable key facts"
     mark = fields["fingerprint"]
     if not isinstance(mark, str) or not _HEX64.fullmatch(mark) or mark != fingerprint(facts):
@@ -158,6 +157,20 @@ def _problem(fields: dict[str, Any]) -> str:
     if not isinstance(fields["summary"], str):
         return "has no summary"
     return ""
+
+
+def _deeper_than(value: dict[str, Any], limit: int) -> bool:
+    """Whether containers nest in `value` deeper than `limit` (iterative; scalars are not
+    visited twice, which keeps it cheap for 10,000 reports)."""
+    pending: list[tuple[Any, int]] = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        for child in item.values() if isinstance(item, dict) else item:
+            if isinstance(child, (dict, list)):
+                if depth >= limit:
+                    return True
+                pending.append((child, depth + 1))
+    return False
 
 
 def _headline(findings: list[dict[str, Any]], unchecked: list[str]) -> tuple[str, str]:
