@@ -46,6 +46,14 @@ class Interrupted(KeyboardInterrupt):
         self.signum = signum
 
 
+def quoted(value: str, limit: int = 40) -> str:
+    """How a message quotes a value it refuses: repr, cut after `limit` characters with how
+    long it was (a 5,000-digit version or a 1 MB tag would fill the terminal)."""
+    if len(value) <= limit:
+        return repr(value)
+    return f"{value[:limit]!r}... ({len(value)} characters)"
+
+
 def assert_never(value: NoReturn) -> NoReturn:
     """The end of a dispatch over a closed set (an Enum, a Literal): mypy proves every member is
     handled before it (typing.assert_never, which Python 3.9 and 3.10 lack)."""
