@@ -223,7 +223,12 @@ class Cluster:
         env = {"PATH": os.environ.get("PATH", "/usr/sbin:/usr/bin:/sbin:/bin")}
         env["SLURM_CONF"] = str(self.conf)
         self.processes[name] = subprocess.Popen(
-            command, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True
+            command,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=env,
+            cwd=self.root,
+            start_new_session=True,
         )
         log.close()
 
@@ -270,6 +275,8 @@ class Cluster:
             capture_output=True,
             text=True,
             env=full_env,
+            # Jobs start in this directory: a crash's core file lands here, and goes with it.
+            cwd=self.root,
             timeout=timeout,
             check=False,
         )
