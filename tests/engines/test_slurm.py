@@ -18,6 +18,7 @@ import importlib.util
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -245,3 +246,16 @@ def test_check_mode_and_the_nhc_function_on_every_node(cluster: Cluster) -> None
     check, die = by_task[BROKEN]
     assert re.fullmatch(r"check: fail envcheck: smoke-test-(crashed|failed): .+ exit 1", check)
     assert re.fullmatch(r"die 1: envcheck: smoke-test-(crashed|failed): .+", die), die
+
+
+@pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed")
+@pytest.mark.parametrize("script", [SCRIPT, NHC], ids=lambda p: p.name)
+def test_the_scripts_pass_shellcheck(script: Path) -> None:
+    done = subprocess.run(
+        ["shellcheck", "--shell=bash", str(script)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stdout
