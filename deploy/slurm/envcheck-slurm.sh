@@ -22,7 +22,7 @@
 # verdict (...)" instead. Either way the event is logged (syslog tag envcheck-slurm).
 set -euo pipefail
 
-PATH="/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin${PATH:+:$PATH}"
+PATH="${PATH:+$PATH:}/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 export PATH
 
 # Defaults; the settings file overrides them.
@@ -77,8 +77,8 @@ if [ -z "$PYTHON3" ]; then
   fi
   PYTHON3="${shebang#\#!}"
   case "$PYTHON3" in
-    /*) [ -x "$PYTHON3" ] || PYTHON3=python3 ;;
-    *) PYTHON3=python3 ;;
+    /*/python*) [ -x "$PYTHON3" ] || PYTHON3=python3 ;;
+    *) PYTHON3=python3 ;; # a wrapper script, or env: the Python on PATH
   esac
 fi
 
