@@ -22,7 +22,8 @@
 # `pipcert`: mounted only while a RUN step runs, never stored in the image (the script checks
 # that by searching the saved images for the configuration).
 #
-# The base image's root file system (debootstrap, about 2.5 minutes) is cached as a tarball in
+# The base is Debian 12 (DEBIAN_SUITE; its Python 3.11), from this machine's Debian mirror
+# (DEBIAN_MIRROR). Its root file system (debootstrap, about 2 minutes) is cached as a tarball in
 # ${XDG_CACHE_HOME:-~/.cache}/envcheck/image-check/ for the next local run.
 set -euo pipefail
 
@@ -124,14 +125,18 @@ docker version --format 'engine {{.Server.Version}}, client {{.Client.Version}}'
 took "engine started"
 
 # --- the base image: Debian's python3 in a venv at /opt/python, `python` on PATH ------------
+# Debian 12's Python 3.11: one that every framework examples/Dockerfile installs has wheels for
+# (Debian 13's 3.13 is too new for TensorFlow 2.18), on whichever Debian this machine runs.
+suite="${DEBIAN_SUITE:-bookworm}"
 # shellcheck source=/dev/null
 . /etc/os-release
-suite="${DEBIAN_SUITE:-${VERSION_CODENAME:?not a Debian machine: set DEBIAN_SUITE and DEBIAN_MIRROR}}"
+host_suite="${VERSION_CODENAME:-}"
 mirror="${DEBIAN_MIRROR:-}"
 if [ -z "$mirror" ]; then
-  # This machine's own Debian mirror, from its apt sources (deb822 files, then sources.list).
+  # This machine's own Debian mirror, from its apt sources (deb822 files, then sources.list):
+  # the one that serves its own release serves the others too.
   mirror="$(
-    cat /etc/apt/sources.list.d/*.sources 2>/dev/null | awk -v suite="$suite" '
+    cat /etc/apt/sources.list.d/*.sources 2>/dev/null | awk -v suite="$host_suite" '
       /^URIs:/ { uris = $2 }
       /^Suites:/ { for (i = 2; i <= NF; i++) if ($i == suite) hit = 1 }
       /^$/ { if (hit && uris != "") { print uris; exit } hit = 0; uris = "" }
@@ -139,9 +144,9 @@ if [ -z "$mirror" ]; then
   )"
 fi
 if [ -z "$mirror" ] && [ -r /etc/apt/sources.list ]; then
-  mirror="$(awk -v suite="$suite" '$1 == "deb" && $3 == suite { print $2; exit }' /etc/apt/sources.list)"
+  mirror="$(awk -v suite="$host_suite" '$1 == "deb" && $3 == suite { print $2; exit }' /etc/apt/sources.list)"
 fi
-[ -n "$mirror" ] || fail "no Debian mirror for $suite in the apt sources: set DEBIAN_MIRROR"
+[ -n "$mirror" ] || fail "no Debian mirror in this machine's apt sources: set DEBIAN_MIRROR"
 
 cache="${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/envcheck/image-check"
 rootfs_tar="$cache/debian-$suite-python3.tar"
