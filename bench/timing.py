@@ -12,11 +12,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def time_interleaved(
-    rows: list[tuple[str, list[str], dict[str, str]]], runs: int
+    rows: list[tuple[str, list[str], dict[str, str]]],
+    runs: int,
+    limit: float | None = None,
+    cwd: Path | None = None,
 ) -> list[tuple[str, float | None]]:
     """Median seconds of each row, the rows taking turns run by run: a machine that slows down
     for a while (another tenant, a thermal limit) then slows every command alike, and the
-    ratios between them stay fair."""
+    ratios between them stay fair. A row that fails, or runs past `limit` seconds, is None."""
     samples: dict[str, list[float]] = {name: [] for name, _, _ in rows}
     failed: set[str] = set()
     for _ in range(runs):
@@ -24,7 +27,13 @@ def time_interleaved(
             if name in failed:
                 continue
             started = time.perf_counter()
-            completed = subprocess.run(command, env=env, capture_output=True, check=False)
+            try:
+                completed = subprocess.run(
+                    command, env=env, cwd=cwd, capture_output=True, check=False, timeout=limit
+                )
+            except subprocess.TimeoutExpired:
+                failed.add(name)
+                continue
             samples[name].append(time.perf_counter() - started)
             if completed.returncode not in (0, 1):
                 failed.add(name)

@@ -14,13 +14,29 @@ from dataclasses import dataclass
 
 from packaging.version import InvalidVersion, Version
 
-from envcheck.errors import InputError
+from envcheck.errors import InputError, quoted
 
 _NUMERIC = re.compile(r"^\d+(\.\d+)*$")
+# The most digits a number in a version may have. Real ones have at most 8 (a dev release's
+# date); Python refuses to read more than 4,300 digits as an int (a ValueError, which was
+# exit 3), and a number this long is a typo or a hostile value, never a release.
+MAX_DIGITS = 16
+_TOO_LONG = re.compile(rf"\d{{{MAX_DIGITS + 1}}}")
+
+
+def refuse_long_numbers(text: str, what: str) -> None:
+    """InputError when `text` (a version, a specifier, a platform tag; `what` names it) holds
+    a number of more than MAX_DIGITS digits. Every parser of versions calls it first."""
+    if _TOO_LONG.search(text):
+        raise InputError(
+            f"{what} {quoted(text)} has a number of more than {MAX_DIGITS} digits: "
+            "no version is numbered so"
+        )
 
 
 def parse_numeric_version(text: str, what: str) -> Version:
     """Parse a dotted numeric version such as '535.104.05' or '12.2'; `what` names it in errors."""
+    refuse_long_numbers(text, what)
     cleaned = text.strip()
     if not _NUMERIC.match(cleaned):
         raise InputError(
@@ -95,6 +111,7 @@ class PythonVersion:
 
     @classmethod
     def parse(cls, text: str) -> PythonVersion:
+        refuse_long_numbers(text, "Python version")
         match = re.fullmatch(r"\s*(\d+)\.(\d+)(?:\.\d+)?\s*", text)
         if match is None:
             raise InputError(f"Python version {text!r} is not of the form X.Y, e.g. 3.11")
@@ -114,6 +131,7 @@ class ComputeCapability:
     @classmethod
     def parse(cls, text: str) -> ComputeCapability:
         """Accept '8.6', '86', 'sm_86' or 'compute_86' (the last digit is the minor)."""
+        refuse_long_numbers(text, "compute capability")
         cleaned = text.strip().lower()
         match = re.fullmatch(r"(\d+)\.(\d)", cleaned)
         if match is not None:

@@ -178,6 +178,7 @@ class ServedFile:
     endless: bool = False  # no Content-Length, and after the data bytes keep coming forever
     gzip_bomb: int = 0  # answer with a gzip stream (Content-Encoding) that inflates this far
     trickle: tuple[int, float] | None = None  # (bytes, seconds): send a few bytes at a time
+    url: str | None = None  # the URL the JSON page lists, as given (default: ../../files/NAME)
     requests: int = 0
 
     @property
@@ -240,7 +241,7 @@ class FaultyIndex:
                 entry: dict[str, object] = {
                     "filename": f.filename,
                     # relative to the page, as PEP 691 allows
-                    "url": "../../files/" + quote(f.filename, safe=""),
+                    "url": f.url or "../../files/" + quote(f.filename, safe=""),
                     "hashes": {"sha256": f.listed_sha256 or f.sha256},
                 }
                 if f.size_listed:

@@ -689,7 +689,7 @@ def _hostile_cases() -> list[tuple[str, HandElf, str]]:
             "strsz-ends-inside-a-string",
             HandElf(strsz=rpath + 3),
             f"malformed ELF file: the DT_RPATH string at offset {rpath} has no terminating NUL "
-            "within the string table or 65536 bytes",
+            "within the string table or 1048576 bytes",
         ),
         (
             "string-offset-past-the-load-segment",

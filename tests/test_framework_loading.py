@@ -37,6 +37,7 @@ from envcheck.probe.framework_loading import (
     read_torch_preloads,
 )
 from tests.facts_builder import machine
+from tests.framework_sources import JAX_LOAD
 
 # The shape of torch 2.9-2.14: a list table, three directory templates, preloads after
 # libtorch_global_deps.so loads when the maps show the CUDA runtime.
@@ -108,26 +109,15 @@ def _load_global_deps():
             _preload_cuda_deps(lib_folder, lib_name)
         ctypes.CDLL("libtorch_global_deps.so", mode=ctypes.RTLD_GLOBAL)
 """
-JAX_FORM = """
-import ctypes, importlib, pathlib
-
-def _load(module, libraries):
-    try:
-        m = importlib.import_module(f"nvidia.{module}")
-    except ImportError:
-        m = None
-    for lib in libraries:
-        if m is not None:
-            try:
-                ctypes.cdll.LoadLibrary(pathlib.Path(m.__path__[0]) / "lib" / lib)
-            except OSError:
-                pass
-
+JAX_FORM = (
+    JAX_LOAD
+    + """
 def _load_nvidia_libraries():
     _load("cuda_runtime", ["libcudart.so.12"])
     _load("cu13", ["libcudart.so.13"])
     _load("cublas", ["libcublas.so.12", "libcublasLt.so.12"])
 """
+)
 
 
 def test_the_list_form_is_read_with_its_order_templates_and_condition(tmp_path: Path) -> None:

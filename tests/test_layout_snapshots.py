@@ -46,6 +46,7 @@ from envcheck.probe.libraries import (
 )
 from envcheck.probe.search import LinuxSearch, host_search, nvidia_wheel_dirs
 from tests.facts_builder import machine
+from tests.framework_sources import JAX_LOAD
 from tests.native_fakes import FAKES, have_gcc
 
 pytestmark = pytest.mark.skipif(
@@ -173,7 +174,7 @@ def probe(rebuilt: Rebuilt, matrix: Matrix, ld_library_path: list[Path]) -> list
     wheels = [
         WheelFacts(w["name"], w["version"], str(rebuilt.site)) for w in rebuilt.snapshot["wheels"]
     ]
-    runpath, rpath = requester_paths(rebuilt.framework)
+    runpath, rpath, _ = requester_paths(rebuilt.framework)
     env = {"LD_LIBRARY_PATH": ":".join(map(str, ld_library_path))} if ld_library_path else {}
     search = host_search(
         runpath=runpath,
@@ -449,24 +450,13 @@ torch = os.path.join(site, "torch")
 ctypes.CDLL(os.path.join(torch, [n for n in os.listdir(torch) if n.startswith("_C.")][0]))
 print(json.dumps(sorted({l.split()[5] for l in open("/proc/self/maps") if len(l.split()) > 5})))
 """
-JAX_INIT = """
-import ctypes, importlib, pathlib
-
-def _load(module, libraries):
-    try:
-        m = importlib.import_module(f"nvidia.{module}")
-    except ImportError:
-        m = None
-    for lib in libraries:
-        if m is not None:
-            try:
-                ctypes.cdll.LoadLibrary(pathlib.Path(m.__path__[0]) / "lib" / lib)
-            except OSError:
-                pass
-
+JAX_INIT = (
+    JAX_LOAD
+    + """
 def _load_nvidia_libraries():
 CALLS
 """
+)
 # The child: the plugin's _load_nvidia_libraries (a model of it), with the real import system.
 JAX_CHILD = r"""
 import ctypes, importlib, json, pathlib, sys

@@ -186,7 +186,8 @@ def test_pip_wheel_found_through_tensorflows_runpath(tmp_path: Path) -> None:
     )
     frameworks = [tf("2.18.1", str(site))]
     assert tensorflow_requester(frameworks) == requester
-    runpath, rpath = requester_paths(requester)
+    runpath, rpath, problems = requester_paths(requester)
+    assert problems == ()
     assert runpath == (
         (str(requester), (str(cudnn_dir), str(site / "nvidia" / "cuda_runtime" / "lib"))),
     )
@@ -208,7 +209,7 @@ def test_tf_2_16_runpath_misses_the_cudnn_wheel(tmp_path: Path) -> None:
     fake_cudnn(cudnn_dir, 8907, soname="libcudnn.so.8")
     (site / "nvidia" / "cuda_runtime" / "lib").mkdir(parents=True)
     requester = fake_tf_framework(site, "$ORIGIN/../nvidia/cuda_runtime/lib")
-    runpath, _ = requester_paths(requester)
+    runpath, _, _ = requester_paths(requester)
     search = linux_search(runpath=runpath, extra=nvidia_wheel_dirs([str(site)], windows=False))
     facts = probe_libraries([cudnn8()], search, X86_64, {})
     assert [(f.path, f.selected, f.found_via) for f in facts] == [

@@ -14,7 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from envcheck.probe.isolation import ChildCancelledError, ChildGroup, run_child
+from envcheck.probe.isolation import (
+    ChildCancelledError,
+    ChildGroup,
+    accept_children,
+    kill_live_children,
+    run_child,
+    run_streaming_child,
+)
 from tests.native_fakes import fake_libcuda, have_gcc
 
 SLEEP_FOREVER = [sys.executable, "-c", "import time; time.sleep(600)"]
@@ -44,6 +51,20 @@ def test_cancel_kills_a_running_child_and_refuses_new_ones() -> None:
     result = run_child("interpreter", None, group=group)
     assert result.status == "not-run"
     assert result.describe().startswith("not run: cancelled")
+
+
+def test_a_child_started_after_the_ending_kill_is_killed_at_once() -> None:
+    # A signal kills the live children; a probe thread starting one just after must not leave
+    # it running (the exit then waited for that thread until the child's timeout).
+    kill_live_children(ending=True)
+    try:
+        with pytest.raises(ChildCancelledError):
+            ChildGroup().run(SLEEP_FOREVER, timeout=600)
+        assert run_child("interpreter", timeout=600).status == "not-run"
+        assert run_streaming_child(SLEEP_FOREVER, timeout=600).start_error is not None
+    finally:
+        accept_children()
+    assert run_child("interpreter", timeout=600).ok
 
 
 def test_a_timeout_still_kills_the_child() -> None:

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path, PureWindowsPath
 
 import pytest
@@ -14,6 +15,7 @@ import pytest
 from envcheck.probe.search import (
     Candidate,
     LinuxSearch,
+    ListingCache,
     LoaderSearch,
     SearchLocation,
     WindowsSearch,
@@ -194,6 +196,28 @@ def test_wheel_dir_a_runpath_names_appears_once_as_searched(tmp_path: Path) -> N
         SearchLocation(str(site / "nvidia/cudnn/lib"), f"RUNPATH of {FRAMEWORK}", True),
     )
     assert search.candidates(CUDNN) == (Candidate(wheel, f"RUNPATH of {FRAMEWORK}", True),)
+
+
+def test_a_listing_answers_as_the_file_system_does(tmp_path: Path) -> None:
+    # `listed` only spares the look-ups in directories without the name (thousands of wheel
+    # directories); what is found, and how, is the same.
+    site = tmp_path / "site-packages"
+    wheel = touch(site / "nvidia/cudnn/lib")
+    system = touch(tmp_path / "usr/lib")
+    for number in range(50):
+        touch(site / f"nvidia/other{number}/lib", "libother.so.1")
+    listing = ListingCache()
+    plain = linux(
+        default_dirs=(str(tmp_path / "usr/lib"),),
+        extra=nvidia_wheel_dirs([str(site)], windows=False),
+    )
+    listed = replace(plain, exists=listing.exists, listed=listing.names)
+    expected = (
+        Candidate(system, "default directory", True),
+        Candidate(wheel, "pip wheel nvidia/cudnn", False),
+    )
+    assert plain.candidates(CUDNN) == listed.candidates(CUDNN) == expected
+    assert listed.candidates("libmissing.so.1") == ()
 
 
 def test_extra_locations_are_never_searched(tmp_path: Path) -> None:

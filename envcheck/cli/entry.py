@@ -15,6 +15,9 @@ def main() -> None:
     if sys.argv[1:] == ["--version"]:
         from envcheck.cli import standard_output  # noqa: PLC0415 - only when it is needed
 
+        closed = standard_output.adopt_closed_streams()
+        if closed is not None:
+            sys.exit(closed)
         try:
             print(f"envcheck {__version__}", flush=True)
         except BrokenPipeError:  # `| true`: nobody reads it, and that is not an error

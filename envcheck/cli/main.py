@@ -10,11 +10,12 @@ command's code (envcheck.cli.commands.*) is imported only when it runs.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TextIO, cast
 
 from envcheck import __version__
 from envcheck.cli import signals, standard_output
@@ -28,6 +29,8 @@ from envcheck.cli.exits import (
 from envcheck.cli.help import help_page
 from envcheck.cli.options import UsageError, build_parser, parse, print_help
 from envcheck.cli.table import ROOT
+from envcheck.errors import Interrupted
+from envcheck.report.terminal_text import FilteredStream
 
 PROG = "envcheck"
 
@@ -59,9 +62,26 @@ def run(argv: Sequence[str]) -> int:
 def main(argv: Sequence[str] | None = None) -> None:
     """Console-script entry point: every way a command ends becomes an exit code."""
     args = sys.argv[1:] if argv is None else list(argv)
-    with signals.handled():
+    closed = standard_output.adopt_closed_streams()
+    if closed is not None:
+        sys.exit(closed)
+    with signals.handled(), _messages_filtered():
         code = _run_to_exit_code(args)
     sys.exit(code)
+
+
+@contextlib.contextmanager
+def _messages_filtered() -> Iterator[None]:
+    """stderr behind the one output filter while the command runs: every error and notice
+    (an index's file URL in a digest mismatch, a wheel's tags, an exception's text, pip's
+    lines) is escaped there, so no caller can forget to."""
+    stream = sys.stderr
+    sys.stderr = cast(TextIO, FilteredStream(stream))
+    try:
+        yield
+    finally:
+        sys.stderr.flush()
+        sys.stderr = stream
 
 
 def _run_to_exit_code(args: Sequence[str]) -> int:
@@ -88,14 +108,21 @@ def _run_to_exit_code(args: Sequence[str]) -> int:
 
 
 def _internal_error(exc: Exception) -> int:
-    """A bug: say so in one line unless asked for the traceback."""
+    """A bug: say so in one line, after the traceback when ENVCHECK_DEBUG asks for it. Exit 3
+    either way: re-raising made it Python's own 1, which means "a negative answer"."""
+    signum = signals.received()
+    if signum is not None:
+        # A signal's exception that came out as another (Python wraps what a class body's
+        # __set_name__ raises in a RuntimeError): the signal ends envcheck, not a bug.
+        return signals.finish(Interrupted(signum))
     if os.environ.get("ENVCHECK_DEBUG"):
-        raise exc
-    print(
-        f"envcheck: internal error: {type(exc).__name__}: {exc} "
-        "(set ENVCHECK_DEBUG=1 for the traceback, and please report it)",
-        file=sys.stderr,
-    )
+        import traceback  # noqa: PLC0415 - only when asked for
+
+        traceback.print_exception(type(exc), exc, exc.__traceback__, file=sys.stderr)
+        advice = "please report it, with the traceback above"
+    else:
+        advice = "set ENVCHECK_DEBUG=1 for the traceback, and please report it"
+    print(f"envcheck: internal error: {type(exc).__name__}: {exc} ({advice})", file=sys.stderr)
     return EXIT_INTERNAL
 
 

@@ -32,6 +32,9 @@ def handled() -> Iterator[None]:
     """Inside: each handled signal raises Interrupted in the main thread. The handlers before
     are put back after, for a caller that runs envcheck's main() in its own process."""
     _received.clear()
+    isolation = sys.modules.get("envcheck.probe.isolation")
+    if isolation is not None:  # a signal in an earlier run in this process ended its children
+        isolation.accept_children()
     before: dict[int, Any] = {}
     # Python lets only the main thread set handlers (an embedding caller may use another).
     names = _HANDLED if threading.current_thread() is threading.main_thread() else {}
@@ -97,4 +100,4 @@ def _kill_live_children() -> None:
     imported it (explain, matrix) started no child, and need not pay for its import."""
     isolation = sys.modules.get("envcheck.probe.isolation")
     if isolation is not None:
-        isolation.kill_live_children()
+        isolation.kill_live_children(ending=True)

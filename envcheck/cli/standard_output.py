@@ -23,6 +23,44 @@ _CANNOT_TAKE_MORE = {
 }
 
 
+_STREAMS = ("stdin", "stdout", "stderr")  # file descriptors 0, 1 and 2
+
+
+def adopt_closed_streams() -> int | None:
+    """Make a start with closed standard streams (`envcheck matrix >&-`, `explain <&-`) safe;
+    the exit code when envcheck must stop at once, else None.
+
+    Python sets a stream it finds closed to None, and print(file=None) writes to stdout. Each
+    closed descriptor gets the null device, so the next file envcheck opens cannot take its
+    number (a child would inherit that file as its stdout); a closed stderr becomes the null
+    device, its lines lost but never mixed into stdout. A closed stdout cannot take envcheck's
+    output: exit 2 as for any standard output that cannot be written. A closed stdin stays None
+    for the commands that read it to say so."""
+    closed = [fd for fd, name in enumerate(_STREAMS) if getattr(sys, name) is None]
+    for fd in closed:
+        try:
+            os.fstat(fd)
+            continue  # opened since (by an embedding caller)
+        except OSError:
+            pass
+        null = os.open(os.devnull, os.O_RDWR)
+        if null != fd:
+            os.dup2(null, fd)
+            os.close(null)
+    if sys.stderr is None:
+        # For the life of the process; os.fdopen, not Path: --version must not import pathlib.
+        sys.stderr = os.fdopen(os.open(os.devnull, os.O_WRONLY), "w")
+    if sys.stdout is None:
+        with contextlib.suppress(OSError):
+            print(
+                "envcheck: error: cannot write to standard output: it is closed",
+                file=sys.stderr,
+                flush=True,
+            )
+        return EXIT_USAGE
+    return None
+
+
 def is_output_failure(exc: OSError) -> bool:
     """Whether `exc` is a failed write to standard output rather than a bug.
 

@@ -39,7 +39,9 @@ _PLATFORM_MARKERS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
         # `docker exec`, nvidia-docker and the NVIDIA Container Toolkit's own messages.
         # Compose (v1) also says "Creating NAME ... done" as it starts a service's container.
         re.compile(
-            r"/proc/1/cgroup.*docker|--gpus|nvidia-container|nvidia-docker"
+            # (docker after a /proc/1/cgroup, never past the next one: a run of them is
+            # searched once, not once from each; issue 24)
+            r"/proc/1/cgroup(?:(?!/proc/1/cgroup).)*docker|--gpus|nvidia-container|nvidia-docker"
             r"|\bdocker(?:-compose| compose| run| exec)\b"
             r"|^(?:Creating|Starting|Recreating) \S+ \.\.\. done",
             re.IGNORECASE,
@@ -118,7 +120,11 @@ _FRAMEWORK_MARKERS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
         "cupy",
     ),
 )
-_GPU = re.compile(r"name: (?P<name>[^,]+), pci bus id: [^,]+, compute capability: (?P<cc>\d+\.\d+)")
+# (Bounded runs: "name: " repeated on one long line without a comma made every one of them
+# run to the end of the line, quadratic time; a GPU's name and bus id are short.)
+_GPU = re.compile(
+    r"name: (?P<name>[^,]{1,300}), pci bus id: [^,]{1,300}, compute capability: (?P<cc>\d+\.\d+)"
+)
 _GPU_GATES = ("compute capability",)
 # "tensorflow 2.15.0", "TensorFlow version: 2.15", "tensorflow==2.15.1", "tensorflow-2.15.0-cp311"
 _TF_VERSION = re.compile(
@@ -137,7 +143,10 @@ _PYTHON = re.compile(
 _PYTHON_GATES = ("Python 3.", "/python3.")
 _BITS = re.compile(r"\b(?P<bits>32|64) bit \((?:Intel|AMD64|ARM64)\)")
 _BITS_GATES = (" bit (",)
-_LIBRARY = re.compile(r"[\w.+-]+\.(?:so(?:\.\d+)+|dll)")
+# A name starts where a run of its characters starts: tried from inside the run too, the
+# pattern ran over the rest of it from every place (a 65 kB "libcudart.so.aaaa..." line took
+# 40 s; issue 24). The leftmost match never starts inside a run, so findall finds the same.
+_LIBRARY = re.compile(r"(?<![\w.+-])[\w.+-]+\.(?:so(?:\.\d+)+|dll)")
 # One-value facts: (LogFacts attribute, pattern, gates, keep the first value seen or the last).
 _VALUES: tuple[tuple[str, re.Pattern[str], tuple[str, ...], bool], ...] = (
     ("tensorflow", _TF_VERSION, _TF_VERSION_GATES, True),
@@ -146,6 +155,15 @@ _VALUES: tuple[tuple[str, re.Pattern[str], tuple[str, ...], bool], ...] = (
     ("python_bits", _BITS, _BITS_GATES, True),
 )
 _LIBRARY_GATES = (".so.", ".dll", ".DLL")
+# Every regex the collector applies to a line: each must take time linear in the line
+# (tests/faults/test_linear_patterns.py runs them on lines built to make them backtrack).
+PATTERNS = (
+    *(pattern for pattern, _, _ in _PLATFORM_MARKERS),
+    *(pattern for pattern, _, _ in _FRAMEWORK_MARKERS),
+    _GPU,
+    *(pattern for _, pattern, _, _ in _VALUES),
+    _LIBRARY,
+)
 
 
 # TensorFlow's source paths in its log prefixes moved with its refactors, so a path bounds the

@@ -35,7 +35,11 @@ _ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@
 # "> " quote markers of e-mail and Markdown, nested or not; a Python prompt (">>> ") is kept.
 _QUOTE = re.compile(r"^[ \t]*(?:>(?:[ \t]+|$))+")
 _FENCE_START = re.compile(r"^[ \t]*(?:```|~~~)[ \t]*")
-_FENCE_END = re.compile(r"[ \t]*(?:```|~~~)$")
+# (From the start of a run of blanks only: tried from each blank of a long run, it ran to the
+# run's end every time, quadratic in the run.)
+_FENCE_END = re.compile(r"(?<![ \t])[ \t]*(?:```|~~~)$")
+# The regexes clean_line applies to every line (each must be linear in it, as log_facts.PATTERNS).
+CLEANING_PATTERNS = (_ANSI, _QUOTE, _FENCE_START, _FENCE_END)
 # How many lines after its leader's hit a `follows` row is tried: TensorFlow logs its device
 # set-up (a few dozen lines, more with several GPUs) between a call and what the call printed.
 FOLLOW_WINDOW = 200

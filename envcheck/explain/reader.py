@@ -57,6 +57,11 @@ def _read(source: str, reader: Callable[[BinaryIO, str], Iterator[T]]) -> Iterat
     """What `reader` makes of the file `source` (standard input for '-'), with one-line errors
     for a directory, a missing or an unreadable file."""
     if source == "-":
+        if sys.stdin is None:  # closed before envcheck started (`envcheck explain <&-`)
+            raise InputError(
+                "standard input is closed: give the log as a file (envcheck explain FILE) or "
+                "pipe it in (python train.py 2>&1 | envcheck explain -)"
+            )
         yield from reader(sys.stdin.buffer, "standard input")
         return
     path = Path(source)

@@ -19,10 +19,10 @@ from packaging.tags import Tag, compatible_tags, cpython_tags, mac_platforms
 from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
 from packaging.version import InvalidVersion, Version
 
-from envcheck.errors import InputError
+from envcheck.errors import InputError, quoted
 from envcheck.index.errors import NoMatchingWheelError
 from envcheck.index.simple_api import IndexFile, ProjectPage
-from envcheck.versions import PythonVersion
+from envcheck.versions import PythonVersion, refuse_long_numbers
 
 # PEP 600: the legacy manylinux names are these glibc versions.
 LEGACY_MANYLINUX = {(2, 17): "manylinux2014", (2, 12): "manylinux2010", (2, 5): "manylinux1"}
@@ -41,23 +41,55 @@ _PLATFORM_TAG = re.compile(
 )
 _SHOWN_TAGS = 6
 _SHOWN_IGNORED = 2
+# The newest release a tag may name, far above any there is (glibc 2.41, musl 1.2.5, macOS 26 in
+# 2025): a target accepts every older release's wheels, so expand_platform lists one tag per
+# release below it, and manylinux_2_999999999 was a list that ran out of memory.
+_NEWEST_GLIBC_MINOR = 99
+_NEWEST_MUSL_MINOR = 99
+# macOS 10.x counted its releases in minors, 11 and later in majors: both are bounded.
+_NEWEST_MACOS = (99, 99)
 
 
 def normalize_platform_tag(text: str) -> str:
     """'macosx-12.0-arm64' -> 'macosx_12_0_arm64' (as sysconfig platforms become tags);
     InputError for anything that is not the platform tag of a machine."""
+    refuse_long_numbers(text, "--platform")
     tag = text.strip().lower().replace("-", "_").replace(".", "_")
     if not _PLATFORM_TAG.fullmatch(tag):
         raise InputError(
-            f"--platform {text!r} is not a wheel platform tag: use manylinux_X_Y_ARCH (e.g. "
+            f"--platform {quoted(text)} is not a wheel platform tag: use manylinux_X_Y_ARCH (e.g. "
             "manylinux_2_17_x86_64), manylinux2014_ARCH, musllinux_X_Y_ARCH, linux_ARCH, "
             "win_amd64, win_arm64, win32 or macosx_X_Y_ARCH (e.g. macosx_12_0_arm64)"
         )
+    unreal = _unreal_release(tag)
+    if unreal:
+        raise InputError(f"--platform {quoted(text)} {unreal}")
     return tag
 
 
+def _unreal_release(tag: str) -> str:
+    """Why `tag` names a release newer than any (the bounds above); "" when it does not."""
+    for pattern, name, newest in (
+        (r"manylinux_(2)_(\d+)_\w+", "glibc", (2, _NEWEST_GLIBC_MINOR)),
+        (r"musllinux_(1)_(\d+)_\w+", "musl", (1, _NEWEST_MUSL_MINOR)),
+        (r"macosx_(\d+)_(\d+)_\w+", "macOS", _NEWEST_MACOS),
+    ):
+        found = re.fullmatch(pattern, tag)
+        if found and (int(found[1]) > newest[0] or int(found[2]) > newest[1]):
+            return (
+                f"names {name} {found[1]}.{found[2]}, which does not exist (tags go up to "
+                f"{newest[0]}.{newest[1]})"
+            )
+    return ""
+
+
 def expand_platform(tag: str) -> tuple[str, ...]:
-    """Every platform tag a machine described by `tag` accepts, most specific first."""
+    """Every platform tag a machine described by `tag` accepts, most specific first;
+    InputError for a tag that names a release far newer than any (its list would be endless)."""
+    refuse_long_numbers(tag, "platform tag")
+    unreal = _unreal_release(tag)
+    if unreal:
+        raise InputError(f"platform tag {quoted(tag)} {unreal}")
     manylinux = re.fullmatch(r"manylinux_(\d+)_(\d+)_(\w+)", tag)
     legacy = re.fullmatch(r"(manylinux2014|manylinux2010|manylinux1)_(\w+)", tag)
     if manylinux or legacy:

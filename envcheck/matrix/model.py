@@ -34,7 +34,7 @@ from envcheck.matrix.records import (
     TensorflowRelease,
     TorchBuild,
 )
-from envcheck.versions import ComputeCapability, DriverVersion, major_minor
+from envcheck.versions import ComputeCapability, DriverVersion, major_minor, refuse_long_numbers
 
 if TYPE_CHECKING:  # explain's tables: loaded by the properties that read them (not the doctor)
     from envcheck.matrix.error_codes import ErrorCodes
@@ -271,6 +271,7 @@ def tensorflow_specifier(spec: str) -> SpecifierSet:
     A version with pre, post, dev or local parts ('2.15.0.post1', '2.16.0rc0') picks its base
     release (2.15.0): the matrix records each release's build, which those spellings share.
     """
+    refuse_long_numbers(spec, "TensorFlow version")
     text = spec.strip()
     try:
         bare: Version | None = Version(text)

@@ -70,6 +70,14 @@ _PE_COFF_HEADER_SIZE = 20
 _PE_SECTION_HEADER_SIZE = 40
 _PE_COFF_SYMBOL_SIZE = 18
 _PE_SECURITY_DIRECTORY = 4  # IMAGE_DIRECTORY_ENTRY_SECURITY: its address is a file offset
+# Counts far above what a linker writes (cuDNN's DLLs import about ten DLLs, from seven
+# sections), checked before pefile walks them: it keeps an object per descriptor, and a million
+# import descriptors took 2 minutes and 1 GB (issue 24, 8). Past a limit the file is malformed.
+_PE_MAX_SECTIONS = 1024
+_PE_MAX_IMPORT_DESCRIPTORS = 4096
+# (data directory index, descriptor size, name) of IMAGE_IMPORT_DESCRIPTOR and
+# IMAGE_DELAYLOAD_DESCRIPTOR; each array ends with an all-zero descriptor.
+_PE_IMPORT_TABLES = ((1, 20, "import"), (13, 32, "delay-load import"))
 _NOT_BINARY_SAMPLE = 64
 # ERROR_CANT_RESOLVE_FILENAME: Windows' answer for a symlink loop, where Linux says ELOOP.
 _WINERROR_CANT_RESOLVE = 1921
@@ -363,14 +371,22 @@ _DT_STRING_TAGS = {
     _DT_RUNPATH: "DT_RUNPATH",
 }
 # Limits far above what a linker writes (a few hundred dynamic entries, RUNPATHs of a few hundred
-# bytes), so that a hostile file costs milliseconds and kilobytes, not its own size.
+# bytes), so that a hostile file costs milliseconds and a megabyte, not its own size.
 _MAX_DYNAMIC_ENTRIES = 1 << 16
-_MAX_STRING = 1 << 16
-# All strings of the dynamic entries together, counting repeats: 65,536 entries naming one
-# 64 KiB string would otherwise be 4 GiB of names from a 1 MB file.
+# All strings of the dynamic entries together, counting repeats (65,536 entries naming one long
+# string would otherwise be gigabytes of names from a small file), and so also the longest one.
+# ld.so reads a RUNPATH of any length: one of 15,000 directories (400 KB; the limit here was
+# 64 KiB per string) was dropped, and the libraries found through it reported missing. A file
+# past this bound gets a problem (read_binary's `problems`), which the probe reports.
 _MAX_STRING_BYTES = 1 << 20
 _DYNAMIC_CHUNK = 4096
-_STRING_CHUNK = 256
+# Counts a linker never comes near (a shared library has about ten program headers and a few
+# dozen DT_NEEDED entries): each dependency is a loader search of its own and a line in the
+# report when it is missing, so 60,000 of them cost seconds per read and a page of noise.
+_MAX_PROGRAM_HEADERS = 1024
+_MAX_NEEDED = 1024
+_STRING_CHUNK = 256  # the first read of a string; a longer one is read in growing chunks
+_STRING_CHUNK_MAX = 1 << 16
 
 
 @dataclass(frozen=True)
@@ -532,6 +548,11 @@ def _elf_tags(reader: _ElfReader, header: _ElfHeader) -> _ElfTags:
     )
     if reader.size < header_end:
         raise _ElfError(_truncated(reader.size, header_end, "ELF headers"))
+    if header.phnum > _MAX_PROGRAM_HEADERS:
+        raise _ElfError(
+            f"malformed ELF file: e_phnum is {header.phnum}, more than the "
+            f"{_MAX_PROGRAM_HEADERS} program headers this reader accepts"
+        )
     segments = _elf_segments(reader, header)
     data_end = max((seg.offset + seg.filesz for seg in segments), default=0)
     if reader.size < data_end:
@@ -540,6 +561,12 @@ def _elf_tags(reader: _ElfReader, header: _ElfHeader) -> _ElfTags:
     if dynamic is None:
         return _ElfTags()
     entries = _dynamic_entries(reader, dynamic, header.layout)
+    needed = sum(1 for tag, _ in entries if tag == _DT_NEEDED)
+    if needed > _MAX_NEEDED:
+        raise _ElfError(
+            f"malformed ELF file: {needed} DT_NEEDED entries, more than the {_MAX_NEEDED} "
+            "this reader accepts"
+        )
     return _resolve_tags(reader, segments, entries)
 
 
@@ -630,20 +657,22 @@ def _elf_string(reader: _ElfReader, table: _StringTable, index: int, tag: str) -
             f"malformed ELF file: {tag} names string offset {index}, "
             f"outside the {table.size}-byte string table"
         )
-    end = min(table.offset + table.size, table.offset + index + _MAX_STRING)
+    end = min(table.offset + table.size, table.offset + index + _MAX_STRING_BYTES)
     position = table.offset + index
     pieces: list[bytes] = []
+    chunk = _STRING_CHUNK
     while position < end:
-        data = reader.read(position, min(_STRING_CHUNK, end - position), "string table")
+        data = reader.read(position, min(chunk, end - position), "string table")
         nul = data.find(b"\0")
         if nul >= 0:
             pieces.append(data[:nul])
             return _text(b"".join(pieces))
         pieces.append(data)
         position += len(data)
+        chunk = min(2 * chunk, _STRING_CHUNK_MAX)
     raise _ElfError(
         f"malformed ELF file: the {tag} string at offset {index} has no terminating NUL "
-        f"within the string table or {_MAX_STRING} bytes"
+        f"within the string table or {_MAX_STRING_BYTES} bytes"
     )
 
 
@@ -725,6 +754,13 @@ def _read_pe(name: str, stream: IO[bytes], size: int, want_exports: bool) -> Bin
 
 def _read_pe_buffer(name: str, data: _Buffer, size: int, want_exports: bool) -> BinaryInfo:
     pefile = _import_parser("pefile")
+    sections = _pe_section_count(data)
+    if sections > _PE_MAX_SECTIONS:
+        problem = (
+            f"malformed PE file: NumberOfSections is {sections}, more than the "
+            f"{_PE_MAX_SECTIONS} this reader accepts"
+        )
+        return _partial(name, FORMAT_PE, None, None, (problem,))
     try:
         # pe.close() is not called: it runs gc.collect(), and the mapping is closed by our caller.
         pe = pefile.PE(data=data, fast_load=True)
@@ -746,6 +782,10 @@ def _read_pe_buffer(name: str, data: _Buffer, size: int, want_exports: bool) -> 
     declared_end = _pe_declared_end(pe)
     if size < declared_end:
         problems.append(_truncated(size, declared_end, "PE headers and sections"))
+        return _partial(name, FORMAT_PE, bits, machine, tuple(problems))
+    too_many = _pe_too_many_imports(pe)
+    if too_many is not None:
+        problems.append(too_many)
         return _partial(name, FORMAT_PE, bits, machine, tuple(problems))
 
     try:
@@ -805,6 +845,43 @@ def _pe_declared_end(pe: Any) -> int:
         security = directories[_PE_SECURITY_DIRECTORY]
         ends.append(int(security.VirtualAddress) + int(security.Size))
     return max(ends)
+
+
+def _pe_section_count(data: _Buffer) -> int:
+    """NumberOfSections from the COFF header, read before pefile parses the section table
+    (0 when the file is too short to have one: pefile then says what is wrong)."""
+    if len(data) < _DOS_HEADER_SIZE:
+        return 0
+    coff = int.from_bytes(data[_PE_E_LFANEW_OFFSET : _PE_E_LFANEW_OFFSET + 4], "little") + 4
+    if len(data) < coff + 4:
+        return 0
+    return int.from_bytes(data[coff + 2 : coff + 4], "little")
+
+
+def _pe_too_many_imports(pe: Any) -> str | None:
+    """The problem sentence when an import table has more than _PE_MAX_IMPORT_DESCRIPTORS
+    descriptors before its all-zero one, else None. The descriptors are read as pefile reads
+    them (pe.get_data at each RVA, stopping where it would: no data, or all zeros), but only
+    counted, and never past the limit."""
+    directories = pe.OPTIONAL_HEADER.DATA_DIRECTORY
+    for index, width, what in _PE_IMPORT_TABLES:
+        if len(directories) <= index or not directories[index].VirtualAddress:
+            continue
+        rva = int(directories[index].VirtualAddress)
+        for _ in range(_PE_MAX_IMPORT_DESCRIPTORS + 1):
+            try:
+                descriptor = pe.get_data(rva, width)
+            except Exception:  # pefile's PEFormatError: an RVA outside the image ends the table
+                break
+            if len(descriptor) < width or not any(descriptor):
+                break
+            rva += width
+        else:
+            return (
+                f"malformed PE file: its {what} table has more than "
+                f"{_PE_MAX_IMPORT_DESCRIPTORS} descriptors"
+            )
+    return None
 
 
 def _pe_headers_end(data: _Buffer) -> int:

@@ -79,7 +79,7 @@ def collect_facts(
     frameworks, wheels, framework_errors = scan.frameworks, scan.wheels, scan.errors
     windows = platform.os == "windows"
     requester = None if windows else tensorflow_requester(frameworks)
-    runpath, rpath = requester_paths(requester)
+    runpath, rpath, requester_problems = requester_paths(requester)
     extra = (
         *nvidia_wheel_dirs(_site_dirs(frameworks, wheels), windows=windows),
         *conda_dirs(env, windows=windows),
@@ -93,7 +93,12 @@ def collect_facts(
     )
     listing = ListingCache()
     if isinstance(search, LinuxSearch):
-        search = replace(search, exists=listing.exists, usable=loader_skips(*python_machine()))
+        search = replace(
+            search,
+            exists=listing.exists,
+            usable=loader_skips(*python_machine()),
+            listed=listing.names,
+        )
     owners = {**conda_owners(env.get("CONDA_PREFIX")), **wheel_owners(wheels)}
     libraries = probe_libraries(
         wanted_libraries(matrix, frameworks, windows, tensorflow_loader_names(requester)),
@@ -127,7 +132,7 @@ def collect_facts(
         libraries=libraries,
         frameworks=frameworks,
         wheels=wheels,
-        errors=(*framework_errors, *unsearchable_locations(search)),
+        errors=(*framework_errors, *requester_problems, *unsearchable_locations(search)),
         seconds=round(time.monotonic() - started.started, 3),
         shared_files=scan.shared_files,
         framework_libraries=loading,

@@ -11,6 +11,7 @@ Every file-system question in envcheck/probe goes through here.
 from __future__ import annotations
 
 import errno
+import fnmatch
 import os
 import stat
 from collections.abc import Iterator
@@ -91,14 +92,21 @@ def names_in_order(directory: PathLike) -> list[str]:
         return []
 
 
+def names(directory: PathLike) -> list[str]:
+    """The names in `directory`, sorted; none when it cannot be listed. Names only: a Path per
+    entry costs seconds in a site-packages of 100,000 files."""
+    try:
+        return sorted(os.listdir(directory))  # noqa: PTH208
+    except (OSError, ValueError):
+        return []
+
+
 def matching(directory: PathLike, pattern: str) -> Iterator[Path]:
-    """Path(directory).glob(pattern) for one level, empty when it cannot be listed (glob raised
-    for an unsearchable or over-long directory name)."""
-    names = [path.name for path in children(directory)]
+    """Path(directory).glob(pattern) for one level, sorted, empty when it cannot be listed (glob
+    raised for an unsearchable or over-long directory name)."""
     base = Path(directory)
-    for name in names:
-        if base.joinpath(name).match(pattern):
-            yield base / name
+    for name in fnmatch.filter(names(directory), pattern):
+        yield base / name
 
 
 def read_text(path: PathLike) -> str | None:
@@ -124,12 +132,23 @@ def unsearchable(directory: PathLike) -> str | None:
 
 
 def read_text_limited(path: PathLike, limit: int) -> str | None:
-    """The first `limit` characters' worth of bytes of a file, as text; None when unreadable."""
+    """The first `limit` characters' worth of bytes of a regular file, as text; None when it is
+    unreadable or no regular file (a FIFO planted as a RECORD is opened without waiting for a
+    writer, seen for what it is, and not read: a plain open would wait forever)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
-        with Path(path).open("rb") as handle:
-            return handle.read(limit).decode("utf-8", errors="replace")
+        handle = os.open(path, flags)
     except (OSError, ValueError):
         return None
+    try:
+        if not stat.S_ISREG(os.fstat(handle).st_mode):
+            return None
+        with os.fdopen(handle, "rb", closefd=False) as stream:
+            return stream.read(limit).decode("utf-8", errors="replace")
+    except (OSError, ValueError):
+        return None
+    finally:
+        os.close(handle)
 
 
 def file_size(path: PathLike) -> int | None:

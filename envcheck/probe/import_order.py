@@ -187,8 +187,10 @@ def run_from_output(
     timed_out: bool,
     seconds: float,
     windows: bool = sys.platform == "win32",
+    stopped: str | None = None,
 ) -> OrderRun:
-    """An OrderRun from the child's lines and how it ended (also on recorded output)."""
+    """An OrderRun from the child's lines and how it ended (also on recorded output);
+    `stopped` is StreamedChild.stopped, said where a crash's signal goes."""
     events = parse_step_lines(stdout)
     finished: dict[str, dict[str, Any]] = {}
     started: set[str] = set()
@@ -222,7 +224,7 @@ def run_from_output(
                             path if isinstance(path, str) else None,
                         )
                     )  # fmt: skip
-    crashed_by = None if timed_out else crash_signal(returncode, windows)
+    crashed_by = None if timed_out else (stopped or crash_signal(returncode, windows))
     imports = [_import_step(name, finished, started, timed_out, crashed_by) for name in order]
     unfinished = any(s.status in ("crashed-here", "not-reached") for s in imports)
     if timed_out and (unfinished or "loaded_libraries" not in finished):
@@ -289,13 +291,13 @@ def run_order(
         "pythonpath": user_python_path(os.environ if env is None else env),
     }
     command = [interpreter, "-I", "-c", smoke_source("import_order"), json.dumps(argument)]
-    child = run_streaming_child(command, timeout=timeout, env=env)
+    child = run_streaming_child(command, timeout=timeout, env=env, check="import-orders")
     if child.start_error is not None:
         return run_from_output(order, "", f"could not start {interpreter}: {child.start_error}",
                                None, False, child.seconds)  # fmt: skip
     return run_from_output(
         order, child.stdout, child.stderr, child.returncode, child.timed_out,
-        timeout if child.timed_out else child.seconds,
+        timeout if child.timed_out else child.seconds, stopped=child.stopped,
     )  # fmt: skip
 
 
@@ -311,7 +313,7 @@ def run_from_tail(tail: OrderTail | None) -> OrderRun | None:
     if not events or events[0]["step"] != "order" or events[0].get("status") != "started":
         return None
     run = run_from_output(tail.order, tail.stdout, tail.stderr, tail.returncode,
-                          tail.timed_out, tail.seconds)  # fmt: skip
+                          tail.timed_out, tail.seconds, stopped=tail.stopped)  # fmt: skip
     return None if run.status in ("timeout", "not-run") else run
 
 
@@ -402,7 +404,9 @@ def site_claims(site: str) -> dict[str, list[Claim]]:
     claims: dict[str, list[Claim]] = {}
     for info in file_system.matching(site, "*.dist-info"):
         record = file_system.read_text_limited(info / "RECORD", RECORD_LIMIT)
-        if not record or "nvidia/" not in record:
+        # A row under nvidia/ starts a line: TensorFlow's and torch's RECORDs (MBs) have none,
+        # and str's search passes them at memory speed where a MULTILINE scan steps each byte.
+        if not record or not (record.startswith("nvidia/") or "\nnvidia/" in record):
             continue
         distribution = _distribution(info.name)
         # The rows under nvidia/ found by one linear scan in C: TensorFlow's RECORD has ~30,000

@@ -10,8 +10,9 @@ import re
 import subprocess
 from dataclasses import dataclass
 
-from envcheck.errors import InputError
+from envcheck.errors import InputError, quoted
 from envcheck.probe.isolation import ChildGroup, ChildResult, run_child
+from envcheck.versions import PythonVersion, refuse_long_numbers
 
 _ERRNO = re.compile(r"^\[Errno \d+\] ")  # str(OSError) -> its words
 _VERSION = re.compile(r"\d+\.\d+\.\d+")
@@ -41,6 +42,16 @@ def describe_interpreter(
     if data is None or not version.startswith("3."):
         why = f"it is Python {version}" if version else _why_not_python(result, python, timeout)
         raise InputError(f"{flag} {python!r} is not a runnable Python 3 interpreter: {why}")
+    try:
+        # (A version of thousands of digits from a fake interpreter was exit 3 later, where
+        # Python refused to read it as a number.)
+        refuse_long_numbers(version, "version")
+        PythonVersion.parse(".".join(version.split(".")[:2]))
+    except InputError:
+        raise InputError(
+            f"{flag} {python!r} is not a runnable Python 3 interpreter: it reports the "
+            f"version {quoted(version)}"
+        ) from None
     bits = data.get("bits")
     machine = data.get("machine")
     return Interpreter(
@@ -57,7 +68,7 @@ def _why_not_python(result: ChildResult, python: str, timeout: float) -> str:
         return f"it cannot be started ({_ERRNO.sub('', result.stderr_tail.strip())})"
     if result.status == "timeout":
         return f"it did not answer within {timeout:g} s"
-    if result.status == "crashed":
+    if result.status in ("crashed", "too-large"):
         return f"it {result.describe()}"
     # Python 2 stops at -I ("Unknown option: -I"): ask it the portable way what it is.
     version = _python_version_plainly(python, timeout)
@@ -72,7 +83,9 @@ def _python_version_plainly(python: str, timeout: float) -> str | None:
     """X.Y.Z from `python -c ...` without the options Python 2 lacks; None if it says none."""
     source = "import sys; sys.stdout.write('%d.%d.%d' % tuple(sys.version_info[:3]))"
     try:  # in a child group of its own: a signal or a timeout kills what it started
-        completed = ChildGroup().run([python, "-E", "-s", "-c", source], timeout=timeout)
+        completed = ChildGroup().run(
+            [python, "-E", "-s", "-c", source], timeout=timeout, check="interpreter"
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     text = completed.stdout.strip()

@@ -10,24 +10,36 @@ from __future__ import annotations
 
 import contextlib
 import json
+import locale
 import os
 import signal
 import subprocess
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import IO, Any, Literal, TypeVar
+
+from envcheck.probe import deadline
 
 T = TypeVar("T")
 R = TypeVar("R")
 DEFAULT_TIMEOUT_S = 10.0
 DRAIN_TIMEOUT_S = 10.0  # reading what is left after killing a child that timed out
-ChildStatus = Literal["ok", "timeout", "crashed", "failed", "not-run"]
+ChildStatus = Literal["ok", "timeout", "crashed", "failed", "not-run", "too-large"]
 _STDERR_TAIL = 2000
+# Bytes of a child's standard output kept. The children print one JSON line (the frameworks
+# scan of a 10,000-distribution site-packages: about 2 MB), the smoke test a line per step; a
+# `--python` that prints gigabytes must not be read into memory whole (1.5 GB cost 2.9 GB and
+# exit 3), so past this the child is stopped. Of stderr only the last OUTPUT_LIMIT bytes are
+# kept and the child is not stopped for it: a framework's log lines there are no answer, and
+# a noisy one must not turn a working smoke test into a failure.
+OUTPUT_LIMIT = 16 * 1024 * 1024
+_READ_CHUNK = 64 * 1024
 
 # NTSTATUS codes a crashed Windows process exits with (ntstatus.h); others show as hex.
 WINDOWS_EXCEPTIONS = {
@@ -66,6 +78,8 @@ class ChildResult:
             return f"crashed ({self.signal or f'exit code {self.returncode}'})"
         if self.status == "not-run":
             return f"not run: {self.stderr_tail.strip()}"
+        if self.status == "too-large":
+            return too_large_sentence()
         last = self.stderr_tail.strip().splitlines()[-1:] or [""]
         detail = f": {last[0]}" if last[0] else ""
         return f"failed (exit code {self.returncode}){detail}"
@@ -102,7 +116,11 @@ def crash_signal(returncode: int | None, windows: bool = sys.platform == "win32"
         return f"signal {-returncode}"
 
 
-def kill_tree(process: subprocess.Popen[str]) -> None:
+def too_large_sentence() -> str:
+    return f"printed more than {OUTPUT_LIMIT >> 20} MiB on standard output and was stopped"
+
+
+def kill_tree(process: subprocess.Popen[Any]) -> None:
     """Kill the child and what it started (XLA may run ptxas, TF may fork helpers)."""
     if os.name == "posix":
         with contextlib.suppress(OSError):  # start_new_session made it a group leader
@@ -122,24 +140,52 @@ def kill_tree(process: subprocess.Popen[str]) -> None:
 # Every child process group running now, whichever thread started it: a signal that ends
 # envcheck (SIGTERM from `timeout` or `docker stop`) reaches only envcheck, because each child
 # runs in its own session, so the command line kills these on its way out (kill_live_children).
-_LIVE: set[subprocess.Popen[str]] = set()
+_LIVE: set[subprocess.Popen[Any]] = set()
 _LIVE_LOCK = threading.Lock()
+_ENDING: list[bool] = []  # kill_live_children(ending=True) was called: envcheck is on its way out
 
 
-def register_child(process: subprocess.Popen[str]) -> None:
-    """Count `process` as live until unregister_child; kill_live_children kills its group."""
+def register_child(process: subprocess.Popen[Any]) -> None:
+    """Count `process` as live until unregister_child; kill_live_children kills its group.
+
+    Once envcheck is ending, the process is killed at once and ChildCancelledError raised: a
+    probe thread that started its child just after the signal's kill would otherwise leave it
+    running, and the exit would wait for that thread until the child's timeout.
+    """
     with _LIVE_LOCK:
-        _LIVE.add(process)
+        refused = bool(_ENDING)
+        if not refused:
+            _LIVE.add(process)
+    if refused:
+        kill_tree(process)
+        for stream in (process.stdin, process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(DRAIN_TIMEOUT_S)
+        args = process.args
+        raise ChildCancelledError(str(args[0] if isinstance(args, (list, tuple)) else args))
 
 
-def unregister_child(process: subprocess.Popen[str]) -> None:
+def accept_children() -> None:
+    """Undo kill_live_children(ending=True): for a caller that runs envcheck's main() again in
+    the same process."""
+    with _LIVE_LOCK:
+        _ENDING.clear()
+
+
+def unregister_child(process: subprocess.Popen[Any]) -> None:
     with _LIVE_LOCK:
         _LIVE.discard(process)
 
 
-def kill_live_children() -> int:
-    """Kill the process group of every registered child still running; how many there were."""
+def kill_live_children(ending: bool = False) -> int:
+    """Kill the process group of every registered child still running; how many there were.
+    `ending`: envcheck is ending (a signal), so every child registered from now on is killed
+    too."""
     with _LIVE_LOCK:
+        if ending:
+            _ENDING.append(True)
         running = [process for process in _LIVE if process.poll() is None]
     for process in running:
         kill_tree(process)
@@ -164,6 +210,121 @@ def run_concurrently(
         pool.shutdown(wait=True)
 
 
+class _Pipes:
+    """A child's stdout and stderr, each read in a thread of its own in chunks (so neither
+    pipe fills and blocks the child): stdout up to OUTPUT_LIMIT bytes, after which `over` is set
+    and reading stops, and the last OUTPUT_LIMIT bytes of stderr. `settled` is set once both
+    pipes are at their end, or stdout is over the limit."""
+
+    def __init__(self, process: subprocess.Popen[bytes], limit: int) -> None:
+        self._limit = limit
+        self._lock = threading.Lock()
+        self._stdout: list[bytes] = []
+        self._stdout_size = 0
+        self._stderr: deque[bytes] = deque()
+        self._stderr_size = 0
+        self._open = 2
+        self.over = False
+        self.settled = threading.Event()
+        for stream, keep in (
+            (process.stdout, self._keep_stdout),
+            (process.stderr, self._keep_stderr),
+        ):
+            # Daemon threads: a grandchild that keeps a pipe open must not keep envcheck alive.
+            threading.Thread(target=self._read, args=(stream, keep), daemon=True).start()
+
+    def _read(self, stream: IO[bytes] | None, keep: Callable[[bytes], bool]) -> None:
+        try:
+            while stream is not None:
+                chunk = os.read(stream.fileno(), _READ_CHUNK)
+                if not chunk or not keep(chunk):
+                    break
+        except (OSError, ValueError):  # the pipe was closed under the thread
+            pass
+        finally:
+            if stream is not None:  # this thread's alone: closed where no read can be blocked
+                with contextlib.suppress(OSError):
+                    stream.close()
+            with self._lock:
+                self._open -= 1
+                if self._open == 0:
+                    self.settled.set()
+
+    def _keep_stdout(self, chunk: bytes) -> bool:
+        with self._lock:
+            room = self._limit - self._stdout_size
+            self._stdout.append(chunk[: max(room, 0)])
+            self._stdout_size += len(chunk)
+            if self._stdout_size > self._limit:
+                self.over = True
+                self.settled.set()
+                return False
+        return True
+
+    def _keep_stderr(self, chunk: bytes) -> bool:
+        with self._lock:
+            self._stderr.append(chunk)
+            self._stderr_size += len(chunk)
+            while self._stderr and self._stderr_size - len(self._stderr[0]) >= self._limit:
+                self._stderr_size -= len(self._stderr.popleft())
+        return True
+
+    def text(self, encoding: str) -> tuple[str, str]:
+        """(stdout, stderr) as text so far, newlines translated as text mode does."""
+        with self._lock:
+            raw = (b"".join(self._stdout), b"".join(self._stderr)[-self._limit :])
+        return _as_text(raw[0], encoding), _as_text(raw[1], encoding)
+
+
+def _as_text(data: bytes, encoding: str) -> str:
+    return data.decode(encoding, errors="replace").replace("\r\n", "\n").replace("\r", "\n")
+
+
+@dataclass(frozen=True)
+class _Ending:
+    stdout: str
+    stderr: str
+    timed_out: bool
+    too_large: bool  # stdout passed OUTPUT_LIMIT: the child was killed there
+
+
+def _read_until_end(
+    process: subprocess.Popen[bytes], timeout: float, encoding: str, limit: int
+) -> _Ending:
+    """Read both pipes until the child ends them and exits, `timeout` passes or stdout passes
+    `limit`; in the last two cases kill its process group and read what is left (for at most
+    DRAIN_TIMEOUT_S: a grandchild outside the group may hold the pipes). What
+    Popen.communicate does, with bounded memory."""
+    ends = time.monotonic() + timeout
+    try:
+        pipes = _Pipes(process, limit)
+        timed_out = not pipes.settled.wait(timeout)
+        if not timed_out and not pipes.over:
+            try:  # the pipes are closed; the child may still be running
+                process.wait(max(ends - time.monotonic(), 0))
+            except subprocess.TimeoutExpired:
+                timed_out = True
+        if timed_out or pipes.over:
+            kill_tree(process)
+            pipes.settled.wait(_drain_time())
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(_drain_time())
+    except BaseException:  # interrupted: never leave the group running
+        kill_tree(process)
+        raise
+    stdout, stderr = pipes.text(encoding)
+    return _Ending(stdout, stderr, timed_out and not pipes.over, pipes.over)
+
+
+class ChildOutputTooLargeError(subprocess.SubprocessError):
+    """The child printed more than OUTPUT_LIMIT bytes on stdout and was killed."""
+
+    def __init__(self, command: Sequence[str], stdout: str, stderr: str) -> None:
+        super().__init__(f"{command[0]} {too_large_sentence()}")
+        self.stdout = stdout
+        self.stderr = stderr
+
+
 class ChildGroup:
     """The child processes one probe runs: `cancel()` kills those still running and refuses new
     ones, so a command that fails while its probe runs in the background exits at once instead
@@ -171,51 +332,62 @@ class ChildGroup:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._running: set[subprocess.Popen[str]] = set()
+        self._running: set[subprocess.Popen[Any]] = set()
         self._cancelled = False
 
     def run(
-        self, command: Sequence[str], *, timeout: float, env: Mapping[str, str] | None = None
+        self,
+        command: Sequence[str],
+        *,
+        timeout: float,
+        env: Mapping[str, str] | None = None,
+        check: str = "",
     ) -> subprocess.CompletedProcess[str]:
         """subprocess.run(command, capture_output=True, text=True, timeout=timeout) that
-        cancel() can stop; raises ChildCancelledError when it did (or had, before the start)."""
+        cancel() can stop, reading at most OUTPUT_LIMIT bytes of stdout; raises
+        ChildCancelledError when it was cancelled (or had been, before the start), and
+        ChildOutputTooLargeError when stdout passed the limit (the child is killed there).
+        The run's --deadline (probe/deadline.py) shortens `timeout`; a child it cuts short or
+        refuses is noted as `check` (a TimeoutExpired or a ChildCancelledError as usual)."""
+        wait = deadline.bounded(timeout)
         with self._lock:
             if self._cancelled:
                 raise ChildCancelledError(command[0])
+            if deadline.expired():
+                deadline.note_cut(check or Path(command[0]).name)
+                raise ChildCancelledError(command[0], "the --deadline passed")
             process = subprocess.Popen(
                 list(command),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                text=True,
-                errors="replace",
                 env=dict(env) if env is not None else None,
                 # Its own process group, so a timeout kills what it started too (a wrapper
                 # script's python, a driver helper) and no grandchild keeps the pipes open.
                 start_new_session=os.name == "posix",
             )
-            self._running.add(process)
             register_child(process)
+            self._running.add(process)
         try:
-            try:
-                stdout, stderr = process.communicate(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                kill_tree(process)
-                try:
-                    stdout, stderr = process.communicate(timeout=DRAIN_TIMEOUT_S)
-                except subprocess.TimeoutExpired as exc:  # something still holds the pipes
-                    stdout, stderr = decoded(exc.stdout), decoded(exc.stderr)
-                raise subprocess.TimeoutExpired(command, timeout, stdout, stderr) from None
-            except BaseException:  # interrupted: never leave the group running
-                kill_tree(process)
-                raise
+            # text=True's encoding: the locale's (nvidia-smi writes in it).
+            ending = _read_until_end(
+                process, wait, locale.getpreferredencoding(False), OUTPUT_LIMIT
+            )
         finally:
             with self._lock:
                 self._running.discard(process)
             unregister_child(process)
         if self._cancelled:
             raise ChildCancelledError(command[0])
-        return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+        if ending.too_large:
+            raise ChildOutputTooLargeError(command, ending.stdout, ending.stderr)
+        if ending.timed_out:
+            if wait < timeout:
+                deadline.note_cut(check or Path(command[0]).name)
+            raise subprocess.TimeoutExpired(command, wait, ending.stdout, ending.stderr)
+        return subprocess.CompletedProcess(
+            command, process.returncode, ending.stdout, ending.stderr
+        )
 
     def cancel(self) -> None:
         with self._lock:
@@ -225,10 +397,29 @@ class ChildGroup:
 
 
 class ChildCancelledError(OSError):
-    """The child was not run, or was killed, because its probe was cancelled."""
+    """The child was not run, or was killed, because its probe was cancelled (or the run's
+    --deadline had passed)."""
 
-    def __init__(self, program: str) -> None:
-        super().__init__(f"cancelled ({program} not run to the end)")
+    def __init__(self, program: str, why: str = "cancelled") -> None:
+        super().__init__(f"{why} ({program} not run to the end)")
+
+
+def _drain_time() -> float:
+    """How long to read what a killed child left in its pipes: DRAIN_TIMEOUT_S, or under a
+    --deadline the time left (at least a moment: the bytes are usually there already)."""
+    if not deadline.active():
+        return DRAIN_TIMEOUT_S
+    return max(0.2, deadline.bounded(DRAIN_TIMEOUT_S))
+
+
+# The check (a name in the report's `not_checked`) each child script belongs to.
+_CHECKS = {
+    "nvml": "driver",
+    "libcuda": "driver",
+    "library_version": "libraries",
+    "interpreter": "interpreter",
+    "frameworks": "frameworks",
+}
 
 
 def run_child(
@@ -255,12 +446,16 @@ def run_child(
     command.append(json.dumps(argument))
     started = time.monotonic()
     try:
-        completed = (group or ChildGroup()).run(command, timeout=timeout, env=env)
-    except subprocess.TimeoutExpired as exc:
-        stderr = (
-            exc.stderr.decode(errors="replace") if isinstance(exc.stderr, bytes) else exc.stderr
+        completed = (group or ChildGroup()).run(
+            command, timeout=timeout, env=env, check=_CHECKS.get(name, name)
         )
-        return ChildResult("timeout", None, None, None, (stderr or "")[-_STDERR_TAIL:], timeout)
+    except subprocess.TimeoutExpired as exc:
+        stderr = decoded(exc.stderr)
+        waited = float(exc.timeout)  # the deadline may have cut `timeout` short
+        return ChildResult("timeout", None, None, None, stderr[-_STDERR_TAIL:], waited)
+    except ChildOutputTooLargeError as exc:
+        seconds = time.monotonic() - started
+        return ChildResult("too-large", None, None, None, exc.stderr[-_STDERR_TAIL:], seconds)
     except OSError as exc:  # not startable, or cancelled
         return ChildResult("not-run", None, None, None, str(exc), time.monotonic() - started)
     seconds = time.monotonic() - started
@@ -325,44 +520,55 @@ class StreamedChild:
     timed_out: bool
     seconds: float
     start_error: str | None = None  # why it could not be started
+    # Why envcheck killed it other than for the timeout (its stdout passed OUTPUT_LIMIT), in
+    # the words a report puts where a crash's signal goes; None when it did not.
+    stopped: str | None = None
 
 
 def run_streaming_child(
-    command: Sequence[str], *, timeout: float, env: Mapping[str, str] | None = None
+    command: Sequence[str],
+    *,
+    timeout: float,
+    env: Mapping[str, str] | None = None,
+    check: str = "",
 ) -> StreamedChild:
     """Run `command` in a process group of its own, registered for the signal handler; on the
-    timeout kill the whole group and keep what it printed. Never raises for the child."""
+    timeout kill the whole group and keep what it printed. Never raises for the child. Under
+    the run's --deadline a child it cuts short, or would start too late, is noted as `check`."""
     started = time.monotonic()
+    wait = deadline.bounded(timeout)
+    if deadline.expired():
+        deadline.note_cut(check)
+        return StreamedChild("", "", None, False, 0.0, "not started: the --deadline passed")
     try:
         process = subprocess.Popen(
             list(command),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            text=True,
-            encoding="utf-8",
-            errors="replace",
             env=dict(env) if env is not None else None,
             start_new_session=os.name == "posix",
         )
     except OSError as exc:
         return StreamedChild("", "", None, False, time.monotonic() - started, str(exc))
-    timed_out = False
-    register_child(process)
     try:
-        try:
-            stdout, stderr = process.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-            kill_tree(process)
-            try:  # what the child wrote before the timeout is kept by Popen; read the rest
-                stdout, stderr = process.communicate(timeout=DRAIN_TIMEOUT_S)
-            except subprocess.TimeoutExpired as exc:  # a grandchild still holds the pipes
-                stdout, stderr = decoded(exc.stdout), decoded(exc.stderr)
+        register_child(process)
+    except ChildCancelledError as exc:
+        return StreamedChild("", "", None, False, time.monotonic() - started, str(exc))
+    try:
+        ending = _read_until_end(process, wait, "utf-8", OUTPUT_LIMIT)
+        if ending.timed_out and wait < timeout:
+            deadline.note_cut(check)
     finally:
         if process.poll() is None:  # interrupted (KeyboardInterrupt): never leave it running
             kill_tree(process)
         unregister_child(process)
+    stopped = f"SIGKILL from envcheck: it {too_large_sentence()}" if ending.too_large else None
     return StreamedChild(
-        stdout or "", stderr or "", process.returncode, timed_out, time.monotonic() - started
+        ending.stdout,
+        ending.stderr,
+        process.returncode,
+        ending.timed_out,
+        time.monotonic() - started,
+        stopped=stopped,
     )

@@ -40,7 +40,14 @@ from envcheck.probe.facts import (
     WheelFacts,
 )
 from envcheck.probe.isolation import run_child
-from envcheck.probe.search import Candidate, LinuxSearch, ListingCache, LoaderSearch, SearchLocation
+from envcheck.probe.search import (
+    Candidate,
+    LinuxSearch,
+    ListingCache,
+    LoaderSearch,
+    Pairs,
+    SearchLocation,
+)
 from envcheck.versions import major_minor
 
 # Names of what a library imports that are worth resolving: the CUDA stack and its helpers.
@@ -181,47 +188,104 @@ def tensorflow_requester(frameworks: Sequence[FrameworkFacts]) -> Path | None:
     return None
 
 
-def requester_paths(
-    requester: Path | None,
-) -> tuple[tuple[tuple[str, tuple[str, ...]], ...], tuple[tuple[str, tuple[str, ...]], ...]]:
-    """(runpath pairs, rpath pairs) of the requester, with $ORIGIN expanded."""
+def requester_paths(requester: Path | None) -> tuple[Pairs, Pairs, tuple[str, ...]]:
+    """(runpath pairs, rpath pairs, problems) of the requester, with $ORIGIN expanded.
+
+    A problem is a sentence for the probe's errors: the file's dynamic section could not be
+    read whole (malformed, or past a bound of binary_files), so its RUNPATH may be missing and
+    the libraries the loader finds through it would be reported missing without a word why.
+    """
     if requester is None:
-        return (), ()
+        return (), (), ()
     info = read_binary(requester, exports=False)
     origin = str(requester.parent)
     runpath = ((str(requester), expand_origin(info.runpath, origin)),) if info.runpath else ()
     rpath = ((str(requester), expand_origin(info.rpath, origin)),) if info.rpath else ()
-    return runpath, rpath
+    problems = tuple(
+        f"the library search path (RUNPATH/RPATH) of {requester} could not be read, so "
+        f"libraries the loader finds through it may be reported missing: {problem}"
+        for problem in info.problems
+    )
+    return runpath, rpath, problems
 
 
 # --- ownership ---------------------------------------------------------------------------------
 
 
+RECORD_LIMIT = 16 * 1024 * 1024  # bytes of one RECORD read (torch's, the largest, ~1.5 MB)
+_LIBRARY_FILE = re.compile(r"\.(so(\.\d+)*|dll)$", re.IGNORECASE)
+
+
+def normalized_name(name: str) -> str:
+    """A distribution name as its *.dist-info folder spells it, compared case-blind:
+    nvidia-cublas-cu12, nvidia.cublas_cu12 -> nvidia_cublas_cu12 (PEP 503's rule, with "_")."""
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+def dist_info_index(site: str) -> dict[str, list[str]]:
+    """Normalized distribution name -> the names of its *.dist-info folders in `site`, sorted,
+    from one listing of the directory. Each wheel is then a dictionary look-up: matching every
+    wheel against every folder made the probe wheels x entries (4,000 nvidia_* folders: over 5
+    minutes)."""
+    index: dict[str, list[str]] = {}
+    for name in file_system.names(site):
+        if name.lower().endswith(".dist-info"):
+            stem = name[: -len(".dist-info")].partition("-")[0]
+            index.setdefault(normalized_name(stem), []).append(name)
+    return index
+
+
+def _own_folders(index: Mapping[str, list[str]], wheel: WheelFacts) -> list[str]:
+    """The wheel's *.dist-info folders: those of its version when a broken upgrade left
+    several behind, else all of its name's."""
+    folders = index.get(normalized_name(wheel.name), [])
+    if len(folders) > 1:
+        own = [f for f in folders if f[: -len(".dist-info")].partition("-")[2] == wheel.version]
+        return own or folders
+    return folders
+
+
 def wheel_owners(wheels: Sequence[WheelFacts]) -> dict[str, str]:
-    """Real path of each library file -> the pip distribution whose RECORD lists it."""
+    """Real path of each library file -> the pip distribution whose RECORD lists it.
+
+    Each site-packages is listed once, whatever the number of wheels, and each RECORD read once.
+    """
     owners: dict[str, str] = {}
-    # Every wheel of an environment shares one site-packages: list it once, not once per wheel
-    # (a tensorflow[and-cuda] + torch environment has ~30 wheels and ~300 entries there).
-    listed: dict[str, list[Path]] = {}
+    indexes: dict[str, dict[str, list[str]]] = {}
+    read: set[tuple[str, str]] = set()
+    real_paths = _RealPaths()
     for wheel in wheels:
         if not wheel.location:
             continue
-        if wheel.location not in listed:
-            listed[wheel.location] = list(file_system.matching(wheel.location, "*.dist-info"))
-        stem = re.sub(r"[-_.]+", "_", wheel.name).lower()
-        for dist_info in listed[wheel.location]:
-            if not dist_info.name.lower().startswith(f"{stem}-"):
+        if wheel.location not in indexes:
+            indexes[wheel.location] = dist_info_index(wheel.location)
+        for folder in _own_folders(indexes[wheel.location], wheel):
+            if (wheel.location, folder) in read:  # the same wheel reported twice
                 continue
-            try:
-                lines = (dist_info / "RECORD").read_text(errors="replace").splitlines()
-            except OSError:
-                continue
-            for line in lines:
+            read.add((wheel.location, folder))
+            record = os.path.join(wheel.location, folder, "RECORD")  # noqa: PTH118
+            text = file_system.read_text_limited(record, RECORD_LIMIT)
+            for line in (text or "").splitlines():
                 relative = line.split(",", 1)[0]
-                if re.search(r"\.(so(\.\d+)*|dll)$", relative, re.IGNORECASE):
-                    path = os.path.realpath(Path(wheel.location) / relative)
+                if _LIBRARY_FILE.search(relative):
+                    path = real_paths.of(os.path.join(wheel.location, relative))  # noqa: PTH118
                     owners[path] = f"{wheel.name} {wheel.version} (pip)"
     return owners
+
+
+class _RealPaths:
+    """os.path.realpath for many files in few directories: each directory resolved once (a
+    realpath is an lstat per component), then only a file that is itself a link resolved."""
+
+    def __init__(self) -> None:
+        self._directories: dict[str, str] = {}
+
+    def of(self, path: str) -> str:
+        directory, name = os.path.split(path)
+        if directory not in self._directories:
+            self._directories[directory] = os.path.realpath(directory)
+        joined = os.path.join(self._directories[directory], name)  # noqa: PTH118
+        return os.path.realpath(joined) if file_system.is_symlink(joined) else joined
 
 
 def conda_owners(prefix: str | None) -> dict[str, str]:
@@ -625,9 +689,11 @@ def _read_candidate(
 @functools.lru_cache(maxsize=64)
 def _site_owners(site: str) -> dict[str, str]:
     wheels = []
-    for dist_info in file_system.matching(site, "nvidia_*.dist-info"):
-        name, _, version = dist_info.name[: -len(".dist-info")].partition("-")
-        wheels.append(WheelFacts(name.replace("_", "-"), version, site))
+    for stem, folders in dist_info_index(site).items():
+        if stem.startswith("nvidia_"):
+            for folder in folders:
+                name, _, version = folder[: -len(".dist-info")].partition("-")
+                wheels.append(WheelFacts(name.replace("_", "-"), version, site))
     return wheel_owners(wheels)
 
 

@@ -33,12 +33,12 @@ import posixpath
 import re
 import subprocess
 import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
-from envcheck.probe import file_system
+from envcheck.probe import deadline, file_system
 
 LD_CACHE = "ld.so.cache"
 DEFAULT_DIRECTORY = "default directory"
@@ -201,6 +201,10 @@ class LinuxSearch:
     cwd: str | None = None
     realpath: Callable[[str], str] = os.path.realpath
     usable: Callable[[str], bool] | None = None
+    # The names in a directory when they are known cheaply (ListingCache.names): a directory
+    # without the name is passed over without building a path, which with thousands of wheel
+    # directories is most of a search.
+    listed: Callable[[str], Container[str]] | None = None
 
     def _ld_library_path_locations(self) -> list[SearchLocation]:
         result = []
@@ -290,20 +294,27 @@ class LinuxSearch:
                     if soname == file_name and self.exists(path):
                         found.add(path, LD_CACHE, self._usable(path))
                 continue
-            path = posixpath.join(location.directory, file_name)
-            if self.exists(path):
-                found.add(path, location.found_via, self._usable(path))
+            present = self._present(location.directory, file_name)
+            if present is not None:
+                found.add(present, location.found_via, self._usable(present))
         for location in self.locations():
             if location.searched:
                 continue
-            path = posixpath.join(location.directory, file_name)
-            if self.exists(path):
-                found.add(path, location.found_via, False)
+            present = self._present(location.directory, file_name)
+            if present is not None:
+                found.add(present, location.found_via, False)
         for directory in self._cache_directories():
-            path = posixpath.join(directory, file_name)
-            if self.exists(path):
-                found.add(path, _NOT_IN_CACHE, False)
+            present = self._present(directory, file_name)
+            if present is not None:
+                found.add(present, _NOT_IN_CACHE, False)
         return found.result()
+
+    def _present(self, directory: str, file_name: str) -> str | None:
+        """The path of `file_name` in `directory` when a file is there, else None."""
+        if self.listed is not None and file_name not in self.listed(directory):
+            return None
+        path = posixpath.join(directory, file_name)
+        return path if self.exists(path) else None
 
     def _usable(self, path: str) -> bool:
         return self.usable is None or self.usable(path)
@@ -564,7 +575,7 @@ def read_ld_cache(timeout: float = 5.0, machine: str | None = None) -> tuple[tup
                 capture_output=True,
                 text=True,
                 errors="replace",
-                timeout=timeout,
+                timeout=deadline.bounded(timeout),  # under --deadline: what is left
                 env=environment,
                 stdin=subprocess.DEVNULL,
                 check=False,
@@ -612,7 +623,7 @@ def read_ld_so_system_dirs(
                 capture_output=True,
                 text=True,
                 errors="replace",
-                timeout=timeout,
+                timeout=deadline.bounded(timeout),
                 env={**os.environ, "LC_ALL": "C"},
                 stdin=subprocess.DEVNULL,
                 check=False,

@@ -195,6 +195,7 @@ class ChildEnding:
     seconds: float
     stderr: str
     windows: bool = field(default=sys.platform == "win32")
+    stopped: str | None = None  # StreamedChild.stopped: killed by envcheck for its output
 
     @property
     def exit_text(self) -> str:
@@ -233,7 +234,11 @@ def result_from_output(
             started.add(name)
         elif status in ("ok", "failed", "skipped"):
             finished[name] = event
-    crashed_by = None if ending.timed_out else crash_signal(ending.returncode, ending.windows)
+    crashed_by = (
+        None
+        if ending.timed_out
+        else (ending.stopped or crash_signal(ending.returncode, ending.windows))
+    )
     if ending.timed_out:
         why_here = f"still running when the {timeout:g} s timeout ended the child"
     else:
@@ -326,6 +331,7 @@ class OrderTail:
     returncode: int | None
     timed_out: bool
     seconds: float  # the child's wall time after the smoke part
+    stopped: str | None = None  # StreamedChild.stopped
 
 
 def split_order_tail(stdout: str, stderr: str) -> tuple[str, str, dict[str, Any] | None, str, str]:
@@ -364,7 +370,7 @@ def results_from_child(
     tail = OrderTail(
         _strings(marker.get("order")), order_out, order_err,
         None if ending.timed_out else ending.returncode, ending.timed_out,
-        ending.seconds - smoke_seconds,
+        ending.seconds - smoke_seconds, ending.stopped,
     )  # fmt: skip
     return result, tail
 
@@ -409,7 +415,7 @@ def run_smoke_and_order(
     if then:
         argument["then"] = list(then)
     command.append(json.dumps(argument))
-    child = run_streaming_child(command, timeout=timeout, env=env)
+    child = run_streaming_child(command, timeout=timeout, env=env, check=f"smoke-test:{framework}")
     if child.start_error is not None:
         reason = f"could not start {interpreter}: {child.start_error}"
         return SmokeResult(
@@ -429,5 +435,7 @@ def run_smoke_and_order(
             seconds=child.seconds,
             framework=framework,
         ), None
-    ending = ChildEnding(child.returncode, child.timed_out, child.seconds, child.stderr)
+    ending = ChildEnding(
+        child.returncode, child.timed_out, child.seconds, child.stderr, stopped=child.stopped
+    )
     return results_from_child(wanted, child.stdout, ending, timeout, framework)

@@ -9,13 +9,18 @@ json escapes control characters and keeps values whole, for tools).
 
 from __future__ import annotations
 
+import io
 import re
+from typing import TextIO
 
 VALUE_LIMIT = 500  # characters of one value shown; a path or a log line is far shorter
 
 # C0 controls but for tab-free text (\t too: it breaks table columns), DEL, the C1 controls
 # (0x9b is a one-byte CSI), and the bidirectional overrides that reorder what is shown.
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_OTHERS = "\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+_CONTROL = re.compile(f"[\x00-\x1f{_OTHERS}]")
+# The same less newline and tab, for whole messages: their lines and indents are kept.
+_CONTROL_IN_MESSAGES = re.compile(f"[\x00-\x08\x0b-\x1f{_OTHERS}]")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
@@ -42,3 +47,50 @@ def shown_lines(text: str, limit: int = VALUE_LIMIT * 8) -> str:
     """A rendered block (many lines) made safe line by line: for renderers whose lines carry
     values without passing each through `shown` (the lines are kept; a huge one is cut)."""
     return "\n".join(shown(line, limit) for line in text.split("\n"))
+
+
+def escaped(text: str) -> str:
+    """`text` with its control characters escaped as `shown` escapes them, but its newlines and
+    tabs kept and nothing cut: for whole messages, many lines long."""
+    return _CONTROL_IN_MESSAGES.sub(_escape, text)
+
+
+class FilteredStream(io.TextIOBase):
+    """A text stream that passes everything written to it through `escaped` on its way to
+    `unfiltered`. The command line puts stderr behind one, so that no error or notice can carry
+    an index's, a file's or an exception's escape sequences to the terminal raw, whichever code
+    printed it. What writes terminal controls on purpose (fetch's progress line) writes to
+    `unfiltered`."""
+
+    def __init__(self, unfiltered: TextIO) -> None:
+        super().__init__()
+        self.unfiltered = unfiltered
+
+    def write(self, text: str) -> int:
+        self.unfiltered.write(escaped(text))
+        return len(text)
+
+    def flush(self) -> None:
+        self.unfiltered.flush()
+
+    def isatty(self) -> bool:
+        return self.unfiltered.isatty()
+
+    def fileno(self) -> int:
+        return self.unfiltered.fileno()
+
+    def writable(self) -> bool:
+        return True
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return self.unfiltered.encoding
+
+    @property
+    def errors(self) -> str | None:  # type: ignore[override]
+        return self.unfiltered.errors
+
+
+def unfiltered(stream: TextIO) -> TextIO:
+    """The stream under a FilteredStream; any other stream itself."""
+    return stream.unfiltered if isinstance(stream, FilteredStream) else stream

@@ -36,7 +36,7 @@ from envcheck.index.config import (
 from envcheck.matrix.load import matrix_dir
 from envcheck.matrix.model import load_matrix, tensorflow_specifier
 from envcheck.report import fetch as fetch_report
-from envcheck.report.terminal_text import VALUE_LIMIT, shown
+from envcheck.report.terminal_text import VALUE_LIMIT, shown, unfiltered
 
 CONNECT_TIMEOUT_S = 10.0
 # An error line's length past which it is cut: a list of failed downloads fits, an echoed
@@ -153,7 +153,8 @@ def _fetch(
     from envcheck.index.limits import DownloadLimits  # noqa: PLC0415
 
     matrix = load_matrix(matrix_dir(matrix_option))
-    progress = TerminalProgress(sys.stderr) if sys.stderr.isatty() else None
+    # Its own numbers and a carriage return: past the filter that escapes the \r.
+    progress = TerminalProgress(unfiltered(sys.stderr)) if sys.stderr.isatty() else None
     try:
         return fetch_wheelhouse(
             matrix,

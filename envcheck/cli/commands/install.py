@@ -41,6 +41,7 @@ from envcheck.install.run import (
 )
 from envcheck.matrix.model import Matrix, tensorflow_specifier
 from envcheck.report.install import build_line, changes_text, dry_run_text, plan_text
+from envcheck.report.terminal_text import escaped
 
 # A refused or failed installation exits 1, unusable input 2 (envcheck.cli.exits).
 
@@ -74,7 +75,8 @@ def _checked_inputs(args: argparse.Namespace, framework: str) -> Path | None:
         tensorflow_specifier(spec)  # a bad SPEC is an input error before any work
     if args.torch_index_url is not None:
         check_index_url(args.torch_index_url, "--torch-index-url")
-    if not args.dry_run_only and not args.yes and not sys.stdin.isatty():
+    # No stdin at all (`<&-`) is no terminal either.
+    if not args.dry_run_only and not args.yes and not (sys.stdin and sys.stdin.isatty()):
         raise InputError(
             "envcheck install changes an environment and asks first, but there is no terminal "
             "to ask on: pass --yes to install without asking, or --dry-run to only see the plan"
@@ -87,8 +89,10 @@ def _nothing_to_install(plan: InstallPlan, target_python: str, dry_run_only: boo
     InstallError when another TensorFlow distribution would be installed over."""
     if plan.already_installed is not None:
         print(
-            f"Nothing to install: {plan.already_installed} already is the recommended "
-            f"{build_line(plan).split(':')[0]} for this machine (CPU only)."
+            escaped(
+                f"Nothing to install: {plan.already_installed} already is the recommended "
+                f"{build_line(plan).split(':')[0]} for this machine (CPU only)."
+            )
         )
         return True
     if plan.refusal is not None and not dry_run_only:
@@ -147,12 +151,13 @@ def run(args: argparse.Namespace) -> int:
     plan, command = _plan(args, framework, matrix, target, command)
     sys.stdout.write(plan_text(plan))
     if command.index_url is not None:
-        print(f"Index: {redact_url(command.index_url)}")
+        print(escaped(f"Index: {redact_url(command.index_url)}"))
     if _nothing_to_install(plan, target_python, dry_run_only):
         return EXIT_OK
     if plan.refusal is not None:
         # The installer's check needs the index the plan lacks: say what the real run refuses.
-        print(f"Dry run: nothing was installed; the real run would refuse: {plan.refusal}.")
+        refusal = f"Dry run: nothing was installed; the real run would refuse: {plan.refusal}."
+        print(escaped(refusal))
         return EXIT_OK
     if not dry_run_only and not target.is_environment:
         raise InputError(
@@ -166,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
     sys.stdout.write(dry_run_text(plan, check, command.label))
     if out_path is not None:
         write_constraints(out_path, constraints_text(plan, resolved_versions(plan, check)))
-        print(f"Constraints: wrote {out_path}")
+        print(escaped(f"Constraints: wrote {out_path}"))
     if not check.ok:
         for line in check.error_lines:
             _err(line)
@@ -191,11 +196,11 @@ def run(args: argparse.Namespace) -> int:
         what = (
             "was interrupted" if result.interrupted else f"failed (exit code {result.returncode})"
         )
-        print(result.state(command))
+        print(escaped(result.state(command)))
         raise fail(f"{command.label} install {what}; {result.summary}", EXIT_NEGATIVE)
     if result.changes is not None:
         sys.stdout.write(changes_text(result.changes))
     after = doctor_status(matrix, target_python)
-    print(f"doctor before: {before}")
-    print(f"doctor after:  {after}")
+    print(escaped(f"doctor before: {before}"))
+    print(escaped(f"doctor after:  {after}"))
     return EXIT_OK

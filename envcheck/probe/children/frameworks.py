@@ -204,16 +204,17 @@ def candidates(search, errors):
             egg = str(Path(site) / "EGG-INFO")
             yield index, site, egg, str(Path(egg) / "PKG-INFO"), stem, "egg"
         try:
-            names = sorted(p.name for p in Path(site).iterdir())
+            names = sorted(os.listdir(site))  # noqa: PTH208
         except OSError as exc:
             errors.append("cannot list %s: %s" % (site, exc))
             continue
-        for name in names:
-            full = str(Path(site) / name)
+        for name in names:  # a Path only for metadata: a site may hold 100,000 files
             if name.endswith(".dist-info"):
-                yield index, site, full, str(Path(full) / "METADATA"), name[:-10], "dist"
+                full = os.path.join(site, name)  # noqa: PTH118
+                yield index, site, full, os.path.join(full, "METADATA"), name[:-10], "dist"  # noqa: PTH118
             elif name.endswith(".egg-info"):
-                meta = str(Path(full) / "PKG-INFO") if Path(full).is_dir() else full
+                full = os.path.join(site, name)  # noqa: PTH118
+                meta = os.path.join(full, "PKG-INFO") if os.path.isdir(full) else full  # noqa: PTH112,PTH118
                 yield index, site, full, meta, name[:-9], "egg"
 
 
