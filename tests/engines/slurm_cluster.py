@@ -296,6 +296,22 @@ class Cluster:
             states[name] = (state, "" if reason == "none" else reason)
         return states
 
+    def running(self, text: str) -> list[int]:
+        """The processes in the nodes' namespaces whose command line holds `text`."""
+        found = []
+        for ns in self.namespaces:
+            pids = subprocess.run(
+                ["ip", "netns", "pids", ns], capture_output=True, text=True, check=False
+            ).stdout.split()
+            for pid in pids:
+                try:
+                    command = Path(f"/proc/{pid}/cmdline").read_bytes()
+                except OSError:
+                    continue  # ended meanwhile
+                if text.encode() in command:
+                    found.append(int(pid))
+        return found
+
     def wait_for(self, ready: object, seconds: float, what: str = "") -> None:
         assert callable(ready)
         end = time.monotonic() + seconds

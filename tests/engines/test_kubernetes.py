@@ -145,17 +145,6 @@ def _container_env(container: Manifest, **overrides: str) -> dict[str, str]:
     }
 
 
-def _doctor_supports(*words: str) -> bool:
-    help_text = subprocess.run(
-        [str(BIN / "envcheck"), "doctor", "--help"],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    ).stdout
-    return all(re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", help_text) for w in words)
-
-
 def _run_until(command: list[str], env: dict[str, str], done: Callable[[], bool]) -> str:
     """Run a container's endless loop until `done`, then stop it; its output."""
     process = subprocess.Popen(
@@ -177,8 +166,6 @@ def _run_until(command: list[str], env: dict[str, str], done: Callable[[], bool]
 
 
 def test_the_daemonset_writes_both_files_and_publishes_them_whole(tmp_path: Path) -> None:
-    if not _doctor_supports("--deadline", "nfd", "prometheus"):
-        pytest.skip("this envcheck has no doctor --deadline / --format nfd|prometheus yet")
     doctor, publish = _pod(only(DAEMONSET, "DaemonSet"))["containers"]
     out, nfd, textfile = tmp_path / "out", tmp_path / "nfd", tmp_path / "textfile"
     for folder in (out, nfd, textfile):
@@ -206,8 +193,6 @@ def test_the_daemonset_writes_both_files_and_publishes_them_whole(tmp_path: Path
 
 
 def test_the_job_prints_the_report_alone_and_succeeds_with_a_verdict(tmp_path: Path) -> None:
-    if not _doctor_supports("--deadline"):
-        pytest.skip("this envcheck has no doctor --deadline yet")
     (container,) = _pod(only(JOB, "Job"))["containers"]
     # The pod's /tmp and /dev/termination-log, here in tmp_path.
     script = _script(container).replace("/tmp/", f"{tmp_path}/")
