@@ -24,7 +24,7 @@ from envcheck.diagnose.context import Context, Target
 from envcheck.diagnose.coresidency_rules import framework_conflicts, one_finding_per_overwrite
 from envcheck.errors import EnvcheckError, InputError
 from envcheck.findings import Finding, Severity, ordered
-from envcheck.framework_names import label, subject
+from envcheck.framework_names import label, subject, within
 from envcheck.matrix.model import Matrix
 from envcheck.probe.facts import Facts
 from envcheck.recommend.frameworks import (
@@ -149,7 +149,7 @@ class Report:
         if self.no_nvidia_gpu:
             if self.smoke and self.smoke.get("status") == "ok":
                 return f"TensorFlow works on the CPU; {NO_NVIDIA_GPU}."
-            return f"No problem found; {NO_NVIDIA_GPU}, so {who} will run on the CPU."
+            return f"No problem found; {NO_NVIDIA_GPU}, so {within(who)} will run on the CPU."
         if self.smoke and self.smoke.get("status") == "ok" and self.smoke.get("gpus"):
             return "TensorFlow uses the GPU: the smoke test ran on it."
         unchecked = [c.name for c in self.components if c.status == "unknown"]
