@@ -465,9 +465,9 @@ FETCH_COMMAND = Command(
             maximum=MAX_TIMEOUT_S,
         ),
         _deadline(
-            "Overall time limit per file, all retries included; an unfinished file is kept "
-            "as a .part that the next run resumes (default: 10 minutes, or the file's size at "
-            "100 kB/s when longer).",
+            "Overall time limit per file and per index page, all retries included; an "
+            "unfinished file is kept as a .part that the next run resumes (default: 10 minutes, "
+            "or the file's size at 100 kB/s when longer).",
             "ENVCHECK_FETCH_DEADLINE",
         ),
         MATRIX,
