@@ -93,12 +93,13 @@ def _perturbed(data: bytes, rng: random.Random) -> bytes:
         roll = rng.random()
         if roll < 0.01:
             continue
+        kept = line
         if roll < 0.03:
             digits = [i for i, byte in enumerate(line) if 48 <= byte <= 57]
             if digits:
                 at = rng.choice(digits)
-                line = line[:at] + bytes([48 + (line[at] - 47) % 10]) + line[at + 1 :]
-        out.append(line)
+                kept = line[:at] + bytes([48 + (line[at] - 47) % 10]) + line[at + 1 :]
+        out.append(kept)
     return b"\n".join(out)
 
 
@@ -190,7 +191,9 @@ def compare(folder: Path, labels: list[str]) -> int:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     inputs = commands.add_parser("inputs")
     inputs.add_argument("folder", type=Path)

@@ -1,4 +1,5 @@
-"""The logs `envcheck explain` is timed on (bench/run.py, bench/explain_logs.py), generated.
+"""The logs issue 22 (item 3) times `envcheck explain` on, generated (no timing script uses
+them yet; bench/explain_outputs.py builds its inputs from them).
 
 - training: a training run's output, mostly lines no trigger picks (progress bars, epochs,
   TensorFlow's executor notices), with a real problem now and then.
@@ -124,7 +125,8 @@ _CUSOLVER = (
 )
 _PROGRESS = (
     "Epoch {e}/10",
-    "1875/1875 [==============================] - 6s 3ms/step - loss: 0.{l:04d} - accuracy: 0.9{a:03d}",
+    "1875/1875 [==============================] - 6s 3ms/step"
+    " - loss: 0.{l:04d} - accuracy: 0.9{a:03d}",
 )
 
 
