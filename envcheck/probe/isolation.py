@@ -179,6 +179,17 @@ def unregister_child(process: subprocess.Popen[Any]) -> None:
         _LIVE.discard(process)
 
 
+def kill_children_from_signal_handler() -> None:
+    """kill_live_children(ending=True) without the lock, for a signal handler: it runs between
+    two bytecodes of the main thread, which may hold the lock. Copying the set and polling a
+    process are safe there; a child registered meanwhile sees _ENDING and is killed by
+    register_child."""
+    _ENDING.append(True)
+    for process in list(_LIVE):
+        if process.poll() is None:
+            kill_tree(process)
+
+
 def kill_live_children(ending: bool = False) -> int:
     """Kill the process group of every registered child still running; how many there were.
     `ending`: envcheck is ending (a signal), so every child registered from now on is killed
