@@ -30,7 +30,8 @@ HELP_BLOCK = re.compile(
 )
 # An output that holds a fence itself (the doctor's markdown) gets a longer fence around it.
 OUTPUT_BLOCK = re.compile(
-    r"(<!-- output: (?P<args>[^>]*?) -->\n)(?P<fence>`{3,})console\n.*?(?P=fence)\n(?P<close><!-- /output -->)",
+    r"(<!-- output: (?P<args>[^>]*?) -->\n)(?P<fence>`{3,})console\n.*?(?P=fence)\n"
+    r"(?P<close><!-- /output -->)",
     re.S,
 )
 # Kept for callers of the help-only form (the test and the lead's merge routine).
@@ -60,7 +61,8 @@ def _run(args: list[str]) -> subprocess.CompletedProcess[str]:
 def help_text(args: str) -> str:
     completed = _run([*args.split(), "--help"])
     if completed.returncode != 0:
-        raise SystemExit(f"envcheck {args} --help exited {completed.returncode}: {completed.stderr}")
+        code = completed.returncode
+        raise SystemExit(f"envcheck {args} --help exited {code}: {completed.stderr}")
     return completed.stdout
 
 
