@@ -78,7 +78,7 @@ MOVED = {
     ),
 }
 # Headings only the short README has: its summaries of pages that have the whole of each.
-README_ONLY = {"Reading a report", "Why argparse, not typer", "Documentation"}
+README_ONLY = {"Reading a report", "Documentation"}
 
 FENCE = re.compile(r"^(`{3,}|~{3,}).*?^\1\s*$", re.S | re.M)
 HEADING = re.compile(r"^#{1,6} +(.+?) *#*$", re.M)
