@@ -19,7 +19,11 @@ import pytest
 # The variables that choose the cache folder (parsed_cache.cache_dir), in the order it reads
 # them (LOCALAPPDATA on Windows, XDG_CACHE_HOME elsewhere). HOME is left alone: children (pip, the real venvs) read
 # their configuration from it, and with XDG_CACHE_HOME set envcheck never looks there.
-_CHOOSERS = ("ENVCHECK_CACHE_DIR", "LOCALAPPDATA" if sys.platform == "win32" else "", "XDG_CACHE_HOME")
+_CHOOSERS = (
+    "ENVCHECK_CACHE_DIR",
+    "LOCALAPPDATA" if sys.platform == "win32" else "",
+    "XDG_CACHE_HOME",
+)
 _SAVED: dict[str, str | None] = {}
 _FOLDER: list[str] = []
 
