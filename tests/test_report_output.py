@@ -14,6 +14,7 @@ import select
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -23,6 +24,7 @@ import pytest
 from envcheck.cli.main import parser
 from envcheck.cli.options import parse
 from envcheck.cli.report_output import progress
+from envcheck.explain.reader import _chunks
 from tests.facts_builder import LINUX, driver, machine
 from tests.test_probe_cli import _dist
 from tests.test_smoke import FULL_FAKE
@@ -286,3 +288,24 @@ def test_no_progress_for_machine_formats_even_on_a_terminal(
     finally:
         os.close(master)
         os.close(slave)
+
+
+def test_one_ctrl_d_ends_a_log_read_from_a_terminal() -> None:
+    # A buffered read that hit the end returned, and the next read waited for another Ctrl-D.
+    master, slave = pty.openpty()
+    chunks: list[bytes] = []
+    with os.fdopen(slave, "rb") as terminal:
+        reader = threading.Thread(
+            target=lambda: chunks.extend(_chunks(terminal, "standard input", 1 << 16)),
+            daemon=True,
+        )
+        reader.start()
+        os.write(master, b"line one\nline two\n\x04")
+        reader.join(timeout=20)
+        finished = not reader.is_alive()
+        if not finished:
+            os.write(master, b"\x04")  # let the thread end
+            reader.join(timeout=20)
+    os.close(master)
+    assert finished
+    assert b"".join(chunks) == b"line one\nline two\n"
