@@ -69,16 +69,23 @@ def _facts_file(tmp_path: Path) -> Path:
 
 def test_doctor_o_report_md_writes_markdown_and_says_so(tmp_path: Path) -> None:
     facts = str(_facts_file(tmp_path))
+    stdout, shown = _run_on_terminal(
+        ["doctor", "--facts", facts, "-o", str(tmp_path / REPORT_MD)], stdin_tty=False
+    )
+    assert stdout == ""
+    assert shown == f"envcheck: wrote {tmp_path / REPORT_MD} (markdown)\n"
     done = _run("doctor", "--facts", facts, "-o", REPORT_MD, cwd=tmp_path)
     assert done.returncode in (0, 1), done.stderr
-    assert done.stdout == ""
-    assert done.stderr == f"envcheck: wrote {REPORT_MD} (markdown)\n"
+    assert done.stdout == done.stderr == ""  # a script's stderr holds only problems
     written = (tmp_path / REPORT_MD).read_text(encoding="utf-8")
     by_format = _run("doctor", "--facts", facts, "--format", "markdown", cwd=tmp_path).stdout
     assert written.splitlines()[1:] != [] and written.startswith(by_format.splitlines()[0])
     # --format says otherwise: the name does not decide.
-    done = _run("doctor", "--facts", facts, "--format", "text", "-o", REPORT_MD, cwd=tmp_path)
-    assert done.stderr == f"envcheck: wrote {REPORT_MD} (text)\n"
+    _, shown = _run_on_terminal(
+        ["doctor", "--facts", facts, "--format", "text", "-o", str(tmp_path / REPORT_MD)],
+        stdin_tty=False,
+    )
+    assert shown == f"envcheck: wrote {tmp_path / REPORT_MD} (text)\n"
     text = _run("doctor", "--facts", facts, cwd=tmp_path).stdout
     assert (tmp_path / REPORT_MD).read_text(encoding="utf-8").splitlines()[0] == (
         text.splitlines()[0]
@@ -95,10 +102,12 @@ def test_doctor_o_report_md_writes_markdown_and_says_so(tmp_path: Path) -> None:
     ],
 )
 def test_doctor_suffixes(tmp_path: Path, suffix: str, format_name: str, check: object) -> None:
-    target = f"report{suffix}"
-    done = _run("doctor", "--facts", str(_facts_file(tmp_path)), "-o", target, cwd=tmp_path)
-    assert done.stderr == f"envcheck: wrote {target} ({format_name})\n"
-    assert callable(check) and check((tmp_path / target).read_text(encoding="utf-8"))
+    target = str(tmp_path / f"report{suffix}")
+    _, shown = _run_on_terminal(
+        ["doctor", "--facts", str(_facts_file(tmp_path)), "-o", target], stdin_tty=False
+    )
+    assert shown == f"envcheck: wrote {target} ({format_name})\n"
+    assert callable(check) and check(Path(target).read_text(encoding="utf-8"))
 
 
 REPORT_COMMANDS = {
@@ -121,9 +130,9 @@ def test_every_report_command_has_format_and_o_alike(tmp_path: Path, command: st
         report = _run("doctor", "--facts", str(_facts_file(tmp_path)), "--json", cwd=tmp_path)
         (tmp_path / "node.json").write_text(report.stdout, encoding="utf-8")
         args = [str(tmp_path / "node.json")]
-    done = _run(command, *args, "-o", "out.json", cwd=tmp_path)
-    assert done.stdout == "", done.stderr
-    assert done.stderr == "envcheck: wrote out.json (json)\n"
+    target = str(tmp_path / "out.json")
+    stdout, shown = _run_on_terminal([command, *args, "-o", target], stdin_tty=False)
+    assert stdout == "" and shown == f"envcheck: wrote {target} (json)\n"
     as_json = _run(command, *args, "--format", "json", cwd=tmp_path).stdout
     written = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
     assert written.keys() == json.loads(as_json).keys()

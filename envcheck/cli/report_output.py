@@ -5,7 +5,8 @@ The options are data for cli/table.py; the functions run in the commands. `-o FI
 --format (or --json) takes the format its suffix names (a .md file is Markdown), so that a
 file is never written in a format its name contradicts; a suffix that names a format the
 command does not write is a usage error rather than a silent text file. A written file is
-announced on stderr in one line: standard output stays empty, and a person sees where it went.
+announced in one line when stderr is a terminal: standard output stays empty, and a person sees
+where it went.
 """
 
 from __future__ import annotations
@@ -102,7 +103,11 @@ def write_report(output: str | None, text: str, format_name: str) -> None:
 
 
 def announce_written(output: str, format_name: str) -> None:
-    print(f"envcheck: wrote {output} ({format_name})", file=sys.stderr)
+    """One line for a person at a terminal. Not for a script: the Kubernetes job and the Slurm
+    script (deploy/) pass envcheck's stderr on as the pod's termination message and a node's
+    drain reason, where only a problem belongs."""
+    if _is_terminal(sys.stderr):
+        print(f"envcheck: wrote {output} ({format_name})", file=sys.stderr)
 
 
 Progress = Callable[[str], None]
