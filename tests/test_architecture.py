@@ -16,7 +16,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "envcheck"
 
 # Lowest first. Within a layer, names must not import each other.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("__init__", "errors"),
+    ("__init__", "errors", "finding_codes"),
     (
         "versions",
         "platforms",

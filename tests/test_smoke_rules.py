@@ -267,7 +267,7 @@ def test_timeout_names_the_step_it_hung_in() -> None:
     finding = one(found, "smoke-test-timeout")
     assert finding.severity is Severity.ERROR
     assert finding.message == "The TensorFlow smoke test hung: timed out after 120 s during conv2d."
-    assert "--timeout" in finding.fix
+    assert "--smoke-timeout" in finding.fix
     assert finding.evidence == (LIBDEVICE,)
     assert "smoke-test-crashed" not in {f.code for f in found}
     # What the log said before the hang is still a finding of its own.

@@ -50,6 +50,9 @@ def option_help(option: Option) -> str:
         notes.append(f"at most {option.maximum:g}")
     if option.required:
         notes.append("required")
+    if option.old_flags:
+        notes.append(f"old name{'s' if len(option.old_flags) > 1 else ''}, still accepted: "
+                     + ", ".join(option.old_flags))  # fmt: skip
     return f"{option.help} [{'; '.join(notes)}]" if notes else option.help
 
 

@@ -69,7 +69,7 @@ def smoke_findings(
                 f"The {title} smoke test hung: {result.describe()}.",
                 tail,
                 "A first run on a GPU without native kernels can JIT-compile for many minutes: "
-                "retry with a longer --timeout; otherwise a driver or library hangs.",
+                "retry with a longer --smoke-timeout; otherwise a driver or library hangs.",
                 data=data,
             )
         )
