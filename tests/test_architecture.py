@@ -30,7 +30,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("probe", "explain"),
     ("recommend",),
     ("diagnose",),
-    ("install", "fetch", "fleet"),
+    ("acquire", "fleet"),
     ("report",),
     ("cli",),
     ("__main__",),

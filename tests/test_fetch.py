@@ -22,10 +22,15 @@ from packaging.requirements import Requirement
 from packaging.tags import Tag
 from packaging.utils import canonicalize_name
 
+from envcheck.acquire.wheelhouse_fetch import (
+    fetch_wheelhouse,
+    host_platform_tag,
+    pip_download_command,
+    plan_target,
+)
 from envcheck.cli import main as cli
 from envcheck.cli.commands.fetch import TerminalProgress
 from envcheck.errors import InputError
-from envcheck.fetch import fetch_wheelhouse, host_platform_tag, pip_download_command, plan_target
 from envcheck.index.config import IndexLocation, pip_config_files, resolve_index
 from envcheck.index.errors import DownloadsFailedError, NoMatchingWheelError
 from envcheck.index.http import RetryPolicy, Timeouts, exponential_backoff

@@ -28,16 +28,16 @@ from pathlib import Path
 
 import pytest
 
-from envcheck.install import NoPlanError
-from envcheck.install.constraints import constraints_text
-from envcheck.install.plan import (
+from envcheck.acquire.install_constraints import constraints_text
+from envcheck.acquire.install_errors import NoPlanError
+from envcheck.acquire.install_plan import (
     Action,
     TargetInterpreter,
     make_plan,
     read_target,
     target_machine,
 )
-from envcheck.install.run import (
+from envcheck.acquire.install_run import (
     Change,
     DryRun,
     ResolvedPackage,

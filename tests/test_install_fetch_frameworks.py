@@ -23,11 +23,11 @@ from pathlib import Path
 import pytest
 from packaging.requirements import Requirement
 
+from envcheck.acquire.install_plan import TargetInterpreter, make_framework_plan
+from envcheck.acquire.wheelhouse_fetch import plan_framework_target
 from envcheck.cli import main as cli
 from envcheck.errors import InputError
-from envcheck.fetch import plan_framework_target
 from envcheck.index.wheels import WheelTarget
-from envcheck.install.plan import TargetInterpreter, make_framework_plan
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import Matrix, load_matrix
 from envcheck.recommend.frameworks import recommend_jax, recommend_torch

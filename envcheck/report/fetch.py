@@ -11,8 +11,8 @@ from envcheck.framework_names import label
 from envcheck.report.terminal_text import shown_lines
 
 if TYPE_CHECKING:
-    from envcheck.fetch import FetchReport
-    from envcheck.index.wheelhouse import Verification
+    from envcheck.acquire.manifest import Verification
+    from envcheck.acquire.wheelhouse_fetch import FetchReport
 
 FETCH_SCHEMA = "envcheck.fetch/1"
 VERIFY_SCHEMA = "envcheck.wheelhouse-verify/1"

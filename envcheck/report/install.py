@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from envcheck.acquire.install_plan import Action, InstallPlan
+from envcheck.acquire.install_run import Change, DryRun, plan_mismatches, secret_masker
 from envcheck.framework_names import label
-from envcheck.install.plan import Action, InstallPlan
-from envcheck.install.run import Change, DryRun, plan_mismatches, secret_masker
 from envcheck.recommend.machine import MachineDescription
 from envcheck.recommend.rank import Candidate
 from envcheck.report.terminal_text import shown, shown_lines

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from envcheck.install.run import redact_url, secret_masker
+from envcheck.acquire.install_run import redact_url, secret_masker
 from envcheck.urls import redact
 from tests.faults.processes import ENVCHECK, environment
 

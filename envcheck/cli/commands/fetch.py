@@ -24,7 +24,7 @@ from envcheck.cli.commands.flags import framework_choice, target_python
 from envcheck.cli.exits import EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK, CommandExit, fail
 
 if TYPE_CHECKING:  # the download stack (requests, urllib3) loads only when fetch runs
-    from envcheck.fetch import FetchReport
+    from envcheck.acquire.wheelhouse_fetch import FetchReport
 
 from envcheck.errors import EnvcheckError, InputError
 from envcheck.index.config import (
@@ -148,7 +148,7 @@ def _fetch(
     matrix_option: str | None,
     framework: _Framework,
 ) -> FetchReport:
-    from envcheck.fetch import fetch_wheelhouse  # noqa: PLC0415 - see TYPE_CHECKING above
+    from envcheck.acquire.wheelhouse_fetch import fetch_wheelhouse  # noqa: PLC0415 - see TYPE_CHECKING above
     from envcheck.index.http import Timeouts  # noqa: PLC0415
     from envcheck.index.limits import DownloadLimits  # noqa: PLC0415
 
@@ -186,7 +186,7 @@ def _say_waiting(dest: Path) -> None:
 
 
 def _verify(directory: Path, as_json: bool) -> int:
-    from envcheck.index.wheelhouse import verify_wheelhouse  # noqa: PLC0415
+    from envcheck.acquire.manifest import verify_wheelhouse  # noqa: PLC0415
 
     result = verify_wheelhouse(directory)
     if as_json:

@@ -1,4 +1,4 @@
-"""`envcheck install`: parse, call envcheck.install, print, and choose the exit code.
+"""`envcheck install`: parse, call envcheck.acquire, print, and choose the exit code.
 
 The plan and results go to stdout, the installer's progress and errors to stderr. Exit 0 done (or
 a dry run), 1 no plan / the check or the installation failed / declined at the prompt, 2 unusable
@@ -13,13 +13,13 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from envcheck.cli.commands.flags import framework_choice
-from envcheck.cli.commands.matrix_choice import load
-from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, fail, handles_errors
-from envcheck.errors import InputError
-from envcheck.install import InstallError
-from envcheck.install.constraints import check_constraints_path, constraints_text, write_constraints
-from envcheck.install.plan import (
+from envcheck.acquire.install_constraints import (
+    check_constraints_path,
+    constraints_text,
+    write_constraints,
+)
+from envcheck.acquire.install_errors import InstallError
+from envcheck.acquire.install_plan import (
     InstallPlan,
     TargetInterpreter,
     make_framework_plan,
@@ -27,7 +27,7 @@ from envcheck.install.plan import (
     read_target,
     target_machine,
 )
-from envcheck.install.run import (
+from envcheck.acquire.install_run import (
     InstallerCommand,
     check_index_url,
     doctor_status,
@@ -39,6 +39,10 @@ from envcheck.install.run import (
     run_install,
     secret_masker,
 )
+from envcheck.cli.commands.flags import framework_choice
+from envcheck.cli.commands.matrix_choice import load
+from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, fail, handles_errors
+from envcheck.errors import InputError
 from envcheck.matrix.model import Matrix, tensorflow_specifier
 from envcheck.report.install import build_line, changes_text, dry_run_text, plan_text
 from envcheck.report.terminal_text import escaped

@@ -31,10 +31,10 @@ from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
+from envcheck.acquire.install_errors import InstallerError
+from envcheck.acquire.install_plan import Action, InstallPlan
 from envcheck.diagnose.run import run_doctor
 from envcheck.errors import EnvcheckError, InputError, Interrupted
-from envcheck.install import InstallerError
-from envcheck.install.plan import Action, InstallPlan
 from envcheck.matrix.model import Matrix
 from envcheck.urls import redact
 

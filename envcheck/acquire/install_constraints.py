@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from envcheck.acquire.install_plan import InstallPlan
+from envcheck.acquire.install_run import redact_url
 from envcheck.atomic_file import write_atomically
 from envcheck.errors import InputError
 from envcheck.framework_names import label
-from envcheck.install.plan import InstallPlan
-from envcheck.install.run import redact_url
 from envcheck.recommend.rank import Candidate
 
 

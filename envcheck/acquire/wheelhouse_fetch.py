@@ -38,6 +38,16 @@ from packaging.tags import platform_tags
 from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
 from packaging.version import Version
 
+from envcheck.acquire.manifest import (
+    MANIFEST_NAME,
+    EntryStatus,
+    ManifestEntry,
+    clean_stale,
+    merge_entries,
+    read_manifest,
+    write_manifest,
+)
+from envcheck.acquire.wheelhouse_lock import WheelhouseLock
 from envcheck.errors import InputError
 from envcheck.index.config import IndexLocation, resolve_index
 from envcheck.index.download import (
@@ -61,17 +71,7 @@ from envcheck.index.errors import (
 )
 from envcheck.index.http import HttpClient, RetryPolicy, Timeouts
 from envcheck.index.limits import DownloadLimits, PageLimits
-from envcheck.index.lock import WheelhouseLock
 from envcheck.index.simple_api import IndexFile, ProjectPage, fetch_project
-from envcheck.index.wheelhouse import (
-    MANIFEST_NAME,
-    EntryStatus,
-    ManifestEntry,
-    clean_stale,
-    merge_entries,
-    read_manifest,
-    write_manifest,
-)
 from envcheck.index.wheels import (
     WheelTarget,
     expand_platform,

@@ -23,8 +23,8 @@ from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
+from envcheck.acquire.install_errors import NoPlanError
 from envcheck.errors import EnvcheckError, InputError
-from envcheck.install import NoPlanError
 from envcheck.matrix.gpu_names import GpuIndex
 from envcheck.matrix.model import Matrix
 from envcheck.matrix.recipes import Recipe, install_recipe
