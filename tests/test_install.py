@@ -733,6 +733,21 @@ def test_a_system_interpreter_is_refused(index: str) -> None:
     assert "is not a virtual or conda environment" in result.stderr
 
 
+def test_a_dry_run_into_a_system_interpreter_says_the_real_run_refuses(index: str) -> None:
+    # Issue 23 (5): the dry run planned, checked and exited 0, then the real run refused.
+    base = Path(sys.base_prefix) / ("python.exe" if os.name == "nt" else "bin/python3")
+    if not base.exists() or sys.base_prefix == sys.prefix:
+        pytest.skip("the tests run in a venv whose base interpreter is at a known place")
+    args = ("--python", str(base), "--tensorflow", "2.15", "--index-url", index)
+    dry = envcheck_install(*args, "--dry-run")
+    real = envcheck_install(*args, "--yes")
+    assert dry.returncode == real.returncode == 2, dry.stdout + dry.stderr
+    assert "Dry run: nothing was installed." not in dry.stdout
+    last = dry.stderr.splitlines()[-1]
+    assert last.startswith("envcheck: error: dry run: nothing was installed, and the real run ")
+    assert "is not a virtual or conda environment" in last
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from envcheck.cli import signals
-from envcheck.cli.commands.flags import framework_choice, target_python
+from envcheck.cli.commands.flags import build_choice, framework_choice, target_python
 from envcheck.cli.exits import EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK, CommandExit, fail
 
 if TYPE_CHECKING:  # the download stack (requests, urllib3) loads only when fetch runs
@@ -75,7 +75,13 @@ def run(args: argparse.Namespace) -> int:
             args.timeout,
             args.deadline,
             args.matrix_option,
-            _Framework(framework, args.driver, args.torch_index_url),
+            _Framework(
+                framework,
+                args.driver,
+                args.torch_index_url,
+                build_choice(args.cpu_build, args.gpu_build),
+            ),
+            dry_run=args.dry_run_only,
         )
     except EnvcheckError as exc:  # bad input exits 2, a failed download 1 (its class says)
         raise _fail(str(exc), exc.exit_code, secrets) from None
@@ -102,6 +108,7 @@ class _Framework:
     name: str
     driver: str | None
     torch_index_url: str | None
+    build: str | None  # --cpu or --gpu: "cpu", "gpu"; None: the target's driver decides
 
 
 def _spec(args: argparse.Namespace, framework: str) -> str | None:
@@ -147,6 +154,7 @@ def _fetch(
     deadline: float | None,
     matrix_option: str | None,
     framework: _Framework,
+    dry_run: bool = False,
 ) -> FetchReport:
     from envcheck.acquire.wheelhouse_fetch import fetch_wheelhouse  # noqa: PLC0415 - see TYPE_CHECKING above
     from envcheck.index.http import Timeouts  # noqa: PLC0415
@@ -171,6 +179,8 @@ def _fetch(
             framework=framework.name,
             driver=framework.driver,
             torch_index_base=framework.torch_index_url,
+            build=framework.build,
+            dry_run=dry_run,
         )
     finally:
         if progress is not None:
@@ -193,7 +203,10 @@ def _verify(directory: Path, as_json: bool) -> int:
         print(json.dumps(fetch_report.verification_to_json(result), indent=2))
     else:
         sys.stdout.write(fetch_report.verification_to_text(result))
-    return EXIT_OK if result.ok else EXIT_NEGATIVE
+    hint = fetch_report.verification_hint(result)
+    if hint is not None:  # exit 1, as every failed verification (docs/acquire.md)
+        raise _fail(hint, EXIT_NEGATIVE, ())
+    return EXIT_OK
 
 
 class TerminalProgress:

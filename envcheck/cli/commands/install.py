@@ -39,10 +39,10 @@ from envcheck.acquire.install_run import (
     run_install,
     secret_masker,
 )
-from envcheck.cli.commands.flags import framework_choice
+from envcheck.cli.commands.flags import build_choice, framework_choice
 from envcheck.cli.commands.matrix_choice import load
-from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, fail, handles_errors
-from envcheck.errors import InputError
+from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, CommandExit, fail, handles_errors
+from envcheck.errors import EnvcheckError, InputError
 from envcheck.matrix.model import Matrix, tensorflow_specifier
 from envcheck.report.install import build_line, changes_text, dry_run_text, plan_text
 from envcheck.report.terminal_text import escaped
@@ -68,6 +68,7 @@ def confirm(question: str) -> bool:
 def _checked_inputs(args: argparse.Namespace, framework: str) -> Path | None:
     """Input errors before any work; the --constraints-out path when given."""
     out_path = check_constraints_path(Path(args.constraints_out)) if args.constraints_out else None
+    build_choice(args.cpu_build, args.gpu_build)  # both given: an input error before any work
     if framework == "tensorflow" and args.framework_version is not None:
         raise InputError(
             "--framework-version applies to --framework torch or jax; use --tensorflow"
@@ -88,28 +89,50 @@ def _checked_inputs(args: argparse.Namespace, framework: str) -> Path | None:
     return out_path
 
 
-def _nothing_to_install(plan: InstallPlan, target_python: str, dry_run_only: bool) -> bool:
-    """True (said on stdout) when the recommended CPU-only release is already installed;
-    InstallError when another TensorFlow distribution would be installed over."""
-    if plan.already_installed is not None:
-        print(
-            escaped(
-                f"Nothing to install: {plan.already_installed} already is the recommended "
-                f"{build_line(plan).split(':')[0]} for this machine (CPU only)."
-            )
+def _nothing_to_install(plan: InstallPlan) -> bool:
+    """True (said on stdout) when the recommended CPU-only release is already installed."""
+    if plan.already_installed is None:
+        return False
+    print(
+        escaped(
+            f"Nothing to install: {plan.already_installed} already is the recommended "
+            f"{build_line(plan).split(':')[0]} for this machine (CPU only)."
         )
-        return True
-    if plan.refusal is not None and not dry_run_only:
-        raise InputError(plan.refusal)
-    if plan.conflicts and not dry_run_only:
+    )
+    return True
+
+
+def _refusal(
+    plan: InstallPlan, target: TargetInterpreter, target_python: str
+) -> EnvcheckError | None:
+    """Why the real run will not install this plan, as the error it ends with; a dry run says
+    the same and ends with the same exit code, so that a passing dry run means the real run
+    goes ahead."""
+    if plan.refusal is not None:
+        return InputError(plan.refusal)
+    if plan.conflicts:
         names = " ".join(plan.conflicts)
-        raise InstallError(
+        return InstallError(
             f"{names} is installed in {plan.target.prefix} and owns the same tensorflow/ "
             f"directory as the plan's {plan.packages[0].name}: installing over it leaves both "
             f"broken. Uninstall it first ({target_python} -m pip uninstall -y {names}), then run "
             "envcheck install again; nothing was installed"
         )
-    return False
+    if not target.is_environment:
+        return InputError(
+            f"--python {target_python!r} is not a virtual or conda environment (its prefix "
+            f"{target.prefix} is the interpreter's own), and envcheck installs only into one: "
+            f"create one with {target_python} -m venv DIR and pass --python DIR/bin/python, or "
+            "use --dry-run --constraints-out FILE and install yourself"
+        )
+    return None
+
+
+def _refused_dry_run(refusal: EnvcheckError) -> CommandExit:
+    return fail(
+        f"dry run: nothing was installed, and the real run would refuse: {refusal}",
+        refusal.exit_code,
+    )
 
 
 def _plan(
@@ -122,10 +145,11 @@ def _plan(
     """The plan, and the installer command with the index the plan needs (a PyTorch variant's
     comes from --torch-index-url: the index recommend's command names)."""
     machine = target_machine(matrix, target)
+    build = build_choice(args.cpu_build, args.gpu_build)
     if framework == "tensorflow":
-        return make_plan(matrix, machine, args.tensorflow, target), command
+        return make_plan(matrix, machine, args.tensorflow, target, build), command
     plan = make_framework_plan(
-        matrix, machine, framework, args.framework_version, target, args.torch_index_url
+        matrix, machine, framework, args.framework_version, target, args.torch_index_url, build
     )
     if plan.index_url is None:
         return plan, command
@@ -136,6 +160,18 @@ def _plan(
             "--torch-index-url at your mirror)"
         )
     return plan, replace(command, index_url=plan.index_url)
+
+
+def _rejected(command: InstallerCommand, refusal: EnvcheckError | None) -> CommandExit:
+    """The end of a run whose installer check failed: the refusal the real run ends with before
+    any check, else the check's own failure."""
+    if refusal is not None:
+        return _refused_dry_run(refusal)
+    return fail(
+        f"{command.label}'s dry run rejected the plan (shown above); nothing was installed "
+        "and the environment is unchanged",
+        EXIT_NEGATIVE,
+    )
 
 
 @handles_errors
@@ -156,20 +192,12 @@ def run(args: argparse.Namespace) -> int:
     sys.stdout.write(plan_text(plan))
     if command.index_url is not None:
         print(escaped(f"Index: {redact_url(command.index_url)}"))
-    if _nothing_to_install(plan, target_python, dry_run_only):
+    if _nothing_to_install(plan):
         return EXIT_OK
-    if plan.refusal is not None:
-        # The installer's check needs the index the plan lacks: say what the real run refuses.
-        refusal = f"Dry run: nothing was installed; the real run would refuse: {plan.refusal}."
-        print(escaped(refusal))
-        return EXIT_OK
-    if not dry_run_only and not target.is_environment:
-        raise InputError(
-            f"--python {target_python!r} is not a virtual or conda environment (its prefix "
-            f"{target.prefix} is the interpreter's own), and envcheck installs only into one: "
-            f"create one with {target_python} -m venv DIR and pass --python DIR/bin/python, or "
-            "use --dry-run --constraints-out FILE and install yourself"
-        )
+    refusal = _refusal(plan, target, target_python)
+    if refusal is not None and (not dry_run_only or plan.refusal is not None):
+        # The real run stops here; so does a dry run whose check needs the index the plan lacks.
+        raise _refused_dry_run(refusal) if dry_run_only else refusal
     _err(f"Checking the plan with {command.label} install --dry-run ...")
     check = dry_run(command, plan.requirements)
     sys.stdout.write(dry_run_text(plan, check, command.label))
@@ -179,12 +207,10 @@ def run(args: argparse.Namespace) -> int:
     if not check.ok:
         for line in check.error_lines:
             _err(line)
-        raise fail(
-            f"{command.label}'s dry run rejected the plan (shown above); nothing was installed "
-            "and the environment is unchanged",
-            EXIT_NEGATIVE,
-        )
+        raise _rejected(command, refusal)
     if dry_run_only:
+        if refusal is not None:
+            raise _refused_dry_run(refusal)
         print("Dry run: nothing was installed.")
         return EXIT_OK
     question = f"Install {' '.join(plan.requirements)} into {target.prefix}?"
