@@ -46,15 +46,14 @@ from envcheck.acquire.install_run import (
     parse_freeze,
     parse_pip_report,
     parse_uv_dry_run,
-    redact_url,
     resolved_versions,
-    secret_masker,
 )
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import Matrix, load_matrix
 from envcheck.recommend.machine import MachineDescription
 from envcheck.recommend.rank import Candidate
 from envcheck.report.install import plan_text
+from envcheck.urls import redact, secret_masker
 from envcheck.versions import DriverVersion, PythonVersion
 
 DRIVER = "550.54.14"
@@ -481,9 +480,9 @@ def test_freeze_changes() -> None:
 
 def test_credentials_are_masked() -> None:
     url = f"https://alice:{SECRET}@index.invalid/simple/"
-    assert redact_url(url) == "https://alice:****@index.invalid/simple/"
-    assert redact_url("https://tok3n@index.invalid/simple/") == "https://****@index.invalid/simple/"
-    mask = secret_masker(url)
+    assert redact(url) == "https://alice:****@index.invalid/simple/"
+    assert redact("https://tok3n@index.invalid/simple/") == "https://****@index.invalid/simple/"
+    mask = secret_masker(urls=(url,))
     assert SECRET not in mask(f"GET {url} failed; password was {SECRET}")
     assert mask("ordinary words stay") == "ordinary words stay"
 

@@ -31,7 +31,6 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
-from urllib.parse import quote, urlsplit, urlunsplit
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.tags import platform_tags
@@ -90,7 +89,7 @@ from envcheck.platforms import host_os
 from envcheck.recommend.frameworks import recommend_jax, recommend_torch
 from envcheck.recommend.machine import MachineDescription, describe_machine
 from envcheck.recommend.rank import Candidate, recommend
-from envcheck.urls import redact
+from envcheck.urls import redact, secret_masker
 from envcheck.versions import PythonVersion
 
 _PIP_ERROR_LINES = 8
@@ -718,15 +717,6 @@ def _plan_with_pip(http: HttpClient, plans: Sequence[TargetPlan], workers: int) 
     return chosen
 
 
-def _index_url_with_credentials(index: IndexLocation) -> str:
-    if index.auth is None:
-        return index.url
-    user, password = index.auth
-    userinfo = quote(user, safe="") + (":" + quote(password, safe="") if password else "")
-    parts = urlsplit(index.url)
-    return urlunsplit(parts._replace(netloc=f"{userinfo}@{parts.netloc}"))
-
-
 def pip_download_command(
     plan: TargetPlan, index: IndexLocation, directory: Path, timeouts: Timeouts, pip: Sequence[str]
 ) -> list[str]:
@@ -742,12 +732,6 @@ def pip_download_command(
     return command
 
 
-def _scrub(text: str, index: IndexLocation) -> str:
-    for secret in index.secrets:
-        text = text.replace(secret, "****").replace(quote(secret, safe=""), "****")
-    return text
-
-
 def _run_pip(
     plan: TargetPlan,
     http: HttpClient,
@@ -757,7 +741,7 @@ def _run_pip(
 ) -> None:
     env = dict(os.environ if environ is None else environ)
     if http.index.auth is not None:  # the child reads it from its environment, not its argv
-        env["PIP_INDEX_URL"] = _index_url_with_credentials(http.index)
+        env["PIP_INDEX_URL"] = http.index.with_credentials
     command = pip_download_command(plan, http.index, directory, http.timeouts, pip)
     try:
         result = subprocess.run(
@@ -768,11 +752,11 @@ def _run_pip(
     if result.returncode != 0:
         lines = [line for line in (result.stderr or result.stdout).splitlines() if line.strip()]
         tail = " | ".join(lines[-_PIP_ERROR_LINES:]) or "no output"
+        mask = secret_masker(http.index.secrets)
         raise FetchError(
-            _scrub(
+            mask(
                 f"pip download failed for {plan.target.describe()} (exit {result.returncode}): "
-                f"{tail}",
-                http.index,
+                f"{tail}"
             )
         )
 

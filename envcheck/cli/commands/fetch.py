@@ -31,12 +31,12 @@ from envcheck.index.config import (
     IndexLocation,
     check_index_url,
     resolve_index,
-    split_credentials,
 )
 from envcheck.matrix.load import matrix_dir
 from envcheck.matrix.model import load_matrix, tensorflow_specifier
 from envcheck.report import fetch as fetch_report
 from envcheck.report.terminal_text import VALUE_LIMIT, shown, unfiltered
+from envcheck.urls import secret_masker, url_secrets
 
 CONNECT_TIMEOUT_S = 10.0
 # An error line's length past which it is cut: a list of failed downloads fits, an echoed
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     verify: str | None = args.verify
     index_url: str | None = args.index_url
     as_json: bool = args.as_json
-    secrets = _secrets(index_url) + _secrets(args.torch_index_url)
+    secrets = url_secrets(index_url) + url_secrets(args.torch_index_url)
     try:
         if verify is not None:
             if dest is not None:
@@ -125,19 +125,8 @@ def _spec(args: argparse.Namespace, framework: str) -> str | None:
     return spec
 
 
-def _secrets(index_url: str | None) -> tuple[str, ...]:
-    if not index_url:
-        return ()
-    try:
-        _, auth = split_credentials(index_url.strip())
-    except ValueError:  # a malformed URL: resolve_index says so in one line
-        return ()
-    return tuple(s for s in (auth or ()) if len(s) >= 3)
-
-
 def _fail(message: str, code: int, secrets: tuple[str, ...]) -> CommandExit:
-    for secret in secrets:
-        message = message.replace(secret, "****")
+    message = secret_masker(secrets)(message)
     # A message may quote what a manifest or an index holds (a 5 MB entry, a name with escape
     # sequences): it passes the one output filter, cut long after any message envcheck writes.
     return fail(shown(" ".join(message.split()), MESSAGE_LIMIT), code)

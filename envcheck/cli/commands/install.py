@@ -29,23 +29,22 @@ from envcheck.acquire.install_plan import (
 )
 from envcheck.acquire.install_run import (
     InstallerCommand,
-    check_index_url,
     doctor_status,
     dry_run,
     installer_command,
     parse_installer,
-    redact_url,
     resolved_versions,
     run_install,
-    secret_masker,
 )
 from envcheck.cli.commands.flags import build_choice, framework_choice
 from envcheck.cli.commands.matrix_choice import load
 from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, CommandExit, fail, handles_errors
 from envcheck.errors import EnvcheckError, InputError
+from envcheck.index.config import check_index_url
 from envcheck.matrix.model import Matrix, tensorflow_specifier
 from envcheck.report.install import build_line, changes_text, dry_run_text, plan_text
 from envcheck.report.terminal_text import escaped
+from envcheck.urls import redact, secret_masker
 
 # A refused or failed installation exits 1, unusable input 2 (envcheck.cli.exits).
 
@@ -155,7 +154,7 @@ def _plan(
         return plan, command
     if command.index_url is not None:
         raise InputError(
-            f"{plan.requirements[0]} comes from PyTorch's index {redact_url(plan.index_url)} "
+            f"{plan.requirements[0]} comes from PyTorch's index {redact(plan.index_url)} "
             "with its requirements, and --index-url names another: drop --index-url (or point "
             "--torch-index-url at your mirror)"
         )
@@ -191,7 +190,7 @@ def run(args: argparse.Namespace) -> int:
     plan, command = _plan(args, framework, matrix, target, command)
     sys.stdout.write(plan_text(plan))
     if command.index_url is not None:
-        print(escaped(f"Index: {redact_url(command.index_url)}"))
+        print(escaped(f"Index: {redact(command.index_url)}"))
     if _nothing_to_install(plan):
         return EXIT_OK
     refusal = _refusal(plan, target, target_python)
@@ -220,7 +219,7 @@ def run(args: argparse.Namespace) -> int:
     before = doctor_status(matrix, target_python)
     result = run_install(command, plan.requirements, echo=_err)
     if not result.ok:
-        mask = secret_masker(command.index_url)
+        mask = secret_masker(urls=(command.index_url,))
         for line in result.error_lines:
             _err(mask(line))
         what = (
