@@ -1,11 +1,15 @@
 """Which wheels a target machine needs, and getting them verified into a wheelhouse.
 
-The requirements come from the matrix: the newest TensorFlow release inside `--tensorflow SPEC`
-that publishes wheels for the target's Python and platform, pinned to its newest patch in SPEC;
-on Linux targets where the official wheel uses CUDA, the release's and-cuda pins; and its
-install_pins. For PyTorch and JAX (`framework`) it is recommend's best build for the target's
-OS, Python and driver, and its recipe's wheels (envcheck/matrix/recipes.py); a PyTorch variant
-is read from PyTorch's index for it, never guessed. Each `--platform` is one target machine.
+The requirements are recommend's for the target's machine (its OS, Python and driver: given,
+or this host's for a target of this host's OS), each as its recipe's wheels
+(envcheck/matrix/recipes.py), so fetch, install and recommend give one answer: the CPU package
+where no driver runs the GPU build, the GPU recipe (on Linux the and-cuda pins, one wheel each)
+where one does, and `--cpu`/`--gpu` (`build`) for the other. For TensorFlow the candidates are
+tried newest first inside `--tensorflow SPEC`, and the first whose wheel the index has for the
+target's tags is taken (`choose_plans`): the matrix says which Python and OS a release
+supports, only the index says which glibc its wheels need. For PyTorch and JAX (`framework`) it
+is recommend's best build; a PyTorch variant is read from PyTorch's index for it, never guessed.
+Each `--platform` is one target machine.
 Without --with-deps each requirement is resolved here, from the index's simple API and the
 target's wheel tags, and downloaded by `index.download`; with --with-deps `pip download`
 resolves the full closure for each target and envcheck checks each saved file against the
@@ -17,7 +21,8 @@ A fetch holds the wheelhouse's lock (`index.lock`) from start to end, so two fet
 --dest take turns and the second merges its entries into the first's manifest. Under the lock
 it removes what killed runs left that it will not resume, writes the files it is about to
 download into the manifest as `planned`, downloads, and writes each as `downloaded` or
-`failed`. This module prints nothing.
+`failed`. A dry run reads the index and stops before the wheelhouse; a run that fails before
+its first file removes the directories it created. This module prints nothing.
 """
 
 from __future__ import annotations
@@ -513,6 +518,8 @@ def fetch_wheelhouse(
     targets = make_targets(platforms, python)
     choices = plan_targets(matrix, framework, spec, targets, driver, torch_index_base, build)
     index = index_for([c[0] for c in choices], index)
+    if not dry_run and dest.is_dir():
+        _old_entries(dest)  # a manifest that is not ours is said before the index is asked
     pages = PageLimits.following(limits)  # --deadline bounds each index page too
     with HttpClient(index, timeouts, retry, pages) as http:
         plans = choose_plans(http, choices, workers, lenient=with_deps)

@@ -3,9 +3,10 @@ of a wheelhouse against its manifest (`--verify DIR`).
 
 Like every command: data to stdout (text or --json), progress to stderr and only on a terminal,
 an error as one line on stderr, every option also an ENVCHECK_* variable. Exit codes (errors.py):
-0 done (or the wheelhouse verified), 1 a download or the verification failed or nothing fits the
-target, 2 a usage error, 130 interrupted. Credentials in an index URL are never printed: the
-index is shown redacted and every message is scrubbed once more.
+0 done (or the wheelhouse verified, or a dry run), 1 a download or the verification failed (with
+a one-line hint) or nothing fits the target, 2 a usage error, 130 interrupted (docs/acquire.md).
+Credentials in an index URL are never printed: the index is shown redacted and every message is
+masked once more (envcheck.urls).
 """
 
 from __future__ import annotations
