@@ -23,9 +23,14 @@ from typing import Any
 import pytest
 from packaging.requirements import Requirement
 
+from envcheck.acquire.install_plan import TargetInterpreter, make_plan
+from envcheck.acquire.wheelhouse_fetch import plan_target
 from envcheck.cli import main as cli
+from envcheck.index.wheels import WheelTarget
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import Matrix, load_matrix
+from envcheck.recommend.machine import describe_machine
+from envcheck.versions import PythonVersion
 from tests.index_server import FaultyIndex, ServedFile, faulty_index, isolated_pip_environment
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -211,6 +216,30 @@ def test_gpu_takes_the_cuda_wheels_and_a_driver_decides_as_for_recommend(
                  "--platform", "manylinux_2_17_x86_64", "--cpu", driver=driver)  # fmt: skip
     assert cpu.exit_code == EXIT_OK, cpu.stderr
     assert _files(tmp_path / "cpu") == [GPU_LINUX]
+
+
+@pytest.mark.parametrize("build", [None, "cpu", "gpu"])
+@pytest.mark.parametrize("driver", ["none", "570.133.07"])
+def test_install_plans_the_wheels_fetch_fetches(
+    matrix: Matrix, driver: str, build: str | None
+) -> None:
+    # One recipe for both: the same machine and choice give install's requirements and fetch's
+    # wheels from the same recipe, whichever build the driver or --cpu/--gpu decides.
+    target = TargetInterpreter(
+        path="python", executable="python", python="3.11.9", machine="x86_64", prefix="/venv",
+        base_prefix="/usr", conda=False, distributions={},
+    )  # fmt: skip
+    machine = describe_machine("linux", "x86_64", "3.11", driver, None)
+    plan = make_plan(matrix, machine, TF_GPU, target, build)
+    wheel_target = WheelTarget.create("manylinux_2_17_x86_64", PythonVersion(3, 11))
+    fetched = plan_target(matrix, TF_GPU, wheel_target, driver, build)
+    assert plan.recipe is not None
+    assert [str(r) for r in fetched.requirements] == list(plan.recipe.wheels)
+    gpu = build == "gpu" or (build is None and driver != "none")
+    assert plan.recipe.gpu is gpu
+    assert plan.requirements[0] == (
+        f"tensorflow[and-cuda]=={TF_GPU}" if gpu else f"tensorflow=={TF_GPU}"
+    )
 
 
 @pytest.mark.parametrize("command", ["fetch", "install"])
