@@ -231,7 +231,10 @@ def test_install_dry_run_checks_the_variant_on_its_index(
         (("--framework", "torch", "--tensorflow", "2.15"), "--tensorflow applies to"),
         (("--framework-version", "2.14"), "--framework-version applies to --framework torch"),
         (("--framework", "jax", "--framework-version", "0.x!"), "is neither a version"),
-        (("--framework", "torch", "--torch-index-url", "ftp://h/whl"), "--torch-index-url 'ftp"),
+        (
+            ("--framework", "torch", "--torch-index-url", "ftp://h/whl"),
+            "'ftp://h/whl' (from --torch-index-url) is not an http(s):// or file://",
+        ),
     ],
 )
 def test_install_bad_framework_input_is_one_line_exit_2(

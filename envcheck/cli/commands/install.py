@@ -78,7 +78,7 @@ def _checked_inputs(args: argparse.Namespace, framework: str) -> Path | None:
     if spec is not None:
         tensorflow_specifier(spec)  # a bad SPEC is an input error before any work
     if args.torch_index_url is not None:
-        check_index_url(args.torch_index_url, "--torch-index-url")
+        check_index_url(args.torch_index_url, "--torch-index-url", allow_file=True)
     # No stdin at all (`<&-`) is no terminal either.
     if not args.dry_run_only and not args.yes and not (sys.stdin and sys.stdin.isatty()):
         raise InputError(
