@@ -15,6 +15,7 @@ import io
 import json
 import os
 import re
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -240,6 +241,21 @@ def test_install_plans_the_wheels_fetch_fetches(
     assert plan.requirements[0] == (
         f"tensorflow[and-cuda]=={TF_GPU}" if gpu else f"tensorflow=={TF_GPU}"
     )
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the target must run another OS than the host")
+def test_another_os_with_both_builds_asks_which(tmp_path: Path) -> None:
+    # TensorFlow 2.10 was the last with a GPU build on native Windows: from this Linux host,
+    # nothing says which one the Windows machine needs, and fetch does not guess 2 GB.
+    result = run_cli(
+        "fetch", "--dest", str(tmp_path / "wh"), "--tensorflow", "2.10", "--platform", "win_amd64",
+        "--python-version", "3.10", "--index-url", "http://127.0.0.1:9/simple/",
+    )  # fmt: skip
+    assert result.exit_code == EXIT_USAGE, result.stderr
+    assert "give the target's --driver VER (or --driver none), or say --cpu or --gpu" in (
+        result.stderr
+    )
+    assert not (tmp_path / "wh").exists()
 
 
 @pytest.mark.parametrize("command", ["fetch", "install"])
