@@ -1,6 +1,6 @@
 """Findings: what is wrong (or notable), the evidence, and the concrete fix.
 
-Codes are a public contract (README, JSON); the table in README lists them. A finding says
+Codes are a public contract (docs/json.md); docs/finding-codes.md lists them. A finding says
 what was seen; "could not determine" is not a finding of a problem but a component whose
 status is `unknown` in the report, never shown as fine and never as broken.
 """

@@ -3,7 +3,7 @@
 Opt-in (ENVCHECK_REAL_INSTALLS=1): the first run downloads about 7 GB of wheels through pip
 (from your pip configuration's index, or pip's default) into virtual environments kept under
 ENVCHECK_REAL_INSTALLS_DIR (default ~/.cache/envcheck/real-installs); later runs reuse them.
-See README.md, "Tests on real installs".
+See docs/development.md, "Tests on real installs".
 
 The judge is scripts/tf_loader_judge.py, run inside each environment: it imports TensorFlow and
 calls its own DsoLoader functions, the dlopen() TensorFlow makes before it registers a GPU, and
@@ -39,7 +39,7 @@ pytestmark = [
 CACHE = Path(
     os.environ.get("ENVCHECK_REAL_INSTALLS_DIR", Path.home() / ".cache/envcheck/real-installs")
 )
-# What a Docker build step declares (README): a driver and a GPU of the fleet.
+# What a Docker build step declares (docs/guide-docker.md): a driver and a GPU of the fleet.
 TARGET = ("--target-driver", "570.133.07", "--target-gpu", "A100")
 # (pip install arguments, in order) per environment.
 INSTALLS = {

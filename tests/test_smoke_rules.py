@@ -43,7 +43,7 @@ CANNOT_DLOPEN = (
 )
 SKIPPING = "Skipping registering GPU devices..."
 
-# README.md's example line, the §7 row 6 wording with 8.0.5 / 8.1.0, then row 6's follow-up
+# The README's example line, the §7 row 6 wording with 8.0.5 / 8.1.0, then row 6's follow-up
 # line and row 8 (the first conv's consequence).
 CUDNN_MISMATCH = (
     "Loaded runtime CuDNN library: 8.0.5 but source was compiled with: 8.1.0.  CuDNN library "
