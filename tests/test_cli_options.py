@@ -347,7 +347,7 @@ def test_doctor_does_not_import_other_commands(tmp_path: Path) -> None:
         "except SystemExit:\n"
         "    pass\n"
         "bad = [m for m in sys.modules if m.split('.')[0] in ('typer', 'click', 'requests',"
-        " 'pydantic', 'rich') or m.startswith(('envcheck.install', 'envcheck.index',"
+        " 'pydantic', 'rich') or m.startswith(('envcheck.acquire', 'envcheck.index',"
         " 'envcheck.cli.commands.fetch', 'envcheck.cli.commands.install'))]\n"
         "print('BAD', sorted(bad), file=sys.stderr)\n"
     )

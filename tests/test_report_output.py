@@ -320,7 +320,6 @@ def test_one_ctrl_d_ends_a_log_read_from_a_terminal() -> None:
     assert b"".join(chunks) == b"line one\nline two\n"
 
 
-
 def test_a_variable_exported_for_the_doctor_does_not_redirect_other_commands(
     tmp_path: Path,
 ) -> None:

@@ -91,6 +91,21 @@ COMPUTE_CAPABILITY = Option(
     envvar="ENVCHECK_COMPUTE_CAPABILITY",
     metavar="X.Y",
 )
+# install and fetch: the build to take instead of the one the machine can use (recommend's).
+CPU_BUILD = Option(
+    ("--cpu",),
+    "cpu_build",
+    "Take the CPU package even where the machine could use the GPU build.",
+    kind=FLAG,
+    envvar="ENVCHECK_CPU_BUILD",
+)
+GPU_BUILD = Option(
+    ("--gpu",),
+    "gpu_build",
+    "Take the GPU build (CUDA wheels) even where no usable NVIDIA driver is found.",
+    kind=FLAG,
+    envvar="ENVCHECK_GPU_BUILD",
+)
 INDEX_URL = Option(
     ("--index-url",),
     "index_url",
@@ -354,6 +369,8 @@ INSTALL_COMMAND = Command(
         TENSORFLOW_SPEC,
         FRAMEWORK_VERSION,
         _python_executable("Install into the environment of this interpreter (default: this one)."),
+        CPU_BUILD,
+        GPU_BUILD,
         Option(
             ("--dry-run",),
             "dry_run_only",
@@ -414,12 +431,14 @@ FETCH_COMMAND = Command(
         Option(
             ("--driver",),
             "driver",
-            "With --framework torch or jax: the target's NVIDIA driver, e.g. 580.65.06, or "
-            "'none', which decides the CUDA build as recommend does (default: detected here; "
-            "required for a target with another OS).",
+            "The target's NVIDIA driver, e.g. 580.65.06, or 'none', which decides the CPU or "
+            "CUDA build as recommend does (default: detected here; required for a target with "
+            "another OS unless --cpu or --gpu says which).",
             envvar="ENVCHECK_DRIVER_VERSION",
             metavar="VER",
         ),
+        CPU_BUILD,
+        GPU_BUILD,
         Option(
             ("--platform",),
             "platform",
@@ -452,6 +471,13 @@ FETCH_COMMAND = Command(
             "Check the wheelhouse DIR against its wheelhouse.json instead of downloading.",
             envvar="ENVCHECK_VERIFY",
             metavar="DIR",
+        ),
+        Option(
+            ("--dry-run",),
+            "dry_run_only",
+            "Show the plan (each file, its size, the total) and download nothing.",
+            kind=FLAG,
+            envvar="ENVCHECK_DRY_RUN",
         ),
         JSON,
         Option(

@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from envcheck.fetch import fetch_wheelhouse
+from envcheck.acquire.wheelhouse_fetch import fetch_wheelhouse
 from envcheck.index.config import IndexLocation, resolve_index
 from envcheck.index.errors import DownloadsFailedError
 from envcheck.index.http import RetryPolicy, Timeouts
