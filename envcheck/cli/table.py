@@ -572,7 +572,7 @@ SETUP_COMMAND = Command(
             "windows-python",
             "Which installed Python the TensorFlow venv should use, and whether the GPU needs "
             "WSL2.",
-            handler="envcheck.cli.commands.setup:windows_python",
+            handler="envcheck.cli.commands.windows_setup:windows_python",
             options=(
                 Option(
                     ("--py-list",),
@@ -615,7 +615,7 @@ SETUP_COMMAND = Command(
         Command(
             "wsl-state",
             "Is WSL absent, WSL 1 only, WSL 2, or without a Linux distribution; and what to do.",
-            handler="envcheck.cli.commands.setup:wsl_state",
+            handler="envcheck.cli.commands.windows_setup:wsl_state",
             options=(
                 Option(
                     ("--status-exit-code",),
