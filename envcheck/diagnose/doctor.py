@@ -128,6 +128,9 @@ class Report:
     framework_recommendations: tuple[FrameworkRecommendation, ...] = ()
     # The checks the --deadline left undone (diagnose/checks.py names): no verdict then.
     not_checked: tuple[str, ...] = ()
+    # The installed TensorFlow ("tensorflow-cpu 2.21.0") when it is the recommendation's first
+    # choice and works here: the recommendation then says so instead of asking to reinstall it.
+    installed_choice: str | None = None
 
     def verdict(self) -> str:
         """The verdict in one sentence (the JSON's `summary`; its `verdict` is one word)."""
@@ -319,10 +322,29 @@ def _recommend_hint(context: Context) -> str:
     """The recommend command(s) for another machine, for the frameworks judged here."""
     keys = [key for key in context.judged if key != "tensorflow"]
     commands = [
-        "envcheck recommend" + (f" --framework {key}" if key else "") + " --gpu NAME --driver VER"
+        "`envcheck recommend" + (f" --framework {key}" if key else "") + " --gpu NAME --driver VER`"
         for key in (([""] if "tensorflow" in context.judged or not keys else []) + keys)
     ]
     return " or ".join(commands)
+
+
+def _installed_choice(
+    context: Context, recommendation: Recommendation | None, findings: Sequence[Finding]
+) -> str | None:
+    """The installed TensorFlow, when it is the first choice for this machine and nothing is
+    wrong with it: the CPU choice on a machine without a GPU (tensorflow-cpu is that choice too:
+    the same release, without the GPU code), or a CUDA build where a GPU choice comes first."""
+    tf = context.tensorflow
+    if recommendation is None or not recommendation.candidates or tf is None:
+        return None
+    if any(f.severity is Severity.ERROR for f in findings):
+        return None
+    first = recommendation.candidates[0]
+    if context.tensorflow_version != first.tensorflow:
+        return None
+    if first.kind == "gpu" and context.is_cuda_build is not True:
+        return None
+    return f"{tf.distribution} {tf.version}"
 
 
 def machine_from_facts(context: Context) -> MachineDescription:
@@ -342,6 +364,7 @@ def machine_from_facts(context: Context) -> MachineDescription:
         gpus=gpus,
         found_via={"driver": facts.driver.found_via or "not found", "python": "probe"},
         searched=tuple(step.step for step in facts.driver.steps if not step.ok),
+        no_nvidia_gpu=context.no_nvidia_gpu,
     )
 
 
@@ -404,6 +427,7 @@ def diagnose(
             with contextlib.suppress(EnvcheckError):
                 others.append(FRAMEWORK_RECOMMENDERS[key](matrix, machine))
     return Report(
+        installed_choice=_installed_choice(context, recommendation, findings),
         status=_status(findings),
         findings=tuple(findings),
         components=components(context, findings),

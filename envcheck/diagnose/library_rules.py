@@ -35,7 +35,8 @@ def _install_fix(context: Context) -> str:
     release, version = context.release, context.tensorflow_version
     if release is None or version is None:
         return (
-            "Install the CUDA and cuDNN versions this TensorFlow was built with (envcheck matrix)."
+            "Install the CUDA and cuDNN versions this TensorFlow was built with (`envcheck matrix` "
+            "lists them)."
         )
     recipe = install_recipe(release, version, context.os, gpu=True)
     if recipe.extra:

@@ -84,7 +84,8 @@ def smoke_findings(
                 f"The {title} smoke test's {step} step failed: "
                 f"{(detail or result.describe()).rstrip('.')}",
                 tuple(s.detail for s in failed[1:3]) + tail,
-                "See the evidence; envcheck explain on the full log may recognise more.",
+                "See the evidence; `envcheck explain FILE` on the program's full output (FILE) may "
+                "recognise more.",
                 data=data,
             )
         )

@@ -131,8 +131,7 @@ def _driver_outcome(
     if release.cuda is None:
         return Outcome("driver", Status.INCOMPATIBLE, "this release has no GPU build")
     if machine.driver is None and machine.found_via.get("driver") != "ENVCHECK_DRIVER_VERSION":
-        where = f" (looked at: {', '.join(machine.searched)})" if machine.searched else ""
-        return Outcome("driver", Status.INCOMPATIBLE, f"no NVIDIA driver found{where}")
+        return Outcome("driver", Status.INCOMPATIBLE, machine.without_driver_reason())
     return driver_supports_cuda(matrix, release.cuda, machine.driver, machine.os, needs_jit)
 
 
