@@ -126,7 +126,11 @@ def to_text(report: Report, colour: bool = False) -> str:
 def _usage_note(finding: Finding) -> bool:
     """A known bug at INFO: it bites only some programs (XLA's memory growth with many compiled
     models), so the text says it exists instead of repeating it on every healthy run."""
-    return finding.code == "known-bug" and finding.severity is Severity.INFO
+    return (
+        finding.code == "known-bug"
+        and finding.severity is Severity.INFO
+        and finding.data.get("usage_dependent") is True
+    )
 
 
 def _installed_line(report: Report) -> str:
