@@ -26,7 +26,7 @@ from envcheck.errors import EnvcheckError, InputError
 from envcheck.findings import Finding, Severity, ordered
 from envcheck.framework_names import label, subject, within
 from envcheck.matrix.model import Matrix
-from envcheck.probe.facts import Facts
+from envcheck.probe.facts import Facts, LibraryFacts
 from envcheck.recommend.frameworks import (
     FrameworkRecommendation,
     recommend_jax,
@@ -162,6 +162,23 @@ class Report:
         return "No problem found."
 
 
+# Within a severity, what stops everything else comes first: a damaged copy the loader picks
+# (a truncated libcudart crashes the import before any missing library matters), then the
+# rest, then the smoke test's own failures, which are the symptoms the others explain.
+_FIRST_CAUSES = frozenset({"library-shadowed", "library-wrong-architecture"})
+_SYMPTOMS = frozenset({"smoke-test-crashed", "smoke-test-failed", "smoke-test-timeout"})
+
+
+def by_cause(findings: Sequence[Finding]) -> list[Finding]:
+    """`findings` (already ordered by severity) with the most causal first in each severity."""
+
+    def rank(finding: Finding) -> tuple[int, int]:
+        cause = 0 if finding.code in _FIRST_CAUSES else 2 if finding.code in _SYMPTOMS else 1
+        return (finding.severity.rank, cause)
+
+    return sorted(findings, key=rank)
+
+
 def _status(findings: Sequence[Finding]) -> Status:
     if any(f.severity is Severity.ERROR for f in findings):
         return "error"
@@ -282,7 +299,10 @@ def components(context: Context, findings: Sequence[Finding]) -> tuple[Component
             f"CUDA runtime{whose}",
             f"{cudart.version or '?'} at {cudart.path}" if cudart else "not found",
             f"CUDA {cuda.release[0]}.x (built with {cuda})" if cuda else "-",
-            _component_status(findings, {"cuda-library-missing", "cuda-version-mismatch"},
+            # The runtime's own row: a finding about cuSOLVER is not the runtime's status.
+            _component_status([f for f in findings if _about(f, cudart, "libcudart")],
+                              {"cuda-library-missing", "cuda-version-mismatch",
+                               "library-shadowed", "library-wrong-architecture"},
                               cudart is not None),
         ),
         Component(
@@ -294,6 +314,12 @@ def components(context: Context, findings: Sequence[Finding]) -> tuple[Component
         ),
     ]  # fmt: skip
     return tuple(rows)
+
+
+def _about(finding: Finding, selected: LibraryFacts | None, stem: str) -> bool:
+    """Whether `finding` is about the library `stem` (its file name or its selected path)."""
+    text = " ".join((finding.message, *finding.evidence))
+    return stem in text or (selected is not None and selected.path in text)
 
 
 def _components_without_gpu(context: Context, findings: Sequence[Finding]) -> tuple[Component, ...]:
@@ -410,7 +436,7 @@ def diagnose(
         findings.append(
             Finding("probe-incomplete", Severity.WARNING, f"Part of the probe failed: {error}.")
         )
-    findings = ordered(without_artefacts(findings, not_checked))
+    findings = by_cause(ordered(without_artefacts(findings, not_checked)))
     recommendation: Recommendation | None = None
     # The recommendation ranks TensorFlow releases: for an environment of other frameworks it
     # would answer a question nobody asked (`envcheck recommend` still does on request).
