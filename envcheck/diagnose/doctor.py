@@ -308,7 +308,8 @@ def components(context: Context, findings: Sequence[Finding]) -> tuple[Component
         Component(
             f"cuDNN{whose}", f"{cudnn.version or '?'} at {cudnn.path}" if cudnn else "not found",
             f">= {context.build_cudnn}, same major" if context.build_cudnn else "-",
-            _component_status(findings, {"cudnn-missing", "cudnn-version-mismatch",
+            _component_status([f for f in findings if _about(f, cudnn, "libcudnn")],
+                              {"cudnn-missing", "cudnn-version-mismatch",
                                          "cudnn-sublibrary-missing", "library-shadowed"},
                               cudnn is not None),
         ),
