@@ -27,8 +27,11 @@ from envcheck.diagnose.doctor import Report, diagnose
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import load_matrix
 from envcheck.probe.facts import Facts
+from envcheck.recommend.machine import GpuDescription, MachineDescription
+from envcheck.recommend.rank import recommend
 from envcheck.report.doctor import to_markdown, to_text
-from envcheck.versions import ComputeCapability, DriverVersion
+from envcheck.report.recommendation import to_text as recommendation_text
+from envcheck.versions import ComputeCapability, DriverVersion, PythonVersion
 from tests.facts_builder import LINUX, driver, gpu, machine, tensorflow, torch
 
 MATRIX = load_matrix(bundled_matrix_dir())
@@ -102,28 +105,48 @@ def _texts(report: Report) -> list[str]:
     return [to_text(report), to_markdown(report)]
 
 
+# `envcheck recommend`'s own text for machines described by flags, as a user gets it: the
+# advice it adds (WSL2 on Windows) and its footers.
+RECOMMEND_MACHINES = {
+    "Windows, Python 3.11, RTX 4090": MachineDescription(
+        "windows", "x86_64", PythonVersion(3, 11), DriverVersion.parse("551.61"),
+        (GpuDescription("NVIDIA GeForce RTX 4090", ComputeCapability.parse("8.9")),),
+    ),
+    "Linux, no driver": MachineDescription("linux", "x86_64", PythonVersion(3, 11), None, ()),
+}  # fmt: skip
+
+
+def _recommend_texts() -> list[tuple[str, Facts, str]]:
+    texts = []
+    for name, described in RECOMMEND_MACHINES.items():
+        facts = machine(driver=driver(str(described.driver) if described.driver else None, None))
+        texts.append((name, facts, recommendation_text(recommend(MATRIX, described))))
+    return texts
+
+
 def _advice() -> list[tuple[str, Facts, str, str]]:
     """(machine, facts, command, what the text says it does), once each."""
     seen: dict[tuple[str, str], tuple[str, Facts, str, str]] = {}
-    for name, facts, report in _reports():
-        for text in _texts(report):
-            for match in BACKTICKED.finditer(text):
-                command, after = match.group(1), match.group("after").strip()
-                seen.setdefault((command, after), (name, facts, command, after))
+    sources = [(n, f, t) for n, f, r in _reports() for t in _texts(r)] + _recommend_texts()
+    for name, facts, text in sources:
+        for match in BACKTICKED.finditer(text):
+            command, after = match.group(1), match.group("after").strip()
+            seen.setdefault((command, after), (name, facts, command, after))
     return list(seen.values())
 
 
 def test_the_reports_name_commands_only_as_commands_to_run() -> None:
     # Every envcheck command in a report is marked as one (backticks), so this test runs it;
     # and no option is offered without its command (doctor has no --all).
-    for name, _, report in _reports():
-        for text in _texts(report):
-            prose = "\n".join(
-                line for line in text.splitlines() if not line.startswith(("### ", "```"))
-            )
-            unmarked = BARE.findall(re.sub(r"`[^`]*`", "", prose))
-            assert unmarked == [], f"{name}: {unmarked}\n{text}"
-            assert not re.search(r"\(--(all|json)\b", text), f"{name}:\n{text}"
+    sources = [(n, t) for n, _, r in _reports() for t in _texts(r)]
+    sources += [(n, t) for n, _, t in _recommend_texts()]
+    for name, text in sources:
+        prose = "\n".join(
+            line for line in text.splitlines() if not line.startswith(("### ", "```"))
+        )
+        unmarked = BARE.findall(re.sub(r"`[^`]*`", "", prose))
+        assert unmarked == [], f"{name}: {unmarked}\n{text}"
+        assert not re.search(r"\(--(all|json)\b", text), f"{name}:\n{text}"
 
 
 def test_the_range_of_machines_prints_the_advice_under_test() -> None:
@@ -131,6 +154,7 @@ def test_the_range_of_machines_prints_the_advice_under_test() -> None:
     assert any("--framework torch" in c for c in commands), commands
     assert any(c.endswith("--all") for c in commands), commands
     assert any("--gpu NAME --driver VER" in c for c in commands), commands
+    assert any("--os wsl --arch x86_64" in c for c in commands), commands
     assert len(commands) >= 8, commands
 
 
@@ -144,6 +168,7 @@ PROMISES: dict[str, Callable[[int, str], bool]] = {
     "says why": lambda rc, out: rc in (0, 1) and "Rejected:" in out,
     "shows what to install there": lambda rc, out: rc == 0 and "can use the GPU here" in out,
     "names the GPU build for it": lambda rc, out: rc == 0 and "can use the GPU here" in out,
+    "shows the details": lambda rc, out: rc == 0 and "can use the GPU here" in out,
     "names it": lambda rc, out: rc == 0 and "can use the GPU here" in out,
     "names one": lambda rc, out: rc in (0, 1) and _candidate_lines(out) >= 1,
     "names": lambda rc, out: rc in (0, 1) and _candidate_lines(out) >= 1,

@@ -29,7 +29,7 @@ from envcheck.matrix.rules import (
     ptx_jit_needed,
     python_supported,
 )
-from envcheck.recommend.machine import GpuDescription, MachineDescription
+from envcheck.recommend.machine import GpuDescription, MachineDescription, recommend_command
 from envcheck.versions import DriverVersion
 
 CandidateStatus = Literal["compatible", "unverified", "cpu-only"]
@@ -364,7 +364,7 @@ def _advice(
             advice.append(
                 f"In WSL2 on this machine, TensorFlow {top.tensorflow} can use the GPU "
                 f"({top.status}): inside WSL2 run {top.commands[0]} "
-                "(envcheck recommend --os wsl shows the details)."
+                f"(`{recommend_command(replace(machine, os='wsl'))}` shows the details)."
             )
     return tuple(advice)
 
