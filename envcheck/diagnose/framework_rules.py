@@ -86,6 +86,16 @@ def _cpu_only(context: Context, build: FrameworkBuild, gpu_wanted: bool) -> Find
             if context.os in ("linux", "wsl")
             else "See the recommendation below."
         )
+        # The same release's GPU install may need a known bug's workaround to use the GPU.
+        gaps = [
+            b.workaround
+            for b in context.known_bugs
+            if context.os in ("linux", "wsl")
+            and b.breaks_gpu_install
+            and b.affects(context.tensorflow_version, context.os, cuda_build=True)
+        ]
+        if gaps:
+            fix += f"; then: {' '.join(gaps)}"
     elif build.key == "torch":
         release = build.version.public if build.version else main.version
         fix = (
