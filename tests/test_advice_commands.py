@@ -24,12 +24,14 @@ import pytest
 
 from envcheck.diagnose.context import Target
 from envcheck.diagnose.doctor import Report, diagnose
+from envcheck.explain.explain import explain_lines
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import load_matrix
 from envcheck.probe.facts import Facts
 from envcheck.recommend.machine import GpuDescription, MachineDescription
 from envcheck.recommend.rank import recommend
 from envcheck.report.doctor import to_markdown, to_text
+from envcheck.report.explanation import to_text as explanation_text
 from envcheck.report.recommendation import to_text as recommendation_text
 from envcheck.versions import ComputeCapability, DriverVersion, PythonVersion
 from tests.facts_builder import LINUX, driver, gpu, machine, tensorflow, torch
@@ -124,11 +126,29 @@ def _recommend_texts() -> list[tuple[str, Facts, str]]:
     return texts
 
 
+LOGS = sorted((Path(__file__).parent / "logs").rglob("*.log"))
+
+
+def _explain_texts() -> list[tuple[str, Facts, str]]:
+    """`envcheck explain` on every log under tests/logs: its fixes come from the signatures'
+    and known bugs' data. The machine is one with a GPU and a driver, as the logs' were."""
+    texts = []
+    for log in LOGS:
+        lines = log.read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
+        explanation = explain_lines(lines, MATRIX.signatures, MATRIX, MATRIX.known_bugs)
+        texts.append((f"explain {log.name}", machine(), explanation_text(explanation)))
+    return texts
+
+
+def _sources() -> list[tuple[str, Facts, str]]:
+    doctor = [(n, f, t) for n, f, r in _reports() for t in _texts(r)]
+    return doctor + _recommend_texts() + _explain_texts()
+
+
 def _advice() -> list[tuple[str, Facts, str, str]]:
     """(machine, facts, command, what the text says it does), once each."""
     seen: dict[tuple[str, str], tuple[str, Facts, str, str]] = {}
-    sources = [(n, f, t) for n, f, r in _reports() for t in _texts(r)] + _recommend_texts()
-    for name, facts, text in sources:
+    for name, facts, text in _sources():
         for match in BACKTICKED.finditer(text):
             command, after = match.group(1), match.group("after").strip()
             seen.setdefault((command, after), (name, facts, command, after))
@@ -138,9 +158,7 @@ def _advice() -> list[tuple[str, Facts, str, str]]:
 def test_the_reports_name_commands_only_as_commands_to_run() -> None:
     # Every envcheck command in a report is marked as one (backticks), so this test runs it;
     # and no option is offered without its command (doctor has no --all).
-    sources = [(n, t) for n, _, r in _reports() for t in _texts(r)]
-    sources += [(n, t) for n, _, t in _recommend_texts()]
-    for name, text in sources:
+    for name, _, text in _sources():
         prose = "\n".join(
             line for line in text.splitlines() if not line.startswith(("### ", "```"))
         )
@@ -178,6 +196,12 @@ PROMISES: dict[str, Callable[[int, str], bool]] = {
 MATRIX_PROMISE: Callable[[int, str], bool] = lambda rc, out: rc == 0 and "2.21" in out  # noqa: E731
 
 
+# `envcheck doctor` "names it" / "names the cause": a report with its verdict and its table,
+# the answer yes (0) or no (1). Judged on this machine: what it names is this machine's.
+def DOCTOR_PROMISE(rc: int, out: str) -> bool:  # noqa: N802
+    return rc in (0, 1) and "component" in out and "status" in out
+
+
 def _environment(facts: Facts) -> dict[str, str]:
     """The machine the advice was printed for, as the user on it has it."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("ENVCHECK_")}
@@ -185,6 +209,7 @@ def _environment(facts: Facts) -> dict[str, str]:
     if facts.gpus and facts.gpus[0].compute_capability:
         env["ENVCHECK_COMPUTE_CAPABILITY"] = facts.gpus[0].compute_capability
     env["ENVCHECK_PYTHON_VERSION"] = ".".join(facts.platform.python.split(".")[:2])
+    env["ENVCHECK_NO_SMOKE"] = "1"  # the doctor's smoke test is no part of what its text says
     return env
 
 
@@ -213,8 +238,7 @@ def test_each_command_runs_as_printed_and_does_what_the_text_says(
     )
     assert "Traceback" not in completed.stderr, shown
     assert completed.returncode in (0, 1), shown  # the documented answers: yes / no
-    check = (
-        MATRIX_PROMISE if argv[1] == "matrix" else PROMISES.get(promise.split(" (", maxsplit=1)[0])
-    )
+    by_command = {"matrix": MATRIX_PROMISE, "doctor": DOCTOR_PROMISE}
+    check = by_command.get(argv[1]) or PROMISES.get(promise.split(" (", maxsplit=1)[0])
     assert check is not None, f"no check for what {command!r} promises: {promise!r}"
     assert check(completed.returncode, completed.stdout), shown
