@@ -117,3 +117,15 @@ def test_a_missing_cudnn_sub_library_fix_is_the_command_that_restores_it() -> No
         'python -m pip install --force-reinstall --no-deps "nvidia-cudnn-cu12==9.28.0.42"'
         in missing.fix
     )
+
+
+def test_a_copy_of_another_version_is_not_called_damaged() -> None:
+    # TensorFlow's fallback to the ld.so cache's libcupti.so (CUDA 13's) is a version problem,
+    # not a damaged file: a crash is not pinned on it.
+    cupti = lib("cupti", "libcupti.so", "/usr/local/cuda-13.0/lib/libcupti.so", "13",
+                found_via="ld.so.cache; TensorFlow's fallback when libcupti.so.12 fails",
+                problems=("is libcupti.so.13, another version than the libcupti.so.12 this "
+                          "build needs",))  # fmt: skip
+    facts = replace(_facts(truncated=False), libraries=(*_libraries(truncated=False), cupti))
+    (crash,) = [f for f in _with_smoke(facts).findings if f.code == "smoke-test-crashed"]
+    assert "libcupti" not in crash.message and "libcupti" not in crash.fix

@@ -31,6 +31,12 @@ _TAIL_LINES = 5
 _CONSEQUENCES_OF_NO_DRIVER = frozenset({"driver-missing", "no-gpu", "cuda-library-missing"})
 
 
+# The probe's problems with a file itself (binary_files.py, libraries.py): a loader that maps
+# such a file can die with SIGBUS or SIGSEGV. Another version or a missing dependency makes the
+# load fail with an error instead, which the log's own lines name.
+_DAMAGE = ("truncated", "malformed", "wrong architecture", "ELF file is not", "PE file is not")
+
+
 def smoke_findings(
     result: SmokeResult,
     signatures: Sequence[Signature],
@@ -49,9 +55,11 @@ def smoke_findings(
         # A copy the loader picks that the probe found damaged (truncated, wrong architecture)
         # is the likely cause of a crash while loading: the finding names it, not "see above".
         damaged = [
-            lib
+            replace(lib, problems=broken)
             for lib in predicted
-            if result.framework == "tensorflow" and lib.selected and lib.path and lib.problems
+            if result.framework == "tensorflow" and lib.selected and lib.path
+            for broken in [tuple(p for p in lib.problems if p.startswith(_DAMAGE))]
+            if broken
         ]
         cause = (
             f"; the probe found the {damaged[0].file} the loader picks damaged: "
