@@ -36,7 +36,12 @@ from envcheck.recommend.frameworks import (
     recommend_jax,
     recommend_torch,
 )
-from envcheck.recommend.machine import MachineDescription, describe_machine, with_capabilities
+from envcheck.recommend.machine import (
+    MachineDescription,
+    describe_machine,
+    recommend_command,
+    with_capabilities,
+)
 from envcheck.recommend.rank import Candidate, Recommendation, recommend
 from envcheck.versions import PythonVersion
 
@@ -324,7 +329,7 @@ def _wsl_instead(
         f"2.10), so installing it here gives a CPU-only TensorFlow. In WSL2 on this machine, "
         f"TensorFlow {top.tensorflow} can use the GPU ({top.status}): install WSL2 (wsl --install "
         f"in an administrator PowerShell), then inside the Linux shell run {top.commands[0]} "
-        f"(envcheck recommend --os wsl shows the details).{native}"
+        f"(`{recommend_command(wsl.machine)}` shows the details).{native}"
     )
 
 

@@ -221,7 +221,7 @@ def _for_tensorflow(finding: Finding, facts: LogFacts, matrix: Matrix) -> Findin
     extra = (
         f" The log's TensorFlow asks for CUDA {' or '.join(wanted)} libraries ({names})"
         f"{built_for}: install that CUDA, or a TensorFlow built for the CUDA you have "
-        "(envcheck recommend)."
+        "(`envcheck recommend` names one)."
     )
     return replace(finding, fix=(finding.fix + extra).strip())
 
