@@ -93,12 +93,12 @@ def _perturbed(data: bytes, rng: random.Random) -> bytes:
         roll = rng.random()
         if roll < 0.01:
             continue
-        if roll < 0.03:
-            digits = [i for i, byte in enumerate(line) if 48 <= byte <= 57]
-            if digits:
-                at = rng.choice(digits)
-                line = line[:at] + bytes([48 + (line[at] - 47) % 10]) + line[at + 1 :]
-        out.append(line)
+        digits = [i for i, byte in enumerate(line) if 48 <= byte <= 57] if roll < 0.03 else []
+        if digits:
+            at = rng.choice(digits)
+            out.append(line[:at] + bytes([48 + (line[at] - 47) % 10]) + line[at + 1 :])
+        else:
+            out.append(line)
     return b"\n".join(out)
 
 
@@ -128,16 +128,16 @@ def write_inputs(folder: Path) -> list[Path]:
         write_log(kind, path, MB * 3 // 10)
         written.append(path)
     rng = random.Random(22)
-    # Pasted again and again (a restarted run): 60 copies take every signature past the hits
-    # kept per signature, so repeats are counted, not kept.
+    # Pasted again and again (a restarted run): 120 copies take every signature past the hits
+    # kept per signature, so that later copies are passed over (envcheck.explain.cycles).
     small = [path for path in public if path.stat().st_size <= 4096]
     for path in rng.sample(small, 60):
         data = path.read_bytes()
         if not data.endswith(b"\n"):
             data += b"\n"
         stem = "-".join(path.relative_to(ROOT / "tests").parts)
-        put(f"repeated-{stem}", data * 60)
-        put(f"perturbed-{stem}", _perturbed(data * 60, rng))
+        put(f"repeated-{stem}", data * 120)
+        put(f"perturbed-{stem}", _perturbed(data * 120, rng))
     return written
 
 
@@ -190,7 +190,9 @@ def compare(folder: Path, labels: list[str]) -> int:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     inputs = commands.add_parser("inputs")
     inputs.add_argument("folder", type=Path)

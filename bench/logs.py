@@ -2,17 +2,21 @@
 
 - training: a training run's output, mostly lines no trigger picks (progress bars, epochs,
   TensorFlow's executor notices), with a real problem now and then.
-- TensorFlow INFO: a verbose, restarted TensorFlow 2.4 run on a GPU (issue 22, item 3): most
-  lines are TensorFlow's own INFO lines (dso_loader.cc "Successfully opened dynamic library
-  ...", gpu_device.cc "Found device", "Created TensorFlow device", ...), in the formats the
-  public logs of tests/logs and tests/corpus show, each start-up block followed by a short
-  stretch of training output; a missing TensorRT and, rarely, a missing libcusolver.so.10.
+- TensorFlow INFO: a verbose TensorFlow 2.4 run on a GPU restarted again and again (a crash
+  loop; issue 22, item 3): most lines are TensorFlow's own INFO lines (dso_loader.cc
+  "Successfully opened dynamic library ...", gpu_device.cc "Found device", "Created TensorFlow
+  device", ...), in the formats the public logs of tests/logs and tests/corpus show; each
+  start-up also warns that TensorRT is missing and that libcusolver.so.10 is (the run's real
+  problem: TensorFlow 2.4 asks for CUDA 10's cuSOLVER), and trains two epochs.
 - repeated INFO: only the issue's two lines, dso_loader.cc "Successfully opened dynamic library
   libcudart.so.11.0" and gpu_device.cc "Created TensorFlow device ...", in turn. Every line
   holds triggers, so the scan hands every one on.
-- distinct triggered: every line holds triggers and no two lines are alike, not even with
-  their numbers masked: each names a library, an op or a package of its own (a word made from
-  the line's number in letters).
+- distinct numbers: every line holds triggers and no two lines are alike: messages a long run
+  repeats with other numbers (an allocation that failed, a library version, an op's line, a
+  traceback's line), each with numbers of its own.
+- distinct words: every line holds triggers and no two lines are alike even with their numbers
+  masked: each names a library, an op or a package of its own (a word made from the line's
+  number in letters), so every line is judged afresh.
 
 Every line carries its own timestamp, as TensorFlow writes them, so no two lines of a file are
 equal byte for byte.
@@ -69,8 +73,8 @@ _CREATED = (
     "with 9613 MB memory) -> physical GPU (device: 0, name: GeForce RTX 2080 Ti, pci bus id: "
     "0000:01:00.0, compute capability: 7.5)"
 )
-# One start-up of TensorFlow 2.4 on a GPU, as its log shows it: None stands for the timestamp
-# a line starts with; the lines without one continue the line before (TensorFlow prints the
+# One start-up of TensorFlow 2.4 on a GPU, as its log shows it: (whether the line starts with
+# a timestamp, the rest); the lines without one continue the line before (TensorFlow prints the
 # device's properties over three lines).
 _STARTUP: tuple[tuple[bool, str], ...] = (
     (True, _OPENED.format(library="libcudart.so.11.0")),
@@ -115,8 +119,7 @@ _TENSORRT = (
     "library 'libnvinfer.so.7'; dlerror: libnvinfer.so.7: cannot open shared object file: No "
     "such file or directory; LD_LIBRARY_PATH: /usr/local/nvidia/lib:/usr/local/nvidia/lib64"
 )
-# The run's real problem (TensorFlow 2.4 asks for the libcusolver of CUDA 10), in a start-up now
-# and then.
+# The run's real problem: TensorFlow 2.4 asks for the libcusolver of CUDA 10.
 _CUSOLVER = (
     "W tensorflow/stream_executor/platform/default/dso_loader.cc:60] Could not load dynamic "
     "library 'libcusolver.so.10'; dlerror: libcusolver.so.10: cannot open shared object file: "
@@ -124,7 +127,8 @@ _CUSOLVER = (
 )
 _PROGRESS = (
     "Epoch {e}/10",
-    "1875/1875 [==============================] - 6s 3ms/step - loss: 0.{l:04d} - accuracy: 0.9{a:03d}",
+    "1875/1875 [==============================] - 6s 3ms/step - loss: 0.{l:04d} - "
+    "accuracy: 0.9{a:03d}",
 )
 
 
@@ -143,8 +147,7 @@ def _tensorflow_info(start: int) -> list[str]:
     for stamped, text in _STARTUP:
         block.append(_stamp(start + len(block)) + text if stamped else text)
     block.append(_stamp(start + len(block)) + _TENSORRT)
-    if start // len(_STARTUP) % 50 == 7:
-        block.append(_stamp(start + len(block)) + _CUSOLVER)
+    block.append(_stamp(start + len(block)) + _CUSOLVER)
     for epoch in (1, 2):
         n = start + len(block)
         block.append(_PROGRESS[0].format(e=epoch))
@@ -161,7 +164,31 @@ def _repeated_info(start: int) -> list[str]:
     return [_stamp(n) + _REPEATED[n % 2] for n in range(start, start + 10_000)]
 
 
-# --- distinct triggered --------------------------------------------------------------------
+# --- distinct numbers ----------------------------------------------------------------------
+
+# Each holds a trigger: a library name (".so."), TensorFlow's source path ("tensorflow"), an
+# alarm word ("failed", "error"), a Python path ("/python3.").
+_BY_NUMBERS = (
+    _DSO + "Successfully opened dynamic library libcudart.so.{a}.{b}",
+    "W tensorflow/core/common_runtime/bfc_allocator.cc:{c}] Allocator (GPU_0_bfc) ran out of "
+    "memory trying to allocate {a}.{b}GiB with freed_by_count=0. The caller indicates that this "
+    "is not a failure, but may mean that there could be performance gains if more memory were "
+    "available.",
+    "E tensorflow/core/kernels/conv_ops.cc:{n}] conv2d_{n} failed: error {c} at step {a}",
+    '  File "/usr/local/lib/python3.8/dist-packages/keras/engine/training.py", line {n}, in '
+    "train_step",
+)
+
+
+def _distinct_numbers(start: int) -> list[str]:
+    block = []
+    for n in range(start, start + 10_000):
+        text = _BY_NUMBERS[n % len(_BY_NUMBERS)].format(a=n // 1000, b=n % 1000, c=n % 997, n=n)
+        block.append(text if text.startswith(" ") else _stamp(n) + text)
+    return block
+
+
+# --- distinct words ------------------------------------------------------------------------
 
 
 def _word(n: int) -> str:
@@ -186,7 +213,7 @@ _DISTINCT = (
 )
 
 
-def _distinct_triggered(start: int) -> list[str]:
+def _distinct_words(start: int) -> list[str]:
     block = []
     for n in range(start, start + 10_000):
         text = _DISTINCT[n % len(_DISTINCT)].format(w=_word(n), n=n)
@@ -200,7 +227,8 @@ LOGS: dict[str, Callable[[int], list[str]]] = {
     "training": _training,
     "TensorFlow INFO": _tensorflow_info,
     "repeated INFO": _repeated_info,
-    "distinct triggered": _distinct_triggered,
+    "distinct numbers": _distinct_numbers,
+    "distinct words": _distinct_words,
 }
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from packaging.specifiers import SpecifierSet
 
+from envcheck.explain.digits import DigitReader, digit_places, masked
 from envcheck.explain.matcher import LogHit
 from envcheck.matrix.model import Matrix
 
@@ -192,7 +193,8 @@ FACT_GATES = tuple(
 
 
 def _gate(text: str, gates: tuple[str, ...]) -> bool:
-    return any(gate in text for gate in gates)
+    # (map over the bound method runs in C: a generator cost a third of judging a line.)
+    return any(map(text.__contains__, gates))
 
 
 @dataclass
@@ -263,59 +265,218 @@ def library_index(matrix: Matrix) -> dict[str, str]:
     return {name: "/".join(sorted(v)) for name, v in index.items()}
 
 
+@dataclass(frozen=True)
+class LineFacts:
+    """What one line shows (LogFactCollector.judge), to be added to a log's facts (apply)."""
+
+    platforms: tuple[str, ...] = ()
+    frameworks: tuple[str, ...] = ()  # in _FRAMEWORK_MARKERS order
+    gpu: tuple[str, str] | None = None  # (name, compute capability)
+    values: tuple[tuple[str, str], ...] = ()  # (LogFacts attribute, value), in _VALUES order
+    libraries: tuple[tuple[str, str], ...] = ()  # (name as written, CUDA), as found
+
+
+_KEEP_FIRST = {attribute: keep_first for attribute, _, _, keep_first in _VALUES}
+
+
+def _digit_gate_places(text: str, mask: bytes, gates: tuple[str, ...]) -> list[int]:
+    """The places of the digits of every gate with a digit ("Python 3.", "ctranslate2") that
+    the line could hold under its mask: whether such a gate passes hangs on them."""
+    shapes = _DIGIT_GATES.get(gates)
+    if shapes is None:
+        shapes = _DIGIT_GATES[gates] = tuple(
+            masked(gate) for gate in gates if any(c.isdigit() for c in gate)
+        )
+    places: list[int] = []
+    for shape in shapes:
+        at = mask.find(shape)
+        while at != -1:
+            if not mask.isascii():
+                # (Places in the text, not in its UTF-8: every digit, to be safe.)
+                return digit_places(text)
+            places += [at + i for i, byte in enumerate(shape) if byte == 0x30]
+            at = mask.find(shape, at + 1)
+    return places
+
+
+_DIGIT_GATES: dict[tuple[str, ...], tuple[bytes, ...]] = {}
+
+
+class _Readers(dict[int, DigitReader]):
+    """How each fact pattern's search depends on a line's digits (envcheck.explain.digits),
+    by id(pattern), worked out when first asked for: parsing the patterns cost a tenth of
+    explain's start."""
+
+    def __missing__(self, key: int) -> DigitReader:
+        pattern = next(p for p in PATTERNS if id(p) == key)
+        reader = self[key] = DigitReader(pattern)
+        return reader
+
+
+_READERS = _Readers()
+
+
+def _markers(
+    text: str,
+    mask: bytes,
+    markers: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...],
+    pins: list[int],
+) -> tuple[str, ...]:
+    """The names of the markers `text` shows; the digits that decided it go to `pins`."""
+    shown = []
+    for pattern, gates, name in markers:
+        pins += _digit_gate_places(text, mask, gates)
+        if _gate(text, gates):
+            pins += _READERS[id(pattern)].pins(text)
+            if pattern.search(text):
+                shown.append(name)
+    return tuple(shown)
+
+
+def _values(
+    text: str, mask: bytes
+) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, tuple[int, ...]], ...]]:
+    """The one-value facts `text` shows, and by value the digits that decided it."""
+    values = []
+    value_pins = []
+    for attribute, pattern, value_gates, _ in _VALUES:
+        # ("Python 3." is a gate: whether it passes hangs on the digits where it is.)
+        own = _digit_gate_places(text, mask, value_gates)
+        if _gate(text, value_gates):
+            own += _READERS[id(pattern)].pins(text)
+            found = pattern.search(text)
+            if found:
+                # The first named group that took part is the value.
+                name = next(n for n, v in found.groupdict().items() if v is not None)
+                values.append((attribute, found.group(name)))
+                own += digit_places(text, *found.span(name))
+        if own:
+            value_pins.append((attribute, tuple(own)))
+    return tuple(values), tuple(value_pins)
+
+
 class LogFactCollector:
-    def __init__(self, matrix: Matrix) -> None:
+    """The facts of one log, line by line: judge() reads what a line shows (a pure function of
+    the line, which explain remembers per mask), apply() adds it to the log's facts.
+
+    `steps`, when given, gets one entry per count that grows (a line showing a framework), so
+    a run of repeated lines can add the same counts again (envcheck.explain.cycles)."""
+
+    def __init__(self, matrix: Matrix, steps: list[tuple[str, str]] | None = None) -> None:
         self.facts = LogFacts()
         self._matrix = matrix
         self._libraries = library_index(matrix)
+        self._masked_libraries = frozenset(masked(name) for name in self._libraries)
         self._range: SpecifierSet | None = None
+        self._paths: set[str] = set()  # the _TF_PATH_RANGES applied so far
+        self._steps = steps
 
     def line(self, text: str) -> None:
-        for pattern, gates, platform in _PLATFORM_MARKERS:
-            known = platform in self.facts.platforms
-            if not known and _gate(text, gates) and pattern.search(text):
-                self.facts.platforms.add(platform)
-        for pattern, gates, framework in _FRAMEWORK_MARKERS:
-            if _gate(text, gates) and pattern.search(text):
-                self._shows(framework)
+        self.apply(self.judge(text)[0])
+
+    def judge(
+        self, text: str, mask: bytes | None = None
+    ) -> tuple[LineFacts, list[int], tuple[tuple[str, tuple[int, ...]], ...]]:
+        """What `text` shows; the places of the digits that decided it (`mask`: the line's mask,
+        digits.masked) but for a value's; and those that decided a value (attribute, places):
+        a value kept from the first line that shows it no longer hangs on them once it is
+        known. Every pattern is searched whatever the log showed before, so the result holds
+        for any log."""
+        mask = masked(text) if mask is None else mask
+        pins: list[int] = []
+        platforms = _markers(text, mask, _PLATFORM_MARKERS, pins)
+        frameworks = _markers(text, mask, _FRAMEWORK_MARKERS, pins)
+        gpu = None
         if _gate(text, _GPU_GATES):
-            gpu = _GPU.search(text)
-            if gpu:
-                self.facts.gpus[gpu.group("name").strip()] = gpu.group("cc")
-        for attribute, pattern, value_gates, keep_first in _VALUES:
-            if keep_first and getattr(self.facts, attribute) is not None:
-                continue
-            found = pattern.search(text) if _gate(text, value_gates) else None
+            found = _GPU.search(text)
             if found:
-                # The first named group that took part is the value.
-                value = next(v for v in found.groupdict().values() if v is not None)
-                setattr(self.facts, attribute, value)
+                gpu = (found.group("name").strip(), found.group("cc"))
+                pins += digit_places(text, *found.span("name"))
+                pins += digit_places(text, *found.span("cc"))
+        values, value_pins = _values(text, mask)
+        libraries = []
         if _gate(text, _LIBRARY_GATES):
-            for name in _LIBRARY.findall(text):
+            for found in _LIBRARY.finditer(text):
+                name = found.group()
+                if masked(name.lower()) in self._masked_libraries:
+                    # (A name no library of the index has under its mask means nothing,
+                    # whatever its digits.)
+                    pins += digit_places(text, *found.span())
                 cuda = self._libraries.get(name.lower())
                 if cuda:
-                    self.facts.libraries[name] = cuda
+                    libraries.append((name, cuda))
+        facts = LineFacts(platforms, frameworks, gpu, values, tuple(libraries))
+        return facts, pins, value_pins
 
-    def _shows(self, framework: str) -> None:
-        self.facts.frameworks[framework] = self.facts.frameworks.get(framework, 0) + 1
+    def settled(self, attribute: str) -> bool:
+        """Whether no later line can change the value `attribute` (kept from the first line
+        that shows it, and known)."""
+        return _KEEP_FIRST[attribute] and getattr(self.facts, attribute) is not None
 
-    def hits(self, hits: Iterable[LogHit]) -> None:
+    def apply(self, shown: LineFacts) -> bool:
+        """Add what a line shows to the log's facts; whether anything but a count changed."""
+        facts = self.facts
+        changed = False
+        for platform in shown.platforms:
+            if platform not in facts.platforms:
+                facts.platforms.add(platform)
+                changed = True
+        for framework in shown.frameworks:
+            changed = self._shows(framework) or changed
+        if shown.gpu is not None:
+            name, capability = shown.gpu
+            if facts.gpus.get(name) != capability:
+                facts.gpus[name] = capability
+                changed = True
+        for attribute, value in shown.values:
+            current = getattr(facts, attribute)
+            if _KEEP_FIRST[attribute] and current is not None:
+                continue
+            if current != value:
+                setattr(facts, attribute, value)
+                changed = True
+        for name, cuda in shown.libraries:
+            if facts.libraries.get(name) != cuda:
+                facts.libraries[name] = cuda
+                changed = True
+        return changed
+
+    def _shows(self, framework: str) -> bool:
+        """Count a line (or hit) showing `framework`; whether the framework is new."""
+        seen = self.facts.frameworks.get(framework, 0)
+        self.facts.frameworks[framework] = seen + 1
+        if self._steps is not None:
+            self._steps.append(("framework", framework))
+        return seen == 0
+
+    def hits(self, hits: Iterable[LogHit]) -> bool:
+        """Add what these hits tell; whether anything but a count changed."""
+        facts = self.facts
+        changed = False
         for hit in hits:
             if hit.signature.framework:
                 # A message only this framework prints: the line speaks for it.
-                self._shows(hit.signature.framework)
+                changed = self._shows(hit.signature.framework) or changed
             encoded = hit.groups.get("cudnn")
-            if encoded and encoded.isdigit() and self.facts.cudnn is None:
-                self.facts.cudnn = decode_cudnn(encoded, self._matrix)
-            self._tensorflow_path(hit.text)
+            if encoded and encoded.isdigit() and facts.cudnn is None:
+                facts.cudnn = decode_cudnn(encoded, self._matrix)
+                changed = changed or facts.cudnn is not None
+            changed = self._tensorflow_path(hit.text) or changed
             for key in ("runtime", "compiled", "capability", "minimum", "driver", "kernel", "dso"):
                 value = hit.groups.get(key)
-                if value:
-                    self.facts.versions[f"{hit.signature.id}.{key}"] = value
+                if value and facts.versions.get(f"{hit.signature.id}.{key}") != value:
+                    facts.versions[f"{hit.signature.id}.{key}"] = value
+                    changed = True
+        return changed
 
-    def _tensorflow_path(self, text: str) -> None:
+    def _tensorflow_path(self, text: str) -> bool:
+        changed = False
         for path, specifier in _TF_PATH_RANGES:
-            if path in text:
+            if path in text and path not in self._paths:
+                # (Narrowing by the same range again changes nothing: each is applied once.)
+                self._paths.add(path)
                 implied = SpecifierSet(specifier)
                 self._range = implied if self._range is None else self._range & implied
+                changed = changed or self.facts.tensorflow_range != str(self._range)
                 self.facts.tensorflow_range = str(self._range)
+        return changed
