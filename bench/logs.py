@@ -12,8 +12,10 @@
   libcudart.so.11.0" and gpu_device.cc "Created TensorFlow device ...", in turn. Every line
   holds triggers, so the scan hands every one on.
 - distinct numbers: every line holds triggers and no two lines are alike: messages a long run
-  repeats with other numbers (an allocation that failed, a library version, an op's line, a
-  traceback's line), each with numbers of its own.
+  repeats with other numbers (a shuffle buffer filling up, the executor's notice about a
+  placeholder, an allocation that failed, an op that failed), each with a counter or a size of
+  its own (decimal: a hexadecimal address changes letters too, and such lines are read one by
+  one, like those of the next log).
 - distinct words: every line holds triggers and no two lines are alike even with their numbers
   masked: each names a library, an op or a package of its own (a word made from the line's
   number in letters), so every line is judged afresh.
@@ -166,26 +168,29 @@ def _repeated_info(start: int) -> list[str]:
 
 # --- distinct numbers ----------------------------------------------------------------------
 
-# Each holds a trigger: a library name (".so."), TensorFlow's source path ("tensorflow"), an
-# alarm word ("failed", "error"), a Python path ("/python3.").
+# Messages a long run prints again and again with other numbers: a counter that grows, a
+# tensor's number, a size (a number grows a digit wider now and then, as counters do). Each
+# holds a trigger: TensorFlow's source path ("tensorflow"), an alarm word ("failed", "error").
 _BY_NUMBERS = (
-    _DSO + "Successfully opened dynamic library libcudart.so.{a}.{b}",
-    "W tensorflow/core/common_runtime/bfc_allocator.cc:{c}] Allocator (GPU_0_bfc) ran out of "
-    "memory trying to allocate {a}.{b}GiB with freed_by_count=0. The caller indicates that this "
-    "is not a failure, but may mean that there could be performance gains if more memory were "
-    "available.",
-    "E tensorflow/core/kernels/conv_ops.cc:{n}] conv2d_{n} failed: error {c} at step {a}",
-    '  File "/usr/local/lib/python3.8/dist-packages/keras/engine/training.py", line {n}, in '
-    "train_step",
+    "I tensorflow/core/kernels/data/shuffle_dataset_op.cc:177] Filling up shuffle buffer (this "
+    "may take a while): {n} of 100000000",
+    "I tensorflow/core/common_runtime/executor.cc:1197] [/job:localhost/replica:0/task:0/device:"
+    "GPU:0] (DEBUG INFO) Executor start aborting (this does not indicate an error and you can "
+    "ignore this message): INVALID_ARGUMENT: You must feed a value for placeholder tensor "
+    "'Placeholder/_{n}' with dtype int32",
+    "W tensorflow/core/common_runtime/bfc_allocator.cc:479] Allocator (GPU_0_bfc) ran out of "
+    "memory trying to allocate {g}.{c:02d}GiB with freed_by_count=0. The caller indicates that "
+    "this is not a failure, but may mean that there could be performance gains if more memory "
+    "were available.",
+    "E tensorflow/core/kernels/conv_ops.cc:1106] conv2d_{n} failed: error 2 at step {n}",
 )
 
 
 def _distinct_numbers(start: int) -> list[str]:
-    block = []
-    for n in range(start, start + 10_000):
-        text = _BY_NUMBERS[n % len(_BY_NUMBERS)].format(a=n // 1000, b=n % 1000, c=n % 997, n=n)
-        block.append(text if text.startswith(" ") else _stamp(n) + text)
-    return block
+    return [
+        _stamp(n) + _BY_NUMBERS[n % len(_BY_NUMBERS)].format(n=n, g=1 + n % 9, c=n * 7 % 100)
+        for n in range(start, start + 10_000)
+    ]
 
 
 # --- distinct words ------------------------------------------------------------------------

@@ -34,8 +34,77 @@ if TYPE_CHECKING:
 
 # The longest cycle looked for (a restarted run's start-up block is a few kB; this leaves room
 # for a pasted log of a few hundred lines), and how many visits are remembered per region.
-MAX_CYCLE = 1 << 20
+MAX_CYCLE = 1 << 16
 VISITS_KEPT = 8192
+
+
+class _Run:
+    """Compares stretches of cycles with a cycle. A cycle's bytes differ from the next's only at
+    digits that vary (a timestamp's last digits, a counter): those places are checked down the
+    stretches at once (a strided slice, in C: they hold digits), set to the cycle's own digit,
+    and the rest is compared with the cycle repeated, byte for byte, as fast as memcmp; a
+    digit place found to vary further on (a timestamp's seconds) joins them. Masking every
+    byte instead took as long as the bare loop over the lines (issue 22)."""
+
+    def __init__(
+        self, cycle: bytes, mask: bytes, pinned: dict[int, int], next_cycle: bytes
+    ) -> None:
+        self._cycle, self._mask, self._pinned = cycle, mask, pinned
+        # The digit places that differ between the cycle and the next (which matched it).
+        self._varying = [at for at, (one, two) in enumerate(zip(cycle, next_cycle)) if one != two]
+
+    def matching(self, buffer: bytes, position: int, count: int) -> int:
+        """How many of the `count` stretches of the cycle's length from `position` read like
+        the cycle: the same bytes but for digits at digit places that are not pinned."""
+        cycle = self._cycle
+        period = len(cycle)
+        stretches = bytearray(buffer[position : position + count * period])
+        good = count
+        for at in self._varying:
+            good = min(good, self._settle(stretches, at, count))
+        whole = cycle * count
+        low = 0
+        while good > 0:
+            low = _first_difference(stretches, whole, low)
+            if low // period >= good:  # (the end, or past the stretches already bad)
+                break
+            at = low % period
+            if self._mask[at] != 0x30 or at in self._pinned:
+                good = low // period
+                break
+            # A digit that varies further on, not pinned: it need only be a digit.
+            self._varying.append(at)
+            good = min(good, self._settle(stretches, at, count))
+        return good
+
+    def _settle(self, stretches: bytearray, at: int, count: int) -> int:
+        """Check that place `at` of every stretch holds a digit (how many do, from the first)
+        and write the cycle's own digit there."""
+        period = len(self._cycle)
+        column = stretches[at::period]
+        held = count - len(column.lstrip(b"0123456789"))
+        stretches[at::period] = self._cycle[at : at + 1] * count
+        return held
+
+
+def _first_difference(one: bytes | bytearray, other: bytes | bytearray, low: int = 0) -> int:
+    """The first place at or after `low` where two byte strings of one length differ (their
+    length: none): stretches twice as long each time while they agree, then the one that
+    differs halved (a few passes at most)."""
+    step, size = 64, len(one)
+    while low < size:
+        high = min(low + step, size)
+        if one[low:high] == other[low:high]:
+            low, step = high, step * 2
+            continue
+        while high - low > 1:
+            middle = (low + high) // 2
+            if one[low:middle] == other[low:middle]:
+                low = middle
+            else:
+                high = middle
+        return low
+    return size
 
 
 class Reading(Protocol):
@@ -77,7 +146,6 @@ class Cycles:
         self._digit_texts = tuple(text.translate(MASK) for text in digit_texts)
         self._buffer = b""
         self._begin = 0
-        self._masked = b""  # the mask of buffer[begin:], as far as it was needed
         self._visits: dict[bytes, _Visit] = {}
         self._pins: list[int] = []  # places in the buffer of the digits the reading hung on
         self._blind = 0  # lines read whose pinned digits could not be placed in the buffer
@@ -148,83 +216,68 @@ class Cycles:
         if start <= begin or now.lines <= before.lines or period > MAX_CYCLE:
             return 0
         buffer = self._buffer
+        most = (stop - position) // period
         # The window: the cycle and the line before it, which a join reads with its first.
         window = buffer.rfind(b"\n", begin, start - 1) + 1 or begin
-        if buffer.find(b"\r", window, position) != -1 or not self._short(window, position):
+        if most == 0 or buffer.find(b"\r", window, position) != -1:
             return 0
-        most = (stop - position) // period
-        if most == 0:
+        cycle = buffer[start:position].translate(MASK)
+        # (The line before the cycle reads like the cycle's last: the line before the next.)
+        if not cycle.endswith(buffer[window:start].translate(MASK)) or not self._short(cycle):
             return 0
-        mismatch = self._periodic_until(window, period, position + (most - 1) * period)
-        cycles = min(most, (mismatch + period - position) // period)
-        if cycles <= 0:
+        pinned = self._pinned(now, before.pins, window, start, period, cycle)
+        if pinned is None or not self._matching_one(position, cycle, pinned):
             return 0
-        pins = self._pins[before.pins :] + self._trigger_digits(window, position)
-        for pin in pins:
-            if cycles <= 0 or pin < window:
-                return 0
-            # Every cycle's digit at this place: a strided copy, compared in C.
-            same = buffer[pin + period : pin + cycles * period + 1 : period]
-            cycles = min(cycles, len(same) - len(same.lstrip(buffer[pin : pin + 1])))
-        return max(cycles, 0)
+        # The first cycle matched (most attempts end before); the next are compared with it in
+        # stretches twice as long each time, so that what is compared past the end of the run
+        # is never more than what is passed over.
+        run = _Run(buffer[start:position], cycle, pinned, buffer[position : position + period])
+        done, stretch = 1, 1
+        while done < most:
+            count = min(stretch, most - done)
+            good = run.matching(buffer, position + done * period, count)
+            done += good
+            if good < count:
+                break
+            stretch *= 2
+        return done
 
-    def _short(self, start: int, end: int) -> bool:
-        """Whether every line of buffer[start:end] is read whole (scanner.MAX_LINE)."""
-        if end - start <= MAX_LINE:
-            return True
-        return max(map(len, self._buffer[start:end].split(b"\n"))) <= MAX_LINE
+    def _matching_one(self, position: int, cycle: bytes, pinned: dict[int, int]) -> bool:
+        """Whether the cycle's length of bytes from `position` reads like the cycle: the same
+        mask, and the same digit at every pinned place."""
+        buffer = self._buffer
+        if buffer[position : position + len(cycle)].translate(MASK) != cycle:
+            return False
+        return all(buffer[position + at] == digit for at, digit in pinned.items())
 
-    def _mask_to(self, end: int) -> None:
-        """Mask the buffer up to `end`: a stretch at first (most attempts fail within a cycle),
-        then the rest of the region at once (growing it piece by piece copied it again)."""
-        covered = self._begin + len(self._masked)
-        if end > covered:
-            if covered == self._begin:
-                end = min(max(end, covered + (1 << 16)), len(self._buffer))
-                self._masked = self._buffer[covered:end].translate(MASK)
-            else:
-                self._masked = self._buffer[self._begin :].translate(MASK)
-
-    def _periodic_until(self, start: int, period: int, limit: int) -> int:
-        """The first place x in [start, limit) whose masked byte differs from the one a period
-        on (limit: none), found by comparing doubling stretches, then halving the one that
-        differs: each byte is compared a few times at most."""
-        low, step, masked, origin = start, period, self._masked, self._begin
-        while low < limit:
-            high = min(low + step, limit)
-            self._mask_to(high + period)
-            masked = self._masked
-            if (
-                masked[low - origin : high - origin]
-                == masked[low + period - origin : high + period - origin]
-            ):
-                low, step = high, step * 2
-                continue
-            while high - low > 1:
-                middle = (low + high) // 2
-                if (
-                    masked[low - origin : middle - origin]
-                    == masked[low + period - origin : middle + period - origin]
-                ):
-                    low = middle
-                else:
-                    high = middle
-            return low
-        return limit
-
-    def _trigger_digits(self, start: int, end: int) -> list[int]:
-        """The places of the digits of every trigger text with a digit in buffer[start:end]
-        (masked: whether a line holds such a text hangs on those digits)."""
-        if not self._digit_texts:
-            return []
-        self._mask_to(end)
-        masked, origin, places = self._masked, self._begin, []
+    def _pinned(
+        self, now: _Visit, pins_from: int, window: int, start: int, period: int, cycle: bytes
+    ) -> dict[int, int] | None:
+        """The places in the cycle whose digit every cycle must repeat, with that digit: those
+        the reading hung on (a join's in the line before the cycle are those of the cycle's
+        last line, read by the next cycle's join), and those of trigger texts with a digit.
+        None where one cannot be placed."""
+        buffer, pinned = self._buffer, {}
+        for pin in self._pins[pins_from : now.pins]:
+            if pin < window:
+                return None
+            place = pin - start if pin >= start else pin - start + period
+            if buffer[start + place] != buffer[pin]:
+                return None
+            pinned[place] = buffer[pin]
         for text in self._digit_texts:
-            at = masked.find(text, start - origin, end - origin)
+            at = cycle.find(text)
             while at != -1:
-                places += [origin + at + i for i, byte in enumerate(text) if byte == 0x30]
-                at = masked.find(text, at + 1, end - origin)
-        return places
+                for offset, byte in enumerate(text):
+                    if byte == 0x30:
+                        pinned[at + offset] = buffer[start + at + offset]
+                at = cycle.find(text, at + 1)
+        return pinned
+
+    @staticmethod
+    def _short(cycle: bytes) -> bool:
+        """Whether every line of the cycle is read whole (scanner.MAX_LINE)."""
+        return len(cycle) <= MAX_LINE or max(map(len, cycle.split(b"\n"))) <= MAX_LINE
 
     def _pass(
         self, scanner: ChunkScanner, before: _Visit, now: _Visit, cycles: int, begin: int
@@ -242,11 +295,27 @@ class Cycles:
             text = clean_line(decode(_ends(self._buffer[start : position - 1])))
             reading.set_pending(scanner.lines, text)
             self._last = (start, text)
-        self._forget()
+        self._moved_on(before, now, cycles)
         return position
 
+    def _moved_on(self, before: _Visit, now: _Visit, cycles: int) -> None:
+        """Make the visits of the cycle read the visits of the last cycle passed over, so that
+        where the run breaks (a number grown a digit wider), the cycle after the break is
+        compared with the one before it at once instead of being read twice more. Its
+        visits' pins are moved with them; the steps they index are the same (every cycle
+        passed over took the same steps)."""
+        shift = (now.position - before.position) * cycles
+        lines = (now.lines - before.lines) * cycles
+        self._visits = {
+            key: _Visit(v.position + shift, v.lines + lines, v.state, v.pins, v.steps)
+            for key, v in self._visits.items()
+            if before.position <= v.position <= now.position
+        }
+        pins = self._pins
+        pins[before.pins :] = [pin + shift for pin in pins[before.pins :]]
+
     def _start(self, buffer: bytes, begin: int) -> None:
-        self._buffer, self._begin, self._masked = buffer, begin, b""
+        self._buffer, self._begin = buffer, begin
         self._last = (-1, self._last[1])
         self._forget()
 

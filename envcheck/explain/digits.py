@@ -164,20 +164,24 @@ def relaxed(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
 
 
 class DigitReader:
-    """How one pattern's search depends on a line's digits (see the module docstring)."""
+    """How one pattern's search depends on a line's digits (see the module docstring).
+    `blind`: whether the pattern is digit-blind, where the caller knows (a cache of it)."""
 
-    __slots__ = ("blind", "pattern", "relaxed")
+    __slots__ = ("_relaxed", "blind", "pattern")
 
-    def __init__(self, pattern: re.Pattern[str]) -> None:
+    def __init__(self, pattern: re.Pattern[str], blind: bool | None = None) -> None:
         self.pattern = pattern
-        self.blind = digit_blind(pattern)
-        self.relaxed = None if self.blind else relaxed(pattern)
+        self.blind = digit_blind(pattern) if blind is None else blind
+        self._relaxed: list[re.Pattern[str] | None] = []  # built when first needed
 
     def pins(self, text: str) -> list[int]:
         """The digits of `text` the search's outcome hangs on beyond its own groups: none for a
         digit-blind pattern, every digit where the relaxed pattern could match."""
         if self.blind:
             return []
-        if self.relaxed is not None and self.relaxed.search(text) is None:
+        if not self._relaxed:
+            self._relaxed.append(relaxed(self.pattern))
+        wider = self._relaxed[0]
+        if wider is not None and wider.search(text) is None:
             return []
         return digit_places(text)

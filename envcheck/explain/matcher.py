@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from envcheck.explain.digits import DigitReader, digit_places, masked
+from envcheck.explain.digits import DigitReader, digit_blind, digit_places, masked
 from envcheck.findings import Finding, Severity
 from envcheck.matrix import parsed_cache
 from envcheck.matrix.signatures import Signature, TemplateValues
@@ -295,10 +295,10 @@ class _Searcher:
 
     def __init__(self, pattern: re.Pattern[str]) -> None:
         self.pattern = pattern
-        self.reader = DigitReader(pattern)
+        blind, blind_to_case = pattern_traits(pattern)
+        self.reader = DigitReader(pattern, blind)
         found = required_literals(pattern)
         literals = sorted(found) if found else []
-        blind_to_case = ignores_case(pattern)
         # A case-blind pattern's literals are looked for in the lowered line, where that is
         # exact: ASCII literals in an ASCII line (elsewhere the long s, U+017F, matches "s").
         if blind_to_case and not all(literal.isascii() for literal in literals):
@@ -458,15 +458,49 @@ def prime_literals(patterns: Iterable[re.Pattern[str]]) -> None:
     keys = sorted({_key(p.pattern, p.flags) for p in patterns} - set(_PRIMED))
     if not keys:
         return
-    content = "\n\0".join(["required-literals-1", *keys]).encode("utf-8")
+    # Each pattern's literals, whether it is digit-blind and whether it ignores case
+    # (pattern_traits): explain asks for all three of every pattern it tries.
+    content = "\n\0".join(["required-literals-2", *keys]).encode("utf-8")
     cached = parsed_cache.load(content)
-    if cached is None or set(cached) != set(keys) or not all(map(_literal_list, cached.values())):
+    if cached is None or set(cached) != set(keys) or not all(map(_primed, cached.values())):
         cached = {}
         for key in keys:
             flags, source = key.split("\t", 1)
-            cached[key] = _literals_of(source, int(flags))
+            cached[key] = [_literals_of(source, int(flags)), *_traits_of(source, int(flags))]
         parsed_cache.store(content, cached)
-    _PRIMED.update(cached)
+    for key, (literals, blind, blind_to_case) in cached.items():
+        _PRIMED[key] = literals
+        _TRAITS[key] = (blind, blind_to_case)
+
+
+def _primed(value: object) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) == 3
+        and _literal_list(value[0])
+        and all(isinstance(flag, bool) for flag in value[1:])
+    )
+
+
+# "flags\tsource" -> (digit-blind, ignores case): see pattern_traits.
+_TRAITS: dict[str, tuple[bool, bool]] = {}
+
+
+def pattern_traits(pattern: re.Pattern[str]) -> tuple[bool, bool]:
+    """Whether `pattern` is digit-blind (digits.digit_blind) and whether any part of it ignores
+    case (ignores_case): primed with its literals, else worked out once per process."""
+    key = _key(pattern.pattern, pattern.flags)
+    if key not in _TRAITS:
+        _TRAITS[key] = _traits_of(pattern.pattern, pattern.flags)
+    return _TRAITS[key]
+
+
+def _traits_of(source: str, flags: int) -> tuple[bool, bool]:
+    try:
+        compiled = re.compile(source, flags)
+    except re.error:
+        return False, True
+    return digit_blind(compiled), ignores_case(compiled)
 
 
 def _literals_of(source: str, flags: int) -> list[str] | None:
