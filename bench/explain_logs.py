@@ -72,16 +72,30 @@ class Result:
 
 
 _MAX_RSS = re.compile(r"Maximum resident set size \(kbytes\): (\d+)")
+# Without GNU time: a fresh interpreter runs the command and reports the peak of its only child
+# (RUSAGE_CHILDREN of the bench itself would count every earlier row's children too).
+_RUSAGE_WRAPPER = (
+    "import resource, subprocess, sys\n"
+    "code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode\n"
+    "peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
+    "print('Maximum resident set size (kbytes):', peak // 1024 if sys.platform == 'darwin' "
+    "else peak, file=sys.stderr)\n"
+    "sys.exit(code)\n"
+)
 
 
 def peak_mb(command: list[str], cwd: Path, limit: float | None) -> float | None:
-    """Peak resident memory (MB) of one run of `command`, from GNU time (None without it)."""
+    """Peak resident memory (MB) of one run of `command` (None where it cannot be told)."""
     gnu_time = shutil.which("time", path="/usr/bin")
-    if gnu_time is None:
+    if gnu_time:
+        wrapped = [gnu_time, "-v", *command]
+    elif sys.platform != "win32":
+        wrapped = [sys.executable, "-c", _RUSAGE_WRAPPER, *command]
+    else:
         return None
     try:
         completed = subprocess.run(
-            [gnu_time, "-v", *command], cwd=cwd, capture_output=True, timeout=limit, check=False
+            wrapped, cwd=cwd, capture_output=True, timeout=limit, check=False
         )
     except subprocess.TimeoutExpired:
         return None
