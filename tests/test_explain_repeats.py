@@ -141,6 +141,24 @@ def test_repeated_public_logs_read_as_every_line_read_afresh(
     assert _Counting.passed > 8000, engine  # the runs were passed over
 
 
+def test_forgetting_the_visits_of_a_region_reads_as_every_line_read_afresh(
+    engine: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A region of more distinct lines than the visits kept (cycles.VISITS_KEPT) forgets them,
+    with the pins and steps they index, and finds its cycles again."""
+    rng = random.Random(26)
+    two = [
+        f"{DSO}\n{CREATED}".format(stamp=_stamp(n), library="libcudart.so.11.0") for n in range(500)
+    ]
+    for kept in (2, 3, 8):
+        # (2: the visits fill up just as the cycle comes round again.)
+        monkeypatch.setattr(cycles_module, "VISITS_KEPT", kept)
+        _both_ways(("\n".join(two) + "\n").encode(), monkeypatch)
+        for path in rng.sample(PUBLIC, 4):
+            _both_ways(_repeated(path.read_bytes(), 80, rng, 0.002), monkeypatch)
+    assert _Counting.passed > 500, engine
+
+
 def test_a_restarted_run_with_its_numbers_changing_reads_as_every_line_read_afresh(
     engine: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

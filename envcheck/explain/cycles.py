@@ -197,9 +197,9 @@ class Cycles:
             scanner.wanted_after,
             pending is not None and pending[0] == scanner.lines,
         )
-        before = self._visits.get(key)
         if len(self._visits) >= VISITS_KEPT:
-            self._forget()
+            self._forget()  # (a log of distinct lines: the pins and steps go too)
+        before = self._visits.get(key)
         visit = _Visit(position, scanner.lines, state, len(self._pins), len(reading.steps))
         self._visits[key] = visit
         if before is None or before.state != state:
