@@ -93,6 +93,42 @@ GPU_RULES: frozenset[Rule] = _TENSORFLOW_LIBRARY_RULES | {
     framework_rules.windows_native,
 }
 
+# The rules that conclude from a fact's absence, which only a whole probe can tell: no
+# framework in the facts is "none installed" after a probe, and "not shown" in a log. The
+# others conclude only from facts present, so they also run over the partial facts a log shows
+# (diagnose/log_diagnosis.py), where anything the log is silent about is unknown. Known bugs
+# are read from a log by their symptoms (explain's known-bug reading, which checks the same
+# version and platform conditions), not from versions alone: a log quoting a version is no
+# sign that a bug with other symptoms struck.
+WHOLE_PROBE_RULES: frozenset[Rule] = frozenset(
+    {framework_rules.framework_installed, advisory_rules.known_bugs}
+)
+
+
+def partial_facts_rules() -> tuple[Rule, ...]:
+    """The rules of RULES that run over partial facts (a log's), read when asked so that a
+    rule added to RULES serves the doctor and explain alike."""
+    return tuple(rule for rule in RULES if rule not in WHOLE_PROBE_RULES)
+
+
+def rule_findings(
+    context: Context, rules: Sequence[Rule], measured: Collection[str] = ()
+) -> list[Finding]:
+    """The findings of `rules` over a context: GPU rules skipped where no NVIDIA GPU is, and
+    TensorFlow's rules' findings said to be TensorFlow's."""
+    findings: list[Finding] = []
+    for rule in rules:
+        if context.no_nvidia_gpu and rule in GPU_RULES:
+            continue
+        found = rule(context)
+        if rule in TENSORFLOW_RULES:
+            found = [_tensorflows(f) for f in found]
+        if rule is static_copies_rules.static_copy_findings:
+            found = [f for f in found if f.data.get("framework") not in measured]
+        findings.extend(found)
+    return findings
+
+
 Status = Literal["ok", "warning", "error"]
 ComponentStatus = Literal["ok", "warning", "error", "unknown"]
 
@@ -348,16 +384,7 @@ def diagnose(
     import-order children): their maps win over the static loader model, which then adds no
     finding about them (one finding per cause)."""
     context = Context(facts, matrix, target, framework)
-    findings: list[Finding] = []
-    for rule in RULES:
-        if context.no_nvidia_gpu and rule in GPU_RULES:
-            continue
-        found = rule(context)
-        if rule in TENSORFLOW_RULES:
-            found = [_tensorflows(f) for f in found]
-        if rule is static_copies_rules.static_copy_findings:
-            found = [f for f in found if f.data.get("framework") not in measured]
-        findings.extend(found)
+    findings = rule_findings(context, RULES, measured)
     if context.no_nvidia_gpu:
         findings.append(
             Finding(

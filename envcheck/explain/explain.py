@@ -422,7 +422,7 @@ class _Reading:
         mask = masked(text)
         remembered = self._lines.get(mask, text)
         verdict = self._judge(text, mask) if remembered is None else remembered[0]
-        if self.collector.apply(verdict.facts):
+        if self.collector.apply(verdict.facts, number, text):
             self._changes += 1
         self.pins_here = verdict.other_pins
         if verdict.value_pins:

@@ -132,10 +132,31 @@ _TF_VERSION = re.compile(
     r"(?:tensorflow|TensorFlow)(?: version:?)?[ =_-]{1,3}v?(?P<version>[12]\.\d{1,2}\.\d{1,2})\b"
 )
 _TF_VERSION_GATES = (*(f"tensorflow{sep}" for sep in " =_-"), "TensorFlow ")
+# (torch.utils.collect_env says "Nvidia driver version: 470.82.01".)
 _DRIVER = re.compile(
-    r"(?:libcuda reported version is|Driver Version):?\s+(?P<version>\d{3}\.\d{1,3}(?:\.\d{1,3})?)"
+    r"(?:libcuda reported version is|Driver Version|Nvidia driver version):?\s+"
+    r"(?P<version>\d{3}\.\d{1,3}(?:\.\d{1,3})?)"
 )
-_DRIVER_GATES = ("libcuda reported version is", "Driver Version")
+_DRIVER_GATES = ("libcuda reported version is", "Driver Version", "Nvidia driver version")
+# TensorFlow's driver check prints the kernel module's release beside libcuda's.
+_KERNEL = re.compile(r"kernel reported version is:?\s+(?P<version>\d{3}\.\d{1,3}(?:\.\d{1,3})?)")
+_KERNEL_GATES = ("kernel reported version is",)
+# The CUDA an environment provides for the framework it runs: a conda cudatoolkit package
+# ("cudatoolkit 10.2.89 hfd86e86_1", "cudatoolkit-10.2.89-"), an NVIDIA container's banner
+# ("CUDA Version 12.2.0", without the colon of nvidia-smi's driver CUDA), collect_env's "CUDA
+# used to build PyTorch: 11.7". (nvcc's release is not one: the framework may not use it.)
+_CUDA = re.compile(
+    r"\bcudatoolkit(?:\s{1,40}|-|==?)(?P<conda>\d{1,2}\.\d{1,2})\b"
+    r"|\bCUDA Version (?P<banner>\d{1,2}\.\d{1,2})\.\d"
+    r"|CUDA used to build PyTorch: (?P<torch>\d{1,2}\.\d{1,2})\b"
+)
+_CUDA_GATES = ("cudatoolkit", "CUDA Version ", "CUDA used to build PyTorch")
+# PyTorch's version as collect_env, pip and a print of torch.__version__ write it.
+_TORCH_VERSION = re.compile(
+    r"(?:PyTorch version: |\btorch(?:==|-| version:? ))(?P<version>\d\.\d{1,2}(?:\.\d{1,2})?"
+    r"(?:\+(?:cu\d{2,3}|cpu|rocm[\d.]{1,8}))?)(?![\w.])"
+)
+_TORCH_VERSION_GATES = ("PyTorch version: ", "torch==", "torch-", "torch version")
 # The interpreter that ran: its banner ("Python 3.12.1 (tags/...) [MSC v.1937 64 bit (AMD64)]"),
 # "Python 3.13.0" in pip's or a report's output, or its library path (".../python3.10/site-").
 _PYTHON = re.compile(
@@ -152,6 +173,9 @@ _LIBRARY = re.compile(r"(?<![\w.+-])[\w.+-]+\.(?:so(?:\.\d+)+|dll)")
 _VALUES: tuple[tuple[str, re.Pattern[str], tuple[str, ...], bool], ...] = (
     ("tensorflow", _TF_VERSION, _TF_VERSION_GATES, True),
     ("driver", _DRIVER, _DRIVER_GATES, False),
+    ("kernel_module", _KERNEL, _KERNEL_GATES, False),
+    ("cuda", _CUDA, _CUDA_GATES, True),
+    ("torch", _TORCH_VERSION, _TORCH_VERSION_GATES, True),
     ("python", _PYTHON, _PYTHON_GATES, True),
     ("python_bits", _BITS, _BITS_GATES, True),
 )
@@ -186,6 +210,7 @@ FACT_GATES = tuple(
     sorted(
         {gate for _, gates, _ in _PLATFORM_MARKERS for gate in gates}
         | {*_GPU_GATES, *_TF_VERSION_GATES, *_DRIVER_GATES, *_LIBRARY_GATES, *_PYTHON_GATES}
+        | {*_KERNEL_GATES, *_CUDA_GATES, *_TORCH_VERSION_GATES}
         | set(_BITS_GATES)
         | {gate for _, gates, _ in _FRAMEWORK_MARKERS for gate in gates}
     )
@@ -208,12 +233,19 @@ class LogFacts:
     tensorflow: str | None = None
     tensorflow_range: str | None = None  # PEP 440 specifier the log's source paths imply
     cudnn: str | None = None  # the cuDNN TensorFlow loaded, decoded (8400 -> 8.4.0)
-    driver: str | None = None
+    driver: str | None = None  # the driver release (libcuda's, nvidia-smi's)
+    kernel_module: str | None = None  # the kernel module's release, as TensorFlow reports it
+    cuda: str | None = None  # X.Y of the CUDA the environment provides (conda, a container)
+    torch: str | None = None  # the PyTorch version the log shows, with its local tag
     python: str | None = None  # X.Y of the interpreter the log shows
     python_bits: str | None = None  # "32" or "64", from the interpreter's banner
     # framework (LOG_FRAMEWORKS) -> lines that show it, in the order first seen; a hit of a
     # signature that is one framework's own message counts as such a line
     frameworks: dict[str, int] = field(default_factory=dict)
+    # Which line told each fact: the fact's key (an attribute, "platform:NAME", "gpu:NAME",
+    # "library:NAME", "framework:NAME", a signature's "ID.GROUP") -> (line number, text) of the
+    # line that first gave its value, or changed it. The evidence of the rules' findings.
+    sources: dict[str, tuple[int, str]] = field(default_factory=dict)
 
     @property
     def framework(self) -> str:
@@ -235,6 +267,9 @@ class LogFacts:
             "tensorflow_range": self.tensorflow_range,
             "cudnn": self.cudnn,
             "driver": self.driver,
+            "kernel_module": self.kernel_module,
+            "cuda": self.cuda,
+            "torch": self.torch,
             "python": self.python,
             "python_bits": self.python_bits,
             "frameworks": dict(self.frameworks),
@@ -254,7 +289,9 @@ def decode_cudnn(number: str, matrix: Matrix) -> str | None:
 
 
 def library_index(matrix: Matrix) -> dict[str, str]:
-    """Library file name -> the CUDA version(s) whose TensorFlow builds ask for it."""
+    """Library file name -> the CUDA version(s) whose TensorFlow builds ask for it, and the
+    CUDA runtime of every toolkit before CUDA 11, whose names carry its major.minor
+    (libcudart.so.9.0, cudart64_90.dll: what any framework built with it loads)."""
     index: dict[str, set[str]] = {}
     for library_set in matrix.library_sets:
         versions = {f"{v.release[0]}.{v.release[1]}" for v in library_set.cuda}
@@ -262,6 +299,11 @@ def library_index(matrix: Matrix) -> dict[str, str]:
             for name in (lib.linux, lib.windows):
                 if name:
                     index.setdefault(name.lower(), set()).update(versions)
+    for toolkit in matrix.toolkits:
+        major, minor = toolkit.version.release[:2]
+        if major < 11:
+            for name in (f"libcudart.so.{major}.{minor}", f"cudart64_{major}{minor}.dll"):
+                index.setdefault(name, set()).add(f"{major}.{minor}")
     return {name: "/".join(sorted(v)) for name, v in index.items()}
 
 
@@ -371,8 +413,8 @@ class LogFactCollector:
         self._paths: set[str] = set()  # the _TF_PATH_RANGES applied so far
         self._steps = steps
 
-    def line(self, text: str) -> None:
-        self.apply(self.judge(text)[0])
+    def line(self, text: str, number: int = 0) -> None:
+        self.apply(self.judge(text)[0], number, text)
 
     def judge(
         self, text: str, mask: bytes | None = None
@@ -413,20 +455,27 @@ class LogFactCollector:
         that shows it, and known)."""
         return _KEEP_FIRST[attribute] and getattr(self.facts, attribute) is not None
 
-    def apply(self, shown: LineFacts) -> bool:
-        """Add what a line shows to the log's facts; whether anything but a count changed."""
+    def apply(self, shown: LineFacts, number: int = 0, text: str = "") -> bool:
+        """Add what line `number` (`text`) shows to the log's facts; whether anything but a
+        count changed. Only a change records its line (LogFacts.sources), so a line that
+        teaches nothing new costs nothing more."""
         facts = self.facts
+        sources = facts.sources
         changed = False
         for platform in shown.platforms:
             if platform not in facts.platforms:
                 facts.platforms.add(platform)
+                sources[f"platform:{platform}"] = (number, text)
                 changed = True
         for framework in shown.frameworks:
-            changed = self._shows(framework) or changed
+            if self._shows(framework):
+                sources[f"framework:{framework}"] = (number, text)
+                changed = True
         if shown.gpu is not None:
             name, capability = shown.gpu
             if facts.gpus.get(name) != capability:
                 facts.gpus[name] = capability
+                sources[f"gpu:{name}"] = (number, text)
                 changed = True
         for attribute, value in shown.values:
             current = getattr(facts, attribute)
@@ -434,10 +483,12 @@ class LogFactCollector:
                 continue
             if current != value:
                 setattr(facts, attribute, value)
+                sources[attribute] = (number, text)
                 changed = True
         for name, cuda in shown.libraries:
             if facts.libraries.get(name) != cuda:
                 facts.libraries[name] = cuda
+                sources[f"library:{name}"] = (number, text)
                 changed = True
         return changed
 
@@ -453,19 +504,27 @@ class LogFactCollector:
         """Add what these hits tell; whether anything but a count changed."""
         facts = self.facts
         changed = False
+        sources = facts.sources
         for hit in hits:
-            if hit.signature.framework:
+            where = (hit.line, hit.text)
+            if hit.signature.framework and self._shows(hit.signature.framework):
                 # A message only this framework prints: the line speaks for it.
-                changed = self._shows(hit.signature.framework) or changed
+                sources[f"framework:{hit.signature.framework}"] = where
+                changed = True
             encoded = hit.groups.get("cudnn")
             if encoded and encoded.isdigit() and facts.cudnn is None:
                 facts.cudnn = decode_cudnn(encoded, self._matrix)
-                changed = changed or facts.cudnn is not None
-            changed = self._tensorflow_path(hit.text) or changed
+                if facts.cudnn is not None:
+                    sources["cudnn"] = where
+                    changed = True
+            if self._tensorflow_path(hit.text):
+                sources["tensorflow_range"] = where
+                changed = True
             for key in ("runtime", "compiled", "capability", "minimum", "driver", "kernel", "dso"):
                 value = hit.groups.get(key)
                 if value and facts.versions.get(f"{hit.signature.id}.{key}") != value:
                     facts.versions[f"{hit.signature.id}.{key}"] = value
+                    sources[f"{hit.signature.id}.{key}"] = where
                     changed = True
         return changed
 

@@ -1,0 +1,227 @@
+"""A log is a partial facts file: the facts a log shows (explain.log_facts) as the probe's facts
+model, anything the log is silent about unknown, and the doctor's own rules run over them.
+
+A rule's finding carries the log lines that gave the facts it read; a signature's finding and
+a rule's finding of the same code are one finding with both evidences. Runs once per log, after
+the reading: nothing here is per line. Must not hold a rule of its own (doctor.RULES is the one
+rule set) nor read the machine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from packaging.version import InvalidVersion, Version
+
+from envcheck.diagnose import doctor
+from envcheck.diagnose.context import Context
+from envcheck.errors import InputError
+from envcheck.explain.explain import Explanation
+from envcheck.explain.log_facts import LogFacts
+from envcheck.explain.log_findings import MAX_EVIDENCE
+from envcheck.findings import Finding, ordered
+from envcheck.framework_names import FRAMEWORKS
+from envcheck.matrix.model import Matrix
+from envcheck.probe.facts import (
+    DriverFacts,
+    Facts,
+    FrameworkFacts,
+    GpuFacts,
+    LibraryFacts,
+    PlatformFacts,
+)
+from envcheck.versions import DriverVersion
+
+FROM_LOG = "log"  # found_via of every fact read from a log
+UNKNOWN = "unknown"  # PlatformFacts.os and .arch where the log does not tell them
+
+# The facts each finding's code is about, by key prefix of LogFacts.sources: their lines are
+# the finding's evidence. A code not listed shows the lines of every fact read.
+_FACTS_OF_CODE: dict[str, tuple[str, ...]] = {
+    "driver-too-old": (
+        "driver",
+        "kernel_module",
+        "cuda",
+        "tensorflow",
+        "torch",
+        "library:",
+        "gpu:",
+    ),
+    "driver-too-new": ("driver", "gpu:"),
+    "driver-library-mismatch": ("driver", "kernel_module"),
+    "compute-capability-unsupported": ("gpu:", "tensorflow", "torch", "cuda"),
+    "python-unsupported": ("python", "tensorflow"),
+    "windows-native-gpu-unsupported": ("platform:windows", "tensorflow"),
+    "framework-cpu-only": ("platform:macos", "framework:", "tensorflow", "torch"),
+    "cudnn-version-mismatch": ("cudnn", "tensorflow", "library:"),
+}
+
+
+def _os(log: LogFacts) -> str:
+    """The OS the log ran on; unknown where it shows none. (An unknown OS reads driver floors
+    as Linux's, the lower of the two, so it never raises a finding Windows's would not.)"""
+    shown = log.platforms
+    for name in ("wsl", "windows", "macos"):
+        if name in shown:
+            return name
+    linux = (
+        {"colab", "container"} & shown
+        or log.kernel_module is not None
+        or any(".so" in name for name in log.libraries)
+    )
+    return "linux" if linux else UNKNOWN
+
+
+def _lowest_cuda(log: LogFacts) -> str | None:
+    """The oldest CUDA x.y the libraries the log asked for belong to (the lowest driver floor
+    of the CUDA the build can be), else the CUDA the environment shows."""
+    versions = []
+    for cudas in log.libraries.values():
+        for text in cudas.split("/"):
+            try:
+                versions.append(Version(text))
+            except InvalidVersion:
+                continue
+    if versions:
+        return str(min(versions))
+    return log.cuda
+
+
+def _frameworks(log: LogFacts) -> tuple[FrameworkFacts, ...]:
+    """The frameworks the log shows, with the version and build CUDA it shows (else unknown:
+    an "unknown" version, which no rule reads as one, and no build facts)."""
+    found = []
+    for key in FRAMEWORKS:
+        if key not in log.frameworks and not (key == "torch" and log.torch):
+            continue
+        build: dict[str, object] = {}
+        version = UNKNOWN
+        if key == "tensorflow":
+            version = log.tensorflow or UNKNOWN
+            cuda = None if log.tensorflow else _lowest_cuda(log)
+            if cuda is not None:
+                build["cuda_version"] = cuda
+        elif key == "torch":
+            version = log.torch or UNKNOWN
+            if log.cuda is not None and not version.endswith("+cpu"):
+                build["cuda_version"] = log.cuda
+        found.append(FrameworkFacts(key, key, version, None, build, FROM_LOG if build else None))
+    return tuple(found)
+
+
+def _driver(log: LogFacts) -> DriverFacts:
+    state = "unknown"
+    if log.driver and log.kernel_module:
+        try:
+            if DriverVersion.parse(log.driver) != DriverVersion.parse(log.kernel_module):
+                state = "mismatch"
+        except InputError:
+            pass
+    return DriverFacts(
+        version=log.driver,
+        cuda=None,
+        found_via=FROM_LOG if log.driver else None,
+        state=state,  # type: ignore[arg-type]
+        kernel_module=log.kernel_module,
+        user_library=log.driver,
+        errors=(),
+        steps=(),
+    )
+
+
+def facts_from_log(log: LogFacts) -> Facts:
+    """The probe's facts model filled from what a log shows."""
+    os_name = _os(log)
+    platform = PlatformFacts(
+        os=os_name,
+        arch=UNKNOWN,
+        python=log.python or "",
+        python_bits=int(log.python_bits) if log.python_bits else 0,
+        python_executable="",
+        wsl="wsl2" if os_name == "wsl" else None,
+        container="container" if "container" in log.platforms else None,
+        device_nodes=(),
+        cuda_visible_devices=None,
+        nvidia_visible_devices=None,
+    )
+    gpus = tuple(
+        GpuFacts(index, name, capability or None, None, None, FROM_LOG)
+        for index, (name, capability) in enumerate(log.gpus.items())
+    )
+    libraries: tuple[LibraryFacts, ...] = ()
+    if log.cudnn is not None:
+        libraries = (
+            LibraryFacts("cudnn", "libcudnn", FROM_LOG, log.cudnn, None, True, FROM_LOG, None, ()),
+        )
+    return Facts(platform, _driver(log), gpus, libraries, _frameworks(log), (), (), 0.0)
+
+
+def _about(key: str, wanted: str) -> bool:
+    """Whether a source key is a wanted fact ("gpu:" wants every "gpu:NAME")."""
+    return key.startswith(wanted) if wanted.endswith(":") else key == wanted
+
+
+def _evidence(finding: Finding, log: LogFacts) -> tuple[tuple[int, str], ...]:
+    """The lines that gave the facts a finding of this code is about."""
+    wanted = _FACTS_OF_CODE.get(finding.code)
+    lines = {
+        where
+        for key, where in log.sources.items()
+        if wanted is None
+        or any(key == w or (w.endswith(":") and key.startswith(w)) for w in wanted)
+    }
+    return tuple(sorted(lines))[:MAX_EVIDENCE]
+
+
+def _with_lines(finding: Finding, log: LogFacts) -> Finding:
+    lines = _evidence(finding, log)
+    return replace(
+        finding,
+        evidence=tuple(dict.fromkeys((*finding.evidence, *(text for _, text in lines)))),
+        lines=tuple(sorted({*finding.lines, *(number for number, _ in lines)})),
+    )
+
+
+def _merged(signature: Finding, rule: Finding) -> Finding:
+    """One finding for one cause: the log's words (the signature's message), the facts' fix
+    (it names the versions the log shows), both evidences, the graver severity."""
+    severity = min((signature.severity, rule.severity), key=lambda s: s.rank)
+    evidence = tuple(dict.fromkeys((*signature.evidence, *rule.evidence)))[:MAX_EVIDENCE]
+    lines = tuple(sorted({*signature.lines, *rule.lines}))
+    return replace(
+        signature,
+        severity=severity,
+        evidence=evidence,
+        fix=rule.fix or signature.fix,
+        lines=lines,
+        lines_total=max(signature.lines_total or len(signature.lines), len(lines)),
+        data={**rule.data, **signature.data},
+    )
+
+
+def log_rule_findings(log: LogFacts, matrix: Matrix) -> list[Finding]:
+    """The doctor's rules over the facts a log shows, each finding with the lines it read."""
+    context = Context(facts_from_log(log), matrix, None)
+    found = doctor.rule_findings(context, doctor.partial_facts_rules())
+    return [_with_lines(finding, log) for finding in found]
+
+
+def merge_findings(signatures: Sequence[Finding], rules: Sequence[Finding]) -> list[Finding]:
+    """The signatures' findings with the rules': one finding per code."""
+    merged = list(signatures)
+    for rule in rules:
+        at = next((i for i, f in enumerate(merged) if f.code == rule.code), None)
+        if at is None:
+            merged.append(rule)
+        else:
+            merged[at] = _merged(merged[at], rule)
+    return ordered(merged)
+
+
+def reason_over_log(explanation: Explanation, matrix: Matrix) -> Explanation:
+    """An explanation with what the doctor's rules conclude from its facts."""
+    rules = log_rule_findings(explanation.facts, matrix)
+    if not rules:
+        return explanation
+    return replace(explanation, findings=tuple(merge_findings(explanation.findings, rules)))
