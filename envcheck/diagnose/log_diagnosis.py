@@ -16,6 +16,7 @@ from packaging.version import InvalidVersion, Version
 
 from envcheck.diagnose import doctor
 from envcheck.diagnose.context import Context
+from envcheck.diagnose.library_rules import install_fix
 from envcheck.errors import InputError
 from envcheck.explain.explain import Explanation
 from envcheck.explain.log_facts import LogFacts
@@ -56,6 +57,12 @@ _FACTS_OF_CODE: dict[str, tuple[str, ...]] = {
     "framework-cpu-only": ("platform:macos", "framework:", "tensorflow", "torch"),
     "cudnn-version-mismatch": ("cudnn", "tensorflow", "library:"),
 }
+
+
+# A signature's findings whose fix is installing a TensorFlow release's CUDA libraries.
+_INSTALL_CODES = frozenset(
+    {"cuda-library-missing", "cuda-version-mismatch", "cudnn-missing", "cudnn-version-mismatch"}
+)
 
 
 def _os(log: LogFacts) -> str:
@@ -184,8 +191,9 @@ def _with_lines(finding: Finding, log: LogFacts) -> Finding:
 
 
 def _merged(signature: Finding, rule: Finding) -> Finding:
-    """One finding for one cause: the log's words (the signature's message), the facts' fix
-    (it names the versions the log shows), both evidences, the graver severity."""
+    """One finding for one cause: the log's words (the signature's message), both fixes (the
+    signature's, written for the message, then the rule's, which names the versions and the
+    platform the log shows), both evidences, the graver severity."""
     severity = min((signature.severity, rule.severity), key=lambda s: s.rank)
     evidence = tuple(dict.fromkeys((*signature.evidence, *rule.evidence)))[:MAX_EVIDENCE]
     lines = tuple(sorted({*signature.lines, *rule.lines}))
@@ -193,18 +201,35 @@ def _merged(signature: Finding, rule: Finding) -> Finding:
         signature,
         severity=severity,
         evidence=evidence,
-        fix=rule.fix or signature.fix,
+        fix=signature.fix if rule.fix in signature.fix else f"{signature.fix} {rule.fix}".strip(),
         lines=lines,
         lines_total=max(signature.lines_total or len(signature.lines), len(lines)),
         data={**rule.data, **signature.data},
     )
 
 
-def log_rule_findings(log: LogFacts, matrix: Matrix) -> list[Finding]:
-    """The doctor's rules over the facts a log shows, each finding with the lines it read."""
-    context = Context(facts_from_log(log), matrix, None)
+def log_rule_findings(log: LogFacts, context: Context) -> list[Finding]:
+    """The doctor's rules over the facts a log shows (`context` holds them as the probe's
+    model), each finding with the lines it read."""
     found = doctor.rule_findings(context, doctor.partial_facts_rules())
     return [_with_lines(finding, log) for finding in found]
+
+
+def _for_release(finding: Finding, context: Context, framework: str) -> Finding:
+    """A signature's finding about TensorFlow's CUDA libraries, with the doctor's install fix
+    for the release and OS the log shows (that release's CUDA and cuDNN, not a range)."""
+    if (
+        finding.code not in _INSTALL_CODES
+        or framework != "tensorflow"
+        or context.release is None
+        or context.os not in ("linux", "wsl", "windows")
+    ):
+        return finding
+    fix = install_fix(context)
+    if fix in finding.fix:
+        return finding
+    where = f"For TensorFlow {context.tensorflow_version} on {context.os}: {fix}"
+    return replace(finding, fix=f"{finding.fix} {where}".strip())
 
 
 def merge_findings(signatures: Sequence[Finding], rules: Sequence[Finding]) -> list[Finding]:
@@ -220,8 +245,12 @@ def merge_findings(signatures: Sequence[Finding], rules: Sequence[Finding]) -> l
 
 
 def reason_over_log(explanation: Explanation, matrix: Matrix) -> Explanation:
-    """An explanation with what the doctor's rules conclude from its facts."""
-    rules = log_rule_findings(explanation.facts, matrix)
-    if not rules:
+    """An explanation with what the doctor's rules conclude from its facts, and the fixes its
+    facts narrow."""
+    log = explanation.facts
+    context = Context(facts_from_log(log), matrix, None)
+    rules = log_rule_findings(log, context)
+    signatures = [_for_release(f, context, log.framework) for f in explanation.findings]
+    if not rules and signatures == list(explanation.findings):
         return explanation
-    return replace(explanation, findings=tuple(merge_findings(explanation.findings, rules)))
+    return replace(explanation, findings=tuple(merge_findings(signatures, rules)))

@@ -214,6 +214,18 @@ def _for_tensorflow(finding: Finding, facts: LogFacts, matrix: Matrix) -> Findin
         return replace(finding, fix=finding.fix + _python_support(facts, matrix))
     if finding.code not in _LIBRARY_CODES or not facts.libraries:
         return finding
+    names = ", ".join(sorted(facts.libraries))
+    stated = matrix.release_for(Version(facts.tensorflow)) if facts.tensorflow else None
+    if stated is not None and stated.cuda is not None:
+        # The log names its release: that release's CUDA, not the range of every release
+        # that asks for these library names.
+        cudnn = f" and cuDNN {stated.cudnn}" if stated.cudnn else ""
+        extra = (
+            f" The log's TensorFlow {facts.tensorflow} is built with CUDA {stated.cuda}{cudnn} "
+            f"and asks for {names}: install that CUDA, or a TensorFlow built for the CUDA you "
+            "have (envcheck recommend)."
+        )
+        return replace(finding, fix=(finding.fix + extra).strip())
     wanted = sorted(set(facts.libraries.values()))
     cuda_lines = {part for w in wanted for part in w.split("/")}
     series = sorted(
@@ -224,7 +236,6 @@ def _for_tensorflow(finding: Finding, facts: LogFacts, matrix: Matrix) -> Findin
         },
         key=lambda text: tuple(int(p) for p in text.split(".")),
     )
-    names = ", ".join(sorted(facts.libraries))
     built_for = f" (TensorFlow {series[0]}-{series[-1]})" if series else ""
     extra = (
         f" The log's TensorFlow asks for CUDA {' or '.join(wanted)} libraries ({names})"
