@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from envcheck.diagnose import doctor
+from envcheck.diagnose import rule_set
 from envcheck.diagnose.context import Context
 from envcheck.diagnose.doctor import diagnose
 from envcheck.diagnose.log_diagnosis import (
@@ -133,7 +133,7 @@ def test_no_rule_concludes_anything_from_a_silent_log() -> None:
     facts = facts_from_log(LogFacts())
     assert facts.platform.os == UNKNOWN and facts.driver.state == "unknown"
     context = Context(facts, MATRIX, None)
-    for rule in doctor.partial_facts_rules():
+    for rule in rule_set.partial_facts_rules():
         assert rule(context) == [], rule.__name__
 
 
@@ -151,7 +151,7 @@ def test_no_rule_concludes_anything_from_a_silent_log() -> None:
 def test_one_fact_alone_raises_nothing(facts: LogFacts) -> None:
     # A fact with nothing to compare it to: the rest is unknown, never taken for a problem.
     context = Context(facts_from_log(facts), MATRIX, None)
-    assert doctor.rule_findings(context, doctor.partial_facts_rules()) == []
+    assert rule_set.rule_findings(context, rule_set.partial_facts_rules()) == []
 
 
 def test_a_rule_added_once_serves_the_doctor_and_explain(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -175,7 +175,7 @@ def test_a_rule_added_once_serves_the_doctor_and_explain(monkeypatch: pytest.Mon
     log = [K80_LOG[1]]
     assert not fired(diagnose(probed, MATRIX).findings)
     assert not fired(explained(log).findings)
-    monkeypatch.setattr(doctor, "RULES", (*doctor.RULES, kepler))
+    monkeypatch.setattr(rule_set, "RULES", (*rule_set.RULES, kepler))
     assert fired(diagnose(probed, MATRIX).findings)
     from_log = fired(explained(log).findings)
     assert from_log

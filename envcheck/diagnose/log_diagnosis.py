@@ -3,8 +3,8 @@ model, anything the log is silent about unknown, and the doctor's own rules run 
 
 A rule's finding carries the log lines that gave the facts it read; a signature's finding and
 a rule's finding of the same code are one finding with both evidences. Runs once per log, after
-the reading: nothing here is per line. Must not hold a rule of its own (doctor.RULES is the one
-rule set) nor read the machine.
+the reading: nothing here is per line. Must not hold a rule of its own (rule_set.RULES is the
+one rule set) nor read the machine.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from packaging.version import InvalidVersion, Version
 
-from envcheck.diagnose import doctor
+from envcheck.diagnose import rule_set
 from envcheck.diagnose.context import Context
 from envcheck.diagnose.library_rules import install_fix
 from envcheck.errors import InputError
@@ -211,7 +211,7 @@ def _merged(signature: Finding, rule: Finding) -> Finding:
 def log_rule_findings(log: LogFacts, context: Context) -> list[Finding]:
     """The doctor's rules over the facts a log shows (`context` holds them as the probe's
     model), each finding with the lines it read."""
-    found = doctor.rule_findings(context, doctor.partial_facts_rules())
+    found = rule_set.rule_findings(context, rule_set.partial_facts_rules())
     return [_with_lines(finding, log) for finding in found]
 
 
