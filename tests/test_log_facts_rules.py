@@ -194,3 +194,25 @@ def test_findings_of_one_code_merge_keeping_both_evidences() -> None:
     assert finding.fix == "fix a fix b"  # the rule's names the versions the log shows
     again = merge_findings([signature], [Finding("driver-too-old", Severity.ERROR, "m", (), "a")])
     assert again[0].fix == "fix a"  # a fix already said is not said twice
+
+
+def test_a_pytorch_cuda_tag_against_the_driver_is_driver_too_old() -> None:
+    # torch.utils.collect_env's lines: the wheel's tag names its CUDA (cu121: 12.1).
+    log = ["PyTorch version: 2.1.0+cu121", "Nvidia driver version: 470.82.01"]
+    finding = one(explained(log), "driver-too-old")
+    assert "525.60.13" in finding.fix  # the CUDA 12.x floor
+    assert finding.data["framework"] == "torch" and finding.lines == (1, 2)
+    assert "driver-too-old" not in codes(explained([log[0], "Nvidia driver version: 535.1.1"]))
+
+
+def test_a_cpu_wheel_beside_a_driver_is_the_cpu_only_build_a_resolver_chose() -> None:
+    log = ["PyTorch version: 2.1.0+cpu", "Nvidia driver version: 535.104.05"]
+    finding = one(explained(log), "framework-cpu-only")
+    assert finding.severity is Severity.ERROR and finding.lines == (1, 2)
+    # Without a driver or a GPU in the log, nobody asked for the GPU: worth knowing only.
+    assert one(explained(log[:1]), "framework-cpu-only").severity is Severity.INFO
+
+
+def test_a_requirement_pip_could_not_install_is_not_the_installed_build() -> None:
+    log = ["ERROR: No matching distribution found for torch==1.3.1+cpu"]
+    assert explain_lines(log, MATRIX.signatures, MATRIX).facts.torch is None

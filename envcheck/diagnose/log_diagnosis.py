@@ -54,7 +54,7 @@ _FACTS_OF_CODE: dict[str, tuple[str, ...]] = {
     "compute-capability-unsupported": ("gpu:", "tensorflow", "torch", "cuda"),
     "python-unsupported": ("python", "tensorflow"),
     "windows-native-gpu-unsupported": ("platform:windows", "tensorflow"),
-    "framework-cpu-only": ("platform:macos", "framework:", "tensorflow", "torch"),
+    "framework-cpu-only": ("platform:macos", "framework:", "tensorflow", "torch", "driver", "gpu:"),
     "cudnn-version-mismatch": ("cudnn", "tensorflow", "library:"),
 }
 
@@ -95,6 +95,14 @@ def _lowest_cuda(log: LogFacts) -> str | None:
     return log.cuda
 
 
+def _torch_tag_cuda(version: str) -> str | None:
+    """The CUDA a PyTorch wheel's local tag names: +cu117 is 11.7, +cu92 9.2, +cu130 13.0."""
+    _, _, tag = version.partition("+cu")
+    if len(tag) < 2 or not tag.isdigit():
+        return None
+    return f"{tag[:-1]}.{tag[-1]}"
+
+
 def _frameworks(log: LogFacts) -> tuple[FrameworkFacts, ...]:
     """The frameworks the log shows, with the version and build CUDA it shows (else unknown:
     an "unknown" version, which no rule reads as one, and no build facts)."""
@@ -111,8 +119,9 @@ def _frameworks(log: LogFacts) -> tuple[FrameworkFacts, ...]:
                 build["cuda_version"] = cuda
         elif key == "torch":
             version = log.torch or UNKNOWN
-            if log.cuda is not None and not version.endswith("+cpu"):
-                build["cuda_version"] = log.cuda
+            cuda = _torch_tag_cuda(version) or log.cuda
+            if cuda is not None and not version.endswith("+cpu"):
+                build["cuda_version"] = cuda
         found.append(FrameworkFacts(key, key, version, None, build, FROM_LOG if build else None))
     return tuple(found)
 
@@ -185,7 +194,12 @@ def _with_lines(finding: Finding, log: LogFacts) -> Finding:
     lines = _evidence(finding, log)
     return replace(
         finding,
-        evidence=tuple(dict.fromkeys((*finding.evidence, *(text for _, text in lines)))),
+        # (A rule's evidence names what a probe read; what a log cannot tell is left out.)
+        evidence=tuple(
+            dict.fromkeys(
+                (*(e for e in finding.evidence if e.strip()), *(text for _, text in lines))
+            )
+        ),
         lines=tuple(sorted({*finding.lines, *(number for number, _ in lines)})),
     )
 

@@ -151,12 +151,13 @@ _CUDA = re.compile(
     r"|CUDA used to build PyTorch: (?P<torch>\d{1,2}\.\d{1,2})\b"
 )
 _CUDA_GATES = ("cudatoolkit", "CUDA Version ", "CUDA used to build PyTorch")
-# PyTorch's version as collect_env, pip and a print of torch.__version__ write it.
+# The PyTorch installed, as collect_env and a wheel's file name (pip installing it) write it;
+# not a requirement (torch==1.3.1+cpu), which may be one pip could not install.
 _TORCH_VERSION = re.compile(
-    r"(?:PyTorch version: |\btorch(?:==|-| version:? ))(?P<version>\d\.\d{1,2}(?:\.\d{1,2})?"
+    r"(?:PyTorch version: |\btorch(?:-| version:? ))(?P<version>\d\.\d{1,2}(?:\.\d{1,2})?"
     r"(?:\+(?:cu\d{2,3}|cpu|rocm[\d.]{1,8}))?)(?![\w.])"
 )
-_TORCH_VERSION_GATES = ("PyTorch version: ", "torch==", "torch-", "torch version")
+_TORCH_VERSION_GATES = ("PyTorch version: ", "torch-", "torch version")
 # The interpreter that ran: its banner ("Python 3.12.1 (tags/...) [MSC v.1937 64 bit (AMD64)]"),
 # "Python 3.13.0" in pip's or a report's output, or its library path (".../python3.10/site-").
 _PYTHON = re.compile(
