@@ -216,3 +216,27 @@ def test_a_cpu_wheel_beside_a_driver_is_the_cpu_only_build_a_resolver_chose() ->
 def test_a_requirement_pip_could_not_install_is_not_the_installed_build() -> None:
     log = ["ERROR: No matching distribution found for torch==1.3.1+cpu"]
     assert explain_lines(log, MATRIX.signatures, MATRIX).facts.torch is None
+
+
+@pytest.mark.parametrize(
+    "gpu_line",
+    [
+        "GPU 0: NVIDIA GeForce RTX 5090 (UUID: GPU-5a1c6e1b-0f7d-4c1e-9d0e-3a5f6b7c8d9e)",
+        "GPU models and configuration: GPU 0: NVIDIA GeForce RTX 5090",
+        "|   0  NVIDIA GeForce RTX 5090        On  |   00000000:01:00.0  On |                  N/A |",
+    ],
+    ids=["nvidia-smi -L", "collect_env", "nvidia-smi table"],
+)
+def test_a_gpu_named_without_its_capability_against_the_builds_kernels(gpu_line: str) -> None:
+    # PyTorch 2.8's cu126 wheels ship sm_50-sm_90 (matrix/pytorch.toml); a Blackwell GPU
+    # (12.0 by the matrix's GPU table) has neither kernels nor PTX it can use.
+    log = ["PyTorch version: 2.8.0+cu126", gpu_line]
+    finding = one(explained(log), "compute-capability-unsupported")
+    assert "NVIDIA GeForce RTX 5090" in finding.message and finding.lines == (1, 2)
+    covered = ["PyTorch version: 2.8.0+cu128", gpu_line]  # its sm_120 kernels
+    assert "compute-capability-unsupported" not in codes(explained(covered))
+
+
+def test_a_name_alone_keeps_the_capability_another_line_gave() -> None:
+    log = [K80_LOG[1], "GPU 0: Tesla K80 (UUID: GPU-1)"]
+    assert explain_lines(log, MATRIX.signatures, MATRIX).facts.gpus == {"Tesla K80": "3.7"}

@@ -127,6 +127,21 @@ _GPU = re.compile(
     r"name: (?P<name>[^,]{1,300}), pci bus id: [^,]{1,300}, compute capability: (?P<cc>\d+\.\d+)"
 )
 _GPU_GATES = ("compute capability",)
+# A GPU named without its compute capability (the matrix's GPU table gives it): nvidia-smi -L
+# and collect_env ("GPU 0: NVIDIA GeForce RTX 5090 (UUID: GPU-...)", "GPU models and
+# configuration: GPU 0: NVIDIA GeForce RTX 3090"), and nvidia-smi's table ("|   0  NVIDIA
+# GeForce RTX 3090     Off  | 00000000:01:00.0 Off |"; "GeForce GTX 1080" before the 2020
+# drivers). A name is a brand's and at most 60 characters.
+_BRANDS = r"(?:NVIDIA |Tesla |Quadro |GeForce |TITAN )"
+_GPU_NAME = re.compile(
+    r"\bGPU \d{1,2}: (?P<name>" + _BRANDS + r"[^()|,]{1,60}?)\s*(?:\(UUID|$)"
+    r"|^\|\s{1,6}\d{1,2}\s{1,4}(?P<row>" + _BRANDS + r"[^|]{1,60}?)\s{2,}(?:On|Off)\s{1,6}\|"
+)
+_GPU_NAME_GATES = (
+    *(f": {brand}" for brand in ("NVIDIA ", "Tesla ", "Quadro ", "GeForce ", "TITAN ")),
+    "On  |",
+    "Off  |",
+)
 # "tensorflow 2.15.0", "TensorFlow version: 2.15", "tensorflow==2.15.1", "tensorflow-2.15.0-cp311"
 _TF_VERSION = re.compile(
     r"(?:tensorflow|TensorFlow)(?: version:?)?[ =_-]{1,3}v?(?P<version>[12]\.\d{1,2}\.\d{1,2})\b"
@@ -187,6 +202,7 @@ PATTERNS = (
     *(pattern for pattern, _, _ in _PLATFORM_MARKERS),
     *(pattern for pattern, _, _ in _FRAMEWORK_MARKERS),
     _GPU,
+    _GPU_NAME,
     *(pattern for _, pattern, _, _ in _VALUES),
     _LIBRARY,
 )
@@ -211,7 +227,7 @@ FACT_GATES = tuple(
     sorted(
         {gate for _, gates, _ in _PLATFORM_MARKERS for gate in gates}
         | {*_GPU_GATES, *_TF_VERSION_GATES, *_DRIVER_GATES, *_LIBRARY_GATES, *_PYTHON_GATES}
-        | {*_KERNEL_GATES, *_CUDA_GATES, *_TORCH_VERSION_GATES}
+        | {*_KERNEL_GATES, *_CUDA_GATES, *_TORCH_VERSION_GATES, *_GPU_NAME_GATES}
         | set(_BITS_GATES)
         | {gate for _, gates, _ in _FRAMEWORK_MARKERS for gate in gates}
     )
@@ -436,6 +452,13 @@ class LogFactCollector:
                 gpu = (found.group("name").strip(), found.group("cc"))
                 pins += digit_places(text, *found.span("name"))
                 pins += digit_places(text, *found.span("cc"))
+        if gpu is None and _gate(text, _GPU_NAME_GATES):
+            pins += _READERS[id(_GPU_NAME)].pins(text)
+            found = _GPU_NAME.search(text)
+            if found:
+                group = "name" if found.group("name") is not None else "row"
+                gpu = (found.group(group).strip(), "")  # "": the capability is not shown
+                pins += digit_places(text, *found.span(group))
         values, value_pins = _values(text, mask)
         libraries = []
         if _gate(text, _LIBRARY_GATES):
@@ -474,7 +497,8 @@ class LogFactCollector:
                 changed = True
         if shown.gpu is not None:
             name, capability = shown.gpu
-            if facts.gpus.get(name) != capability:
+            # (A name alone never forgets the capability another line gave it.)
+            if facts.gpus.get(name) != capability and not (not capability and name in facts.gpus):
                 facts.gpus[name] = capability
                 sources[f"gpu:{name}"] = (number, text)
                 changed = True
