@@ -240,3 +240,32 @@ def test_a_gpu_named_without_its_capability_against_the_builds_kernels(gpu_line:
 def test_a_name_alone_keeps_the_capability_another_line_gave() -> None:
     log = [K80_LOG[1], "GPU 0: Tesla K80 (UUID: GPU-1)"]
     assert explain_lines(log, MATRIX.signatures, MATRIX).facts.gpus == {"Tesla K80": "3.7"}
+
+
+@pytest.mark.parametrize(
+    ("environment", "framework_line", "floor"),
+    [
+        # a conda environment's list: the TensorFlow in it is built for its cudatoolkit
+        (
+            "cudatoolkit               10.2.89              hfd86e86_1",
+            "I tensorflow/core/common_runtime/gpu/gpu_device.cc:1555] Found device 0",
+            "440.33",
+        ),
+        # an NVIDIA container's banner: the PyTorch in the image is built for its CUDA
+        (
+            "CUDA Version 12.2.0",
+            '  File "/usr/local/lib/python3.10/dist-packages/torch/cuda/__init__.py", line 298',
+            "525.60.13",
+        ),
+    ],
+    ids=["conda", "container"],
+)
+def test_the_cuda_an_environment_provides_against_the_driver(
+    environment: str, framework_line: str, floor: str
+) -> None:
+    driver_line = "| NVIDIA-SMI 418.39       Driver Version: 418.39       CUDA Version: 10.1     |"
+    log = [environment, framework_line, driver_line]
+    finding = one(explained(log), "driver-too-old")
+    assert floor in finding.fix and finding.lines == (1, 2, 3)
+    # nvidia-smi's "CUDA Version: 10.1" is the driver's, not a CUDA the environment provides.
+    assert "driver-too-old" not in codes(explained([framework_line, driver_line]))

@@ -40,15 +40,7 @@ UNKNOWN = "unknown"  # PlatformFacts.os and .arch where the log does not tell th
 # The facts each finding's code is about, by key prefix of LogFacts.sources: their lines are
 # the finding's evidence. A code not listed shows the lines of every fact read.
 _FACTS_OF_CODE: dict[str, tuple[str, ...]] = {
-    "driver-too-old": (
-        "driver",
-        "kernel_module",
-        "cuda",
-        "tensorflow",
-        "torch",
-        "library:",
-        "gpu:",
-    ),
+    "driver-too-old": ("driver", "cuda", "framework:", "tensorflow", "torch", "library:", "gpu:"),
     "driver-too-new": ("driver", "gpu:"),
     "driver-library-mismatch": ("driver", "kernel_module"),
     "compute-capability-unsupported": ("gpu:", "tensorflow", "torch", "cuda"),
