@@ -56,7 +56,10 @@ def one(explanation: Explanation, code: str) -> Finding:
 
 
 def test_the_driver_against_the_cuda_the_runtime_library_names_is_driver_too_old() -> None:
-    finding = one(explained(OLD_DRIVER_LOG), "driver-too-old")
+    explanation = explained(OLD_DRIVER_LOG)
+    finding = one(explanation, "driver-too-old")
+    # The cause the facts imply is read first, before what the cuDNN message likely means.
+    assert explanation.findings[0] is finding and explanation.summary() == finding.message
     assert finding.severity is Severity.ERROR
     assert "384.81" in finding.fix  # CUDA 9.0's own driver, from the matrix
     # The lines that gave the two facts compared are its evidence.

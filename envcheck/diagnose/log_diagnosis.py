@@ -239,15 +239,19 @@ def _for_release(finding: Finding, context: Context, framework: str) -> Finding:
 
 
 def merge_findings(signatures: Sequence[Finding], rules: Sequence[Finding]) -> list[Finding]:
-    """The signatures' findings with the rules': one finding per code."""
+    """The signatures' findings with the rules': one finding per code. Within a severity a
+    rule's own finding comes first: what the environment's facts imply explains the messages
+    (a driver too old for the build's CUDA is why cuDNN could not start), and is certain where
+    a message's reading is a likely cause."""
     merged = list(signatures)
+    own = []
     for rule in rules:
         at = next((i for i, f in enumerate(merged) if f.code == rule.code), None)
         if at is None:
-            merged.append(rule)
+            own.append(rule)
         else:
             merged[at] = _merged(merged[at], rule)
-    return ordered(merged)
+    return ordered([*own, *merged])
 
 
 def reason_over_log(explanation: Explanation, matrix: Matrix) -> Explanation:
