@@ -19,6 +19,7 @@ from envcheck.explain.log_facts import LogFacts
 from envcheck.findings import Finding, Severity
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import load_matrix
+from envcheck.report.explanation import to_text
 from tests.facts_builder import gpu, machine
 
 MATRIX = load_matrix(bundled_matrix_dir())
@@ -272,3 +273,10 @@ def test_the_cuda_an_environment_provides_against_the_driver(
     assert floor in finding.fix and finding.lines == (1, 2, 3)
     # nvidia-smi's "CUDA Version: 10.1" is the driver's, not a CUDA the environment provides.
     assert "driver-too-old" not in codes(explained([framework_line, driver_line]))
+
+
+def test_the_text_report_says_what_the_rules_read() -> None:
+    text = to_text(explained(OLD_DRIVER_LOG + ["GPU 0: NVIDIA GeForce RTX 3090 (UUID: GPU-1)"]))
+    facts_line = text.splitlines()[-1]
+    assert facts_line.startswith("From the log: ")
+    assert "driver 384.69.0" in facts_line and "NVIDIA GeForce RTX 3090 (CC ?)" in facts_line

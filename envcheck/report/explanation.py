@@ -67,12 +67,20 @@ def to_text(explanation: Explanation) -> str:
         known.append(f"TensorFlow {facts.tensorflow}")
     elif facts.tensorflow_range:
         known.append(f"TensorFlow {facts.tensorflow_range} (from its source paths)")
+    if facts.torch:
+        known.append(f"PyTorch {facts.torch}")
     if facts.cudnn:
         known.append(f"loaded cuDNN {facts.cudnn}")
     if facts.libraries:
         known.append("expects CUDA " + " or ".join(sorted(set(facts.libraries.values()))))
+    if facts.cuda:
+        known.append(f"environment's CUDA {facts.cuda}")
+    if facts.driver:
+        known.append(f"driver {facts.driver}")
+    if facts.kernel_module and facts.kernel_module != facts.driver:
+        known.append(f"kernel module {facts.kernel_module}")
     if facts.gpus:
-        known.append(", ".join(f"{n} (CC {c})" for n, c in facts.gpus.items()))
+        known.append(", ".join(f"{n} (CC {c or '?'})" for n, c in facts.gpus.items()))
     if facts.platforms:
         known.append("platform: " + ", ".join(sorted(facts.platforms)))
     if known:
