@@ -276,7 +276,7 @@ def test_the_cuda_an_environment_provides_against_the_driver(
 
 
 def test_the_text_report_says_what_the_rules_read() -> None:
-    text = to_text(explained(OLD_DRIVER_LOG + ["GPU 0: NVIDIA GeForce RTX 3090 (UUID: GPU-1)"]))
+    text = to_text(explained([*OLD_DRIVER_LOG, "GPU 0: NVIDIA GeForce RTX 3090 (UUID: GPU-1)"]))
     facts_line = text.splitlines()[-1]
     assert facts_line.startswith("From the log: ")
     assert "driver 384.69.0" in facts_line and "NVIDIA GeForce RTX 3090 (CC ?)" in facts_line

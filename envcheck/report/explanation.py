@@ -7,6 +7,7 @@ from typing import Any
 
 from envcheck.errors import assert_never
 from envcheck.explain.explain import Explanation
+from envcheck.explain.log_facts import LogFacts
 from envcheck.report.formats import Format
 from envcheck.report.terminal_text import shown, shown_lines
 
@@ -40,28 +41,8 @@ def _lines(numbers: tuple[int, ...], total: int = 0) -> str:
     return f" (line {shown}{more})" if len(numbers) == 1 else f" (lines {shown}{more})"
 
 
-def to_text(explanation: Explanation) -> str:
-    lines = [explanation.summary(), ""]
-    real = [f for f in explanation.findings if f.code != "benign-warning"]
-    benign = [f for f in explanation.findings if f.code == "benign-warning"]
-    for finding in real:
-        where = _lines(finding.lines, finding.lines_total)
-        lines.append(f"{finding.severity.value.upper()} [{finding.code}]{where}")
-        lines.append(f"  {finding.message}")
-        lines.extend(f"  > {shown(item)}" for item in finding.evidence[:6])
-        if finding.fix:
-            lines.append(f"  fix: {finding.fix}")
-        lines.append("")
-    if benign:
-        lines.append("Harmless (no need to chase these):")
-        for finding in benign:
-            lines.append(f"  -{_lines(finding.lines, finding.lines_total)} {finding.message}")
-        lines.append("")
-    if not explanation.recognised and explanation.relevant:
-        lines.append("Lines that looked most relevant:")
-        lines.extend(f"  {number}: {shown(text)}" for number, text in explanation.relevant)
-        lines.append("")
-    facts = explanation.facts
+def _known_facts(facts: LogFacts) -> list[str]:
+    """What the log showed of its environment, for the report's last line."""
     known = []
     if facts.tensorflow:
         known.append(f"TensorFlow {facts.tensorflow}")
@@ -83,6 +64,31 @@ def to_text(explanation: Explanation) -> str:
         known.append(", ".join(f"{n} (CC {c or '?'})" for n, c in facts.gpus.items()))
     if facts.platforms:
         known.append("platform: " + ", ".join(sorted(facts.platforms)))
+    return known
+
+
+def to_text(explanation: Explanation) -> str:
+    lines = [explanation.summary(), ""]
+    real = [f for f in explanation.findings if f.code != "benign-warning"]
+    benign = [f for f in explanation.findings if f.code == "benign-warning"]
+    for finding in real:
+        where = _lines(finding.lines, finding.lines_total)
+        lines.append(f"{finding.severity.value.upper()} [{finding.code}]{where}")
+        lines.append(f"  {finding.message}")
+        lines.extend(f"  > {shown(item)}" for item in finding.evidence[:6])
+        if finding.fix:
+            lines.append(f"  fix: {finding.fix}")
+        lines.append("")
+    if benign:
+        lines.append("Harmless (no need to chase these):")
+        for finding in benign:
+            lines.append(f"  -{_lines(finding.lines, finding.lines_total)} {finding.message}")
+        lines.append("")
+    if not explanation.recognised and explanation.relevant:
+        lines.append("Lines that looked most relevant:")
+        lines.extend(f"  {number}: {shown(text)}" for number, text in explanation.relevant)
+        lines.append("")
+    known = _known_facts(explanation.facts)
     if known:
         lines.append("From the log: " + "; ".join(known))
     return shown_lines("\n".join(lines).rstrip()) + "\n"
