@@ -3,15 +3,19 @@
 Prints median wall times over --runs runs and each command's ratio to `envcheck probe`.
 Peers are measured only when installed: `python -c "import tensorflow"` (what any TensorFlow
 check costs) and `python -m torch.utils.collect_env` (PyTorch's environment report).
-`envcheck explain` is timed on a ~100 MB log of realistic lines, generated once, with its peak
-memory (maximum resident set size, from /usr/bin/time -v where present), against a bare Python
-loop over the same file's lines; without the optional google-re2 package explain falls back to
-the standard library's regex engine, and its row says so.
+`envcheck explain` is timed on the logs of bench/logs.py (a training run's output, a log of
+mostly TensorFlow INFO lines from a restarted run, the issue's two INFO lines repeated, 100 MB
+each, and logs where every line is a distinct triggered line), each with its peak memory
+(maximum resident set size, from /usr/bin/time -v where present), against a bare Python loop
+over the same file's lines (bench/explain_logs.py, which runs those rows alone); without the
+optional google-re2 package explain falls back to the standard library's regex engine, and
+its rows say so.
 `envcheck fetch` and `pip download --no-deps` fetch the same files (TensorFlow 2.15.1 and its
 and-cuda wheels, built as stand-ins) from a local pypiserver on 127.0.0.1.
 The targets from the issue are checked at the end: `doctor --no-smoke` under a tenth of a bare
 TensorFlow import, the full doctor within 1.2x of a bare import-and-conv script, `--version`
-under 0.15 s, fetch within 1.2x of pip download, explain within 4x of the bare line loop.
+under 0.15 s, fetch within 1.2x of pip download, explain within 4x of the bare line loop on the
+training, TensorFlow INFO and repeated INFO logs and within 10x on the logs of distinct lines.
 With --venv PATH (repeatable) it also times the doctor on that environment's frameworks against
 their bare imports and import + conv scripts (bench/frameworks.py, which runs those rows alone).
 Run: python bench/run.py [--runs 5] [--venv PATH ...]
@@ -22,8 +26,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
-import re
-import shutil
 import statistics
 import subprocess
 import sys
@@ -37,99 +39,16 @@ sys.path.insert(0, str(ROOT))  # tests.index_server builds the stand-in wheels a
 # After the path set-up above, which is why these are not at the top.
 from packaging.requirements import Requirement  # noqa: E402
 
+from bench.explain_logs import engine  # noqa: E402
+from bench.explain_logs import measure as measure_logs  # noqa: E402
+from bench.explain_logs import targets as explain_targets  # noqa: E402
 from bench.frameworks import CONV_SCRIPTS, load, venv_rows, venv_targets  # noqa: E402
+from bench.logs import MB  # noqa: E402
 from bench.timing import byte_compile, time_interleaved  # noqa: E402
 from envcheck.index.wheels import expand_platform  # noqa: E402
 from envcheck.matrix.load import bundled_matrix_dir  # noqa: E402
 from envcheck.matrix.model import load_matrix  # noqa: E402
 from tests.index_server import build_wheel, isolated_pip_environment, pypiserver  # noqa: E402
-
-BIG_LOG_BYTES = 100 * 1024 * 1024
-# A training run's output: progress and INFO noise, with a few real problems repeated now and then.
-_NOISE = (
-    "Epoch {n}/200",
-    "{n}/1875 [==============================] - 4s 2ms/step - loss: 0.2961 - accuracy: 0.9137",
-    "2024-04-03 16:50:32.{m:06d}: I tensorflow/core/common_runtime/executor.cc:1197] "
-    "[/job:localhost/replica:0/task:0/device:GPU:0] (DEBUG INFO) Executor start aborting",
-    "2024-04-03 16:50:32.{m:06d}: I tensorflow/stream_executor/cuda/cuda_blas.cc:1614] "
-    "TensorFloat-32 will be used for the matrix multiplication. This will only be logged once.",
-    "index = {n}",
-    "",
-)
-_PROBLEMS = (
-    "2021-11-24 04:51:47.{m:06d}: E tensorflow/stream_executor/cuda/cuda_dnn.cc:362] Loaded "
-    "runtime CuDNN library: 8.0.5 but source was compiled with: 8.1.0.  CuDNN library needs to "
-    "have matching major version and equal or higher minor version.",
-    "2022-07-10 15:08:09.{m:06d}: W tensorflow/stream_executor/platform/default/dso_loader.cc:64] "
-    "Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open shared "
-    "object file: No such file or directory",
-    "2025-11-30 03:28:13.{m:06d}: W tensorflow/compiler/tf2tensorrt/utils/py_utils.cc:38] "
-    "TF-TRT Warning: Could not find TensorRT",
-)
-
-
-# What the issue measures explain against: a Python loop that reads every line and does nothing.
-BARE_LOOP = "import sys\nfor line in open(sys.argv[1], 'rb'):\n    pass\n"
-
-
-def _engine() -> str:
-    """Which scan engine explain uses here (envcheck.explain.triggers): RE2 with the optional
-    google-re2 package (pip install 'envcheck[fast]'), else the standard library's."""
-    return "" if importlib.util.find_spec("re2") is not None else " [stdlib engine, no google-re2]"
-
-
-def _write_big_log(path: Path, size: int = BIG_LOG_BYTES) -> int:
-    """Write a log of about `size` bytes; returns its number of lines."""
-    lines = written = 0
-    with path.open("w", encoding="utf-8", newline="\n") as out:
-        while written < size:
-            block = []
-            for n in range(lines, lines + 10_000):
-                pool = _PROBLEMS if n % 4999 == 0 else _NOISE
-                block.append(pool[n % len(pool)].format(n=n, m=n % 1_000_000))
-            text = "\n".join(block) + "\n"
-            out.write(text)
-            written += len(text.encode("utf-8"))
-            lines += len(block)
-    return lines
-
-
-_MAX_RSS = re.compile(r"Maximum resident set size \(kbytes\): (\d+)")
-# Fallback without GNU time: a fresh interpreter runs the command and reports the peak of its only
-# child (RUSAGE_CHILDREN here would also count every earlier row's children).
-_RUSAGE_WRAPPER = (
-    "import resource, subprocess, sys\n"
-    "code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode\n"
-    "peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
-    "print('Maximum resident set size (kbytes):', peak // 1024 if sys.platform == 'darwin' "
-    "else peak, file=sys.stderr)\n"
-    "sys.exit(code)\n"
-)
-
-
-def _time_with_memory(
-    command: list[str], env: dict[str, str], runs: int
-) -> tuple[float | None, float | None]:
-    """Median wall seconds and peak resident memory (MB) of `command` over `runs` runs."""
-    gnu_time = shutil.which("time", path="/usr/bin")
-    if gnu_time:
-        wrapped = [gnu_time, "-v", *command]
-    elif sys.platform != "win32":
-        wrapped = [sys.executable, "-c", _RUSAGE_WRAPPER, *command]
-    else:
-        wrapped = command
-    samples, peaks = [], []
-    for _ in range(runs):
-        started = time.perf_counter()
-        completed = subprocess.run(wrapped, env=env, capture_output=True, check=False)
-        samples.append(time.perf_counter() - started)
-        if completed.returncode not in (0, 1):
-            return None, None
-        found = _MAX_RSS.search(completed.stderr.decode(errors="replace"))
-        if found:
-            peaks.append(int(found.group(1)) / 1024)
-    return statistics.median(samples), max(peaks) if peaks else None
-
 
 CONV_SCRIPT = CONV_SCRIPTS["tensorflow"]
 
@@ -198,8 +117,6 @@ def _targets(results: list[tuple[str, float | None, float | None]]) -> list[str]
           "doctor vs bare import + conv")  # fmt: skip
     ratio("envcheck fetch (local index)", "pip download --no-deps (same files)", 1.2,
           "fetch vs pip download")  # fmt: skip
-    ratio(f"envcheck explain (100 MB log){_engine()}", "bare line loop (100 MB log)", 4.0,
-          "explain vs a bare loop over the log's lines")  # fmt: skip
     if "envcheck --version" in times:
         value = times["envcheck --version"]
         verdict = "met" if value < 0.15 else "MISSED"
@@ -210,6 +127,9 @@ def _targets(results: list[tuple[str, float | None, float | None]]) -> list[str]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument(
+        "--words-mb", type=int, default=5, help="size of the log of lines distinct in words"
+    )
     parser.add_argument(
         "--venv", action="append", default=[],
         help="also time the doctor on this virtual environment's frameworks (bench/frameworks.py)",
@@ -247,24 +167,12 @@ def main() -> None:
         results: list[tuple[str, float | None, float | None]] = [
             (name, seconds, None) for name, seconds in time_interleaved(rows, args.runs)
         ]
-        big = Path(tmp, "big.log")
-        started = time.perf_counter()
-        lines = _write_big_log(big)
-        print(
-            f"(generated {big.name}: {big.stat().st_size / 2**20:.0f} MB, {lines:,} lines, "
-            f"in {time.perf_counter() - started:.1f} s)"
-        )
-        explain = [*envcheck, "explain", str(big)]
-        bare = [sys.executable, "-c", BARE_LOOP, str(big)]
-        # Timed taking turns, like the rows above (the ratio is the target); peak memory from
-        # runs of their own under /usr/bin/time.
-        timed = dict(time_interleaved([("explain", explain, env), ("bare", bare, env)], args.runs))
-        _, explain_peak = _time_with_memory(explain, env, 1)
-        _, bare_peak = _time_with_memory(bare, env, 1)
-        results.append(
-            (f"envcheck explain (100 MB log){_engine()}", timed["explain"], explain_peak)
-        )
-        results.append(("bare line loop (100 MB log)", timed["bare"], bare_peak))
+    # explain on the logs of bench/logs.py against a bare loop over each one's lines.
+    explained = measure_logs(args.runs, words_mb=args.words_mb)
+    for log in explained:
+        label = f" ({log.name}, {log.size / MB:.0f} MB, {log.lines:,} lines)"
+        results.append((f"envcheck explain{label}{engine()}", log.explain, log.peak_mb))
+        results.append((f"bare line loop{label}", log.bare, None))
     results.extend(_fetch_vs_pip(args.runs))
     print(f"load after: {load()}")
     baseline = next((s for name, s, _ in results if name == "envcheck probe"), None)
@@ -277,7 +185,7 @@ def main() -> None:
         memory = f" {peak:8.0f}" if peak is not None else ""
         print(f"{name:50} {seconds:9.3f} {ratio}{memory}".rstrip())
     print()
-    for line in _targets(results):
+    for line in [*_targets(results), *explain_targets(explained)]:
         print(line)
     times = {name: seconds for name, seconds, _ in results if seconds is not None}
     for venv in args.venv:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from envcheck.diagnose.log_diagnosis import reason_over_log
 from envcheck.explain.explain import Explanation, explain_log
 from envcheck.explain.reader import read_chunks
 from envcheck.findings import Severity, current_code
@@ -98,7 +99,10 @@ def cases(root: Path = CORPUS) -> Iterator[Case]:
 
 
 def explain_case(case: Case, matrix: Matrix) -> Explanation:
-    return explain_log(read_chunks(str(case.log)), matrix.signatures, matrix, matrix.known_bugs)
+    """What `envcheck explain` says of a case: the signatures' reading and the doctor's rules
+    over the facts the log shows."""
+    read = explain_log(read_chunks(str(case.log)), matrix.signatures, matrix, matrix.known_bugs)
+    return reason_over_log(read, matrix)
 
 
 def judge(case: Case, matrix: Matrix) -> Verdict:

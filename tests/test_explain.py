@@ -480,6 +480,9 @@ def test_cli_json_shape() -> None:
         "tensorflow_range",
         "cudnn",
         "driver",
+        "kernel_module",
+        "cuda",
+        "torch",
         "python",
         "python_bits",
         "frameworks",
@@ -656,6 +659,9 @@ def test_no_facts_are_invented() -> None:
         "tensorflow_range": ">=2.16",  # real: its lines come from external/local_xla/ paths
         "cudnn": None,
         "driver": None,
+        "kernel_module": None,
+        "cuda": None,
+        "torch": None,
         "python": None,
         "python_bits": None,
         # real: its seven lines are TensorFlow's (external/local_xla/, "TensorFlow binary")

@@ -227,19 +227,15 @@ def test_the_standard_library_engine_with_every_bundled_trigger_agrees_with_the_
 @pytest.mark.skipif(
     not HAS_RE2, reason="google-re2 is not installed (pip install 'envcheck[fast]')"
 )
-def test_the_re2_engine_searching_parts_in_threads_agrees_with_the_reference() -> None:
-    """RE2 searches a region's parts in several threads and counts their lines there: with
-    parts of a few dozen bytes every split and every count across parts is exercised."""
-    from dataclasses import replace  # noqa: PLC0415
-
-    base = re2_scan(TRIGGERS)
-    assert base is not None
+def test_the_re2_engine_searching_from_where_the_scanner_stands_agrees_with_the_reference() -> None:
+    """RE2 searches from where the scanner stands to the next trigger, line after line: on
+    lines dense with triggers (several a line, one running into the next line's) every search
+    starts after a line already read, and the lines are counted on from there."""
+    scan = re2_scan(TRIGGERS)
+    assert scan is not None
     rng = random.Random(17)
     alphabet = [b"a", b" ", b"\n", b"\r", b"\r\n", b"Error", b"error", b"CUDA_ERROR_", b"xyz",
-                b"Could not load dynamic library"]  # fmt: skip
-    for threads in (1, 2, 4):
-        for section in (8, 40, 300):
-            scan = replace(base, threads=threads, section=section)
-            for _ in range(40):
-                data = b"".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 500)))
-                assert _scan(data, scan, rng.randrange(1, 200)) == _reference(data, TRIGGERS)
+                b"Could not load dynamic library", b"errorxyz"]  # fmt: skip
+    for _ in range(300):
+        data = b"".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 500)))
+        assert _scan(data, scan, rng.randrange(1, 200)) == _reference(data, TRIGGERS)

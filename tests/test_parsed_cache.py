@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from envcheck.matrix import parsed_cache
-from envcheck.matrix.load import _read_toml, bundled_matrix_dir
+from envcheck.matrix.load import _read_toml, _tomllib, bundled_matrix_dir
 
 NAME = "log_signatures.toml"
 
@@ -39,7 +39,7 @@ def test_a_second_load_reads_the_entry_not_the_toml(
     def no_toml(_: str) -> dict[str, object]:
         raise AssertionError("parsed the TOML again")
 
-    monkeypatch.setattr("envcheck.matrix.load.tomllib.loads", no_toml)
+    monkeypatch.setattr(_tomllib(), "loads", no_toml)
     assert _read_toml(folder, NAME) == first
 
 

@@ -9,19 +9,14 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Literal
 
-from envcheck.diagnose import (
-    advisory_rules,
-    driver_rules,
-    framework_rules,
-    library_rules,
-    static_copies_rules,
-)
+from envcheck.diagnose import rule_set
 from envcheck.diagnose.checks import DRIVER_CODES, without_artefacts
 from envcheck.diagnose.context import Context, Target
-from envcheck.diagnose.coresidency_rules import framework_conflicts, one_finding_per_overwrite
+from envcheck.diagnose.coresidency_rules import one_finding_per_overwrite
+from envcheck.diagnose.rule_set import rule_findings
 from envcheck.errors import EnvcheckError, InputError
 from envcheck.findings import Finding, Severity, ordered
 from envcheck.framework_names import label, subject, within
@@ -36,62 +31,11 @@ from envcheck.recommend.machine import GpuDescription, MachineDescription
 from envcheck.recommend.rank import Recommendation, recommend
 from envcheck.versions import DriverVersion, PythonVersion
 
-Rule = Callable[[Context], list[Finding]]
 FRAMEWORK_RECOMMENDERS: dict[
     str, Callable[[Matrix, MachineDescription], FrameworkRecommendation]
 ] = {
     "torch": recommend_torch,
     "jax": recommend_jax,
-}
-
-RULES: tuple[Rule, ...] = (
-    driver_rules.driver_presence,
-    driver_rules.driver_version,
-    driver_rules.gpu_architecture,
-    framework_rules.framework_installed,
-    framework_rules.cpu_only_build,
-    framework_rules.python_version,
-    framework_rules.windows_native,
-    framework_conflicts,
-    static_copies_rules.static_copy_findings,
-    library_rules.missing_libraries,
-    library_rules.cudnn_version,
-    library_rules.library_files,
-    library_rules.shadowed_copies,
-    library_rules.below_tensorflow_floor,
-    advisory_rules.known_bugs,
-)
-
-
-# The rules about the CUDA libraries TensorFlow's build asks for (the library probe follows
-# TensorFlow's loader): TensorFlow's, and only worth running where a GPU could be used.
-_TENSORFLOW_LIBRARY_RULES: frozenset[Rule] = frozenset(
-    {
-        library_rules.missing_libraries,
-        library_rules.cudnn_version,
-        library_rules.library_files,
-        library_rules.shadowed_copies,
-        library_rules.below_tensorflow_floor,
-    }
-)
-
-# The rules about TensorFlow alone (its Python and Windows support, its libraries, its known
-# bugs): their findings are TensorFlow's, said in the finding's data so the verdict and the
-# component table name the right framework beside PyTorch or JAX.
-TENSORFLOW_RULES: frozenset[Rule] = _TENSORFLOW_LIBRARY_RULES | {
-    framework_rules.python_version,
-    framework_rules.windows_native,
-    advisory_rules.known_bugs,
-}
-
-# The rules that only matter where an NVIDIA GPU could be used: on a machine without one,
-# a missing driver or CUDA library, or a CPU-only build, is no problem.
-GPU_RULES: frozenset[Rule] = _TENSORFLOW_LIBRARY_RULES | {
-    driver_rules.driver_presence,
-    driver_rules.driver_version,
-    driver_rules.gpu_architecture,
-    framework_rules.cpu_only_build,
-    framework_rules.windows_native,
 }
 
 Status = Literal["ok", "warning", "error"]
@@ -339,12 +283,6 @@ def _components_without_gpu(context: Context, findings: Sequence[Finding]) -> tu
     return tuple(rows)
 
 
-def _tensorflows(finding: Finding) -> Finding:
-    if "framework" in finding.data:
-        return finding
-    return replace(finding, data={**finding.data, "framework": "tensorflow"})
-
-
 def _recommend_hint(context: Context) -> str:
     """The recommend command(s) for another machine, for the frameworks judged here."""
     keys = [key for key in context.judged if key != "tensorflow"]
@@ -410,16 +348,7 @@ def diagnose(
     finding about them (one finding per cause). `not_checked`: the checks the --deadline cut
     short (diagnose/checks.py); what their killed children seem to say is left out."""
     context = Context(facts, matrix, target, framework)
-    findings: list[Finding] = []
-    for rule in RULES:
-        if context.no_nvidia_gpu and rule in GPU_RULES:
-            continue
-        found = rule(context)
-        if rule in TENSORFLOW_RULES:
-            found = [_tensorflows(f) for f in found]
-        if rule is static_copies_rules.static_copy_findings:
-            found = [f for f in found if f.data.get("framework") not in measured]
-        findings.extend(found)
+    findings = rule_findings(context, rule_set.RULES, measured)
     if context.no_nvidia_gpu:
         findings.append(
             Finding(

@@ -32,7 +32,9 @@ def _gpu_build(context: Context) -> bool:
     )
 
 
-def _install_fix(context: Context) -> str:
+def install_fix(context: Context) -> str:
+    """How to install the CUDA and cuDNN of the TensorFlow release in the facts, on their OS
+    (also the fix explain gives a log that shows its release)."""
     release, version = context.release, context.tensorflow_version
     if release is None or version is None:
         return (
@@ -62,7 +64,7 @@ def _cudnn_complete_fix(context: Context) -> str:
         )
     return (
         "Install the complete cuDNN package (all sub-libraries) next to the shim: "
-        f"{_install_fix(context)}"
+        f"{install_fix(context)}"
     )
 
 
@@ -97,7 +99,7 @@ def missing_libraries(context: Context) -> list[Finding]:
                     f"No loadable {wanted}: TensorFlow {context.tensorflow_version} needs cuDNN "
                     f"{context.build_cudnn}.",
                     (*(c.problems[0] for c in others if c.problems), *where),
-                    _install_fix(context),
+                    install_fix(context),
                 )
             )
         elif role.startswith("cudnn_"):
@@ -131,7 +133,7 @@ def missing_libraries(context: Context) -> list[Finding]:
                 f"The CUDA libraries found are of another version than the CUDA "
                 f"{context.build_cuda} this TensorFlow loads.",
                 tuple(other_majors),
-                _install_fix(context),
+                install_fix(context),
             )
         )
     if missing_cuda:
@@ -145,7 +147,7 @@ def missing_libraries(context: Context) -> list[Finding]:
                 tuple(missing_cuda),
                 _library_path_fix(tuple(unreached_wheel_dirs), context)
                 if unreached
-                else _install_fix(context),
+                else install_fix(context),
             )
         )
     return findings
@@ -187,7 +189,7 @@ def cudnn_version(context: Context) -> list[Finding]:
             f"built with {build}: 'Loaded runtime CuDNN library: {runtime} but source was "
             f"compiled with: {build}'.",
             (f"{selected.path} ({selected.found_via})",),
-            _install_fix(context),
+            install_fix(context),
         )
     ]
 
@@ -217,7 +219,7 @@ def _problem_findings(context: Context, copies: Sequence[LibraryFacts]) -> list[
                 fix = (
                     _library_path_fix([str(PurePosixPath(unreached[0].path).parent)], context)
                     if unreached and context.os in ("linux", "wsl")
-                    else _install_fix(context)
+                    else install_fix(context)
                 )
                 findings.append(
                     Finding(

@@ -11,14 +11,24 @@ import heapq
 import sys
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Generic, TypeVar
 
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
 from envcheck.errors import InputError
-from envcheck.explain.log_facts import FACT_GATES, LogFactCollector, LogFacts
+from envcheck.explain.cycles import Cycles
+from envcheck.explain.digits import masked
+from envcheck.explain.log_facts import FACT_GATES, LineFacts, LogFactCollector, LogFacts
 from envcheck.explain.log_findings import findings_from_log
-from envcheck.explain.matcher import Followers, LogHit, Screen, clean_line, prime_literals
+from envcheck.explain.matcher import (
+    Followers,
+    Found,
+    LogHit,
+    Screen,
+    clean_line,
+    prime_literals,
+)
 from envcheck.explain.scanner import ChunkScanner
 from envcheck.explain.triggers import (
     Trigger,
@@ -206,6 +216,18 @@ def _for_tensorflow(finding: Finding, facts: LogFacts, matrix: Matrix) -> Findin
     libraries = _libraries_of(finding, facts)
     if finding.code not in _LIBRARY_CODES or not libraries:
         return finding
+    names = ", ".join(sorted(libraries))
+    stated = matrix.release_for(Version(facts.tensorflow)) if facts.tensorflow else None
+    if stated is not None and stated.cuda is not None:
+        # The log names its release: that release's CUDA, not the range of every release
+        # that asks for these library names.
+        cudnn = f" and cuDNN {stated.cudnn}" if stated.cudnn else ""
+        extra = (
+            f" The log's TensorFlow {facts.tensorflow} is built with CUDA {stated.cuda}{cudnn} "
+            f"and asks for {names}: install that CUDA, or a TensorFlow built for the CUDA you "
+            "have (`envcheck recommend` names one)."
+        )
+        return replace(finding, fix=(finding.fix + extra).strip())
     wanted = sorted(set(libraries.values()))
     cuda_lines = {part for w in wanted for part in w.split("/")}
     series = sorted(
@@ -216,7 +238,6 @@ def _for_tensorflow(finding: Finding, facts: LogFacts, matrix: Matrix) -> Findin
         },
         key=lambda text: tuple(int(p) for p in text.split(".")),
     )
-    names = ", ".join(sorted(libraries))
     built_for = f" (TensorFlow {series[0]}-{series[-1]})" if series else ""
     extra = (
         f" The log's TensorFlow asks for CUDA {' or '.join(wanted)} libraries ({names})"
@@ -316,52 +337,189 @@ def _read_as(hit: LogHit, facts: LogFacts, matrix: Matrix) -> LogHit:
     )
 
 
+@dataclass(frozen=True)
+class _Verdict:
+    """How a line reads, whatever log it is in (the state of the log aside)."""
+
+    facts: LineFacts
+    hits: tuple[Found, ...]
+    alarm: int | None  # the line's score among the telling lines; None: no alarm word
+    # The places of the digits the reading hung on: those that decided only a value kept from
+    # its first line (LogFactCollector.judge), by the value, and all the others.
+    value_pins: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    other_pins: tuple[int, ...] = ()
+
+
+V = TypeVar("V")
+
+
+@dataclass(frozen=True)
+class _Shape(Generic[V]):
+    """The verdicts of the lines of one mask (digits.masked), by their pinned digits: the places
+    of the digits the reading hangs on are the same for every line of a mask."""
+
+    pins: tuple[int, ...]
+    verdicts: dict[object, V]
+
+    def key(self, text: str) -> object:
+        """The pinned digits of `text` (a line of this mask)."""
+        return tuple(text[place] for place in self.pins) if self.pins else None
+
+
+# Bounds on what is remembered: a log of distinct lines fills them and they are emptied, so
+# memory stays bounded; a log that repeats itself finds its lines again.
+MASKS_KEPT = 4096
+VERDICTS_KEPT_PER_MASK = 256
+
+
+class _Memo(Generic[V]):
+    """Verdicts remembered by a line's mask and pinned digits (MASKS_KEPT masks at most)."""
+
+    def __init__(self) -> None:
+        self._shapes: dict[object, _Shape[V]] = {}
+
+    def get(self, mask: object, text: str) -> tuple[V, tuple[int, ...]] | None:
+        shape = self._shapes.get(mask)
+        if shape is None:
+            return None
+        verdict = shape.verdicts.get(shape.key(text))
+        return None if verdict is None else (verdict, shape.pins)
+
+    def put(self, mask: object, text: str, verdict: V, pins: list[int]) -> tuple[int, ...]:
+        places = tuple(sorted(set(pins)))
+        shape = self._shapes.get(mask)
+        if shape is None or shape.pins != places:
+            # (The places are the same for every line of a mask, digits.py; were they not,
+            # the verdicts kept under the old ones would be dropped, never misread.)
+            if len(self._shapes) >= MASKS_KEPT:
+                self._shapes.clear()
+            shape = self._shapes[mask] = _Shape(places, {})
+        if len(shape.verdicts) >= VERDICTS_KEPT_PER_MASK:
+            shape.verdicts.clear()
+        shape.verdicts[shape.key(text)] = verdict
+        return shape.pins
+
+
+_NO_JOIN: tuple[int, tuple[Found, ...]] = (0, ())
+TEXTS = ("texts", "")  # the step counted for every line with text
+
+
 class _Reading:
-    """What one pass over a log keeps: hits, facts and the most telling unrecognised lines."""
+    """What one pass over a log keeps: hits, facts and the most telling unrecognised lines.
+
+    A line is judged once per mask and pinned digits (_Memo): a log that repeats its lines with
+    other timestamps reads each line like the first of its kind. `changes` counts every change
+    of what is kept other than counts, and `steps` logs each count's growth, so that
+    envcheck.explain.cycles can tell when a run of lines changed nothing but counts and add
+    those counts again for the runs like it; `pins_here` and `pins_before` say which digits of
+    the last line (and of the one before, read with it) its reading hung on."""
 
     def __init__(self, signatures: Sequence[Signature], matrix: Matrix) -> None:
-        self.collector = LogFactCollector(matrix)
+        self.steps: list[tuple[str, str]] = []
+        self.collector = LogFactCollector(matrix, self.steps)
         self.screen = Screen.of(signatures)
         self.followers = Followers(self.screen)
         self.hits: list[LogHit] = []
         self._per_signature: dict[str, int] = {}
         self._relevant: list[tuple[int, int, str]] = []  # a min-heap of (score, -line, text)
         self.texts = 0
-        self._pending: tuple[int, str] | None = None  # an unexplained line the next may finish
+        # An unexplained line the next may finish: (number, text, mask).
+        self._pending: tuple[int, str, bytes] | None = None
+        self._changes = 0
+        self._lines: _Memo[_Verdict] = _Memo()
+        self._joins: _Memo[tuple[int, tuple[Found, ...]]] = _Memo()
+        self.pins_here: list[int] | tuple[int, ...] = ()
+        self.pins_before: list[int] = []
+        self.text = ""  # the last line read, cleaned
+
+    @property
+    def changes(self) -> int:
+        return self._changes + self.followers.moves
 
     def line(self, number: int, raw: str) -> None:
         text = clean_line(raw)
         pending, self._pending = self._pending, None
+        self.pins_here, self.pins_before, self.text = (), [], text
         if not text:
             return
         self.texts += 1
-        self.collector.line(text)
-        line_hits = list(self.screen.match(text, number))
+        self.steps.append(TEXTS)
+        mask = masked(text)
+        remembered = self._lines.get(mask, text)
+        verdict = self._judge(text, mask) if remembered is None else remembered[0]
+        if self.collector.apply(verdict.facts, number, text):
+            self._changes += 1
+        self.pins_here = verdict.other_pins
+        if verdict.value_pins:
+            # A value already known from an earlier line no longer hangs on these digits.
+            settled = self.collector.settled
+            self.pins_here = [
+                *verdict.other_pins,
+                *(
+                    p
+                    for attribute, own in verdict.value_pins
+                    if not settled(attribute)
+                    for p in own
+                ),
+            ]
+        line_hits = self.screen.hits(verdict.hits, text, number) if verdict.hits else []
         if self.followers.waiting:
             line_hits.extend(self.followers.match(text, number))
         if pending is not None and pending[0] == number - 1 and not line_hits:
             # (A line that explains itself is not read as the end of the one before.)
-            self._join(pending, text, set())
+            self._join(pending, text, mask)
         if line_hits:
             self._keep(line_hits, number)
             return
         # A line with a trigger and no message may be the first half of one a terminal or a
         # copy wrapped: the next line is read with it.
-        self._pending = (number, text)
-        if not any(word in text for word in ALARM_TRIGGERS):
+        self._pending = (number, text, mask)
+        if verdict.alarm is None:
             return
-        lowered = text.lower()
-        score = sum(word in lowered for word in _TELLING_WORDS)
-        entry = (score, -number, text[:500])
+        entry = (verdict.alarm, -number, text[:500])
         if len(self._relevant) < RELEVANT_LINES:
             heapq.heappush(self._relevant, entry)
+            self._changes += 1
         elif entry > self._relevant[0]:
             heapq.heapreplace(self._relevant, entry)
+            self._changes += 1
+
+    def _judge(self, text: str, mask: bytes) -> _Verdict:
+        facts, pins, value_pins = self.collector.judge(text, mask)
+        found, screen_pins = self.screen.judge(text, mask)
+        alarm = None
+        if any(word in text for word in ALARM_TRIGGERS):
+            lowered = text.lower()
+            alarm = sum(word in lowered for word in _TELLING_WORDS)
+        other = tuple(sorted({*pins, *screen_pins}))
+        verdict = _Verdict(facts, found, alarm, value_pins, other)
+        self._lines.put(mask, text, verdict, [*other, *(p for _, own in value_pins for p in own)])
+        return verdict
 
     @property
     def wants_next(self) -> int:
         """The number of the line to read next whatever its triggers (0: none)."""
         return self._pending[0] + 1 if self._pending is not None else 0
+
+    @property
+    def pending(self) -> tuple[int, str, bytes] | None:
+        return self._pending
+
+    def set_pending(self, number: int, text: str) -> None:
+        """Make line `number` the unexplained line the next may finish (cycles: the last line
+        of the runs passed over)."""
+        self._pending = (number, text, masked(text))
+
+    def count(self, step: tuple[str, str], times: int) -> None:
+        """Add a count's growth `times` over (cycles: the runs passed over)."""
+        kind, name = step
+        if kind == "texts":
+            self.texts += times
+        elif kind == "framework":
+            frameworks = self.collector.facts.frameworks
+            frameworks[name] = frameworks.get(name, 0) + times
+        else:
+            self._per_signature[name] = self._per_signature.get(name, 0) + times
 
     def _keep(self, line_hits: list[LogHit], number: int) -> None:
         self.followers.opened_by(line_hits, number)
@@ -369,20 +527,44 @@ class _Reading:
             # A log repeating one message a million times keeps its first few as evidence.
             seen = self._per_signature.get(hit.signature.id, 0)
             self._per_signature[hit.signature.id] = seen + 1
+            self.steps.append(("signature", hit.signature.id))
             if seen < HITS_KEPT_PER_SIGNATURE:
                 self.hits.append(hit)
-        self.collector.hits(line_hits)
+                self._changes += 1
+        if self.collector.hits(line_hits):
+            self._changes += 1
 
-    def _join(self, pending: tuple[int, str], text: str, found_here: set[str]) -> None:
+    def _join(self, pending: tuple[int, str, bytes], text: str, mask: bytes) -> None:
         """Messages split over two lines: a hard wrap (joined as is) or a break at a space."""
-        number, first = pending
-        for joined in (first + text, f"{first} {text}"):
-            hits = [
-                h for h in self.screen.match(joined, number) if h.signature.id not in found_here
-            ]
-            if hits:
-                self._keep(hits, number)
-                return
+        number, first, first_mask = pending
+        both = first + text
+        key = (first_mask, mask)
+        remembered = self._joins.get(key, both)
+        if remembered is None:
+            judged, pins = self._judge_join(first, text)
+            places = self._joins.put(key, both, judged, pins)
+        else:
+            judged, places = remembered
+        split = len(first)
+        self.pins_before = [place for place in places if place < split]
+        self.pins_here = sorted({*self.pins_here, *(p - split for p in places if p >= split)})
+        variant, found = judged
+        if found:
+            joined = both if variant == 0 else f"{first} {text}"
+            self._keep(self.screen.hits(found, joined, number), number)
+
+    def _judge_join(self, first: str, text: str) -> tuple[tuple[int, tuple[Found, ...]], list[int]]:
+        """Which of the two joins matches (0: as is, 1: at a space) and how, and the places in
+        first + text of the digits that decided it."""
+        pins: list[int] = []
+        split = len(first)
+        for variant, joined in enumerate((first + text, f"{first} {text}")):
+            found, places = self.screen.judge(joined)
+            # (In the join at a space, the places after the space are one further on.)
+            pins += places if variant == 0 else [p if p < split else p - 1 for p in places]
+            if found:
+                return (variant, found), pins
+        return _NO_JOIN, pins
 
     def explanation(
         self, count: int, any_text: bool, matrix: Matrix, known_bugs: Sequence[KnownBug]
@@ -463,17 +645,24 @@ def explain_log(
     signatures: Sequence[Signature],
     matrix: Matrix,
     known_bugs: Sequence[KnownBug] = (),
+    passing: bool = True,
 ) -> Explanation:
     """Explain a log given as UTF-8 byte chunks (envcheck.explain.reader.read_chunks). Only the
     lines that hold a trigger are read closely (envcheck.explain.scanner), and every line
-    after a hit whose `follows` rows wait for it."""
+    after a hit whose `follows` rows wait for it; runs that repeat the run before are passed
+    over, their counts added (envcheck.explain.cycles; `passing=False` reads them all, for
+    the tests that hold the two readings equal)."""
     scan = scan_triggers(signatures)
     reading = _Reading(signatures, matrix)
-    scanner = ChunkScanner(scan or folded_scan([Trigger("\x00never\x00")]), chunks)
+    # (Runs of repeated lines are passed over, cycles.py; not where every line is read.)
+    cycles = Cycles(reading, scan.digit_texts) if scan is not None and passing else None
+    scanner = ChunkScanner(scan or folded_scan([Trigger("\x00never\x00")]), chunks, cycles)
     if scan is None:
         scanner.read_through(_EVERY_LINE)
     for number, text in scanner:
         reading.line(number, text)
+        if cycles is not None:
+            cycles.read(scanner)
         waiting = reading.followers.waiting
         if scan is not None:
             scanner.read_through(max(reading.wants_next, 0, *waiting.values()))

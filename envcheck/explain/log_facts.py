@@ -13,6 +13,7 @@ from typing import Any
 
 from packaging.specifiers import SpecifierSet
 
+from envcheck.explain.digits import DigitReader, digit_places, masked
 from envcheck.explain.matcher import LogHit
 from envcheck.matrix.model import Matrix
 
@@ -126,15 +127,52 @@ _GPU = re.compile(
     r"name: (?P<name>[^,]{1,300}), pci bus id: [^,]{1,300}, compute capability: (?P<cc>\d+\.\d+)"
 )
 _GPU_GATES = ("compute capability",)
+# A GPU named without its compute capability (the matrix's GPU table gives it): nvidia-smi -L
+# and collect_env ("GPU 0: NVIDIA GeForce RTX 5090 (UUID: GPU-...)", "GPU models and
+# configuration: GPU 0: NVIDIA GeForce RTX 3090"), and nvidia-smi's table ("|   0  NVIDIA
+# GeForce RTX 3090     Off  | 00000000:01:00.0 Off |"; "GeForce GTX 1080" before the 2020
+# drivers). A name is a brand's and at most 60 characters.
+_BRANDS = r"(?:NVIDIA |Tesla |Quadro |GeForce |TITAN )"
+_GPU_NAME = re.compile(
+    r"\bGPU \d{1,2}: (?P<name>" + _BRANDS + r"[^()|,]{1,60}?)\s*(?:\(UUID|$)"
+    r"|^\|\s{1,6}\d{1,2}\s{1,4}(?P<row>" + _BRANDS + r"[^|]{1,60}?)\s{2,}(?:On|Off)\s{1,6}\|"
+)
+_GPU_NAME_GATES = (
+    *(f": {brand}" for brand in ("NVIDIA ", "Tesla ", "Quadro ", "GeForce ", "TITAN ")),
+    "On  |",
+    "Off  |",
+)
 # "tensorflow 2.15.0", "TensorFlow version: 2.15", "tensorflow==2.15.1", "tensorflow-2.15.0-cp311"
 _TF_VERSION = re.compile(
     r"(?:tensorflow|TensorFlow)(?: version:?)?[ =_-]{1,3}v?(?P<version>[12]\.\d{1,2}\.\d{1,2})\b"
 )
 _TF_VERSION_GATES = (*(f"tensorflow{sep}" for sep in " =_-"), "TensorFlow ")
+# (torch.utils.collect_env says "Nvidia driver version: 470.82.01".)
 _DRIVER = re.compile(
-    r"(?:libcuda reported version is|Driver Version):?\s+(?P<version>\d{3}\.\d{1,3}(?:\.\d{1,3})?)"
+    r"(?:libcuda reported version is|Driver Version|Nvidia driver version):?\s+"
+    r"(?P<version>\d{3}\.\d{1,3}(?:\.\d{1,3})?)"
 )
-_DRIVER_GATES = ("libcuda reported version is", "Driver Version")
+_DRIVER_GATES = ("libcuda reported version is", "Driver Version", "Nvidia driver version")
+# TensorFlow's driver check prints the kernel module's release beside libcuda's.
+_KERNEL = re.compile(r"kernel reported version is:?\s+(?P<version>\d{3}\.\d{1,3}(?:\.\d{1,3})?)")
+_KERNEL_GATES = ("kernel reported version is",)
+# The CUDA an environment provides for the framework it runs: a conda cudatoolkit package
+# ("cudatoolkit 10.2.89 hfd86e86_1", "cudatoolkit-10.2.89-"), an NVIDIA container's banner
+# ("CUDA Version 12.2.0", without the colon of nvidia-smi's driver CUDA), collect_env's "CUDA
+# used to build PyTorch: 11.7". (nvcc's release is not one: the framework may not use it.)
+_CUDA = re.compile(
+    r"\bcudatoolkit(?:\s{1,40}|-|==?)(?P<conda>\d{1,2}\.\d{1,2})\b"
+    r"|\bCUDA Version (?P<banner>\d{1,2}\.\d{1,2})\.\d"
+    r"|CUDA used to build PyTorch: (?P<torch>\d{1,2}\.\d{1,2})\b"
+)
+_CUDA_GATES = ("cudatoolkit", "CUDA Version ", "CUDA used to build PyTorch")
+# The PyTorch installed, as collect_env and a wheel's file name (pip installing it) write it;
+# not a requirement (torch==1.3.1+cpu), which may be one pip could not install.
+_TORCH_VERSION = re.compile(
+    r"(?:PyTorch version: |\btorch(?:-| version:? ))(?P<version>\d\.\d{1,2}(?:\.\d{1,2})?"
+    r"(?:\+(?:cu\d{2,3}|cpu|rocm[\d.]{1,8}))?)(?![\w.])"
+)
+_TORCH_VERSION_GATES = ("PyTorch version: ", "torch-", "torch version")
 # The interpreter that ran: its banner ("Python 3.12.1 (tags/...) [MSC v.1937 64 bit (AMD64)]"),
 # "Python 3.13.0" in pip's or a report's output, or its library path (".../python3.10/site-").
 _PYTHON = re.compile(
@@ -151,6 +189,9 @@ _LIBRARY = re.compile(r"(?<![\w.+-])[\w.+-]+\.(?:so(?:\.\d+)+|dll)")
 _VALUES: tuple[tuple[str, re.Pattern[str], tuple[str, ...], bool], ...] = (
     ("tensorflow", _TF_VERSION, _TF_VERSION_GATES, True),
     ("driver", _DRIVER, _DRIVER_GATES, False),
+    ("kernel_module", _KERNEL, _KERNEL_GATES, False),
+    ("cuda", _CUDA, _CUDA_GATES, True),
+    ("torch", _TORCH_VERSION, _TORCH_VERSION_GATES, True),
     ("python", _PYTHON, _PYTHON_GATES, True),
     ("python_bits", _BITS, _BITS_GATES, True),
 )
@@ -161,6 +202,7 @@ PATTERNS = (
     *(pattern for pattern, _, _ in _PLATFORM_MARKERS),
     *(pattern for pattern, _, _ in _FRAMEWORK_MARKERS),
     _GPU,
+    _GPU_NAME,
     *(pattern for _, pattern, _, _ in _VALUES),
     _LIBRARY,
 )
@@ -185,6 +227,7 @@ FACT_GATES = tuple(
     sorted(
         {gate for _, gates, _ in _PLATFORM_MARKERS for gate in gates}
         | {*_GPU_GATES, *_TF_VERSION_GATES, *_DRIVER_GATES, *_LIBRARY_GATES, *_PYTHON_GATES}
+        | {*_KERNEL_GATES, *_CUDA_GATES, *_TORCH_VERSION_GATES, *_GPU_NAME_GATES}
         | set(_BITS_GATES)
         | {gate for _, gates, _ in _FRAMEWORK_MARKERS for gate in gates}
     )
@@ -192,7 +235,8 @@ FACT_GATES = tuple(
 
 
 def _gate(text: str, gates: tuple[str, ...]) -> bool:
-    return any(gate in text for gate in gates)
+    # (map over the bound method runs in C: a generator cost a third of judging a line.)
+    return any(map(text.__contains__, gates))
 
 
 @dataclass
@@ -206,12 +250,19 @@ class LogFacts:
     tensorflow: str | None = None
     tensorflow_range: str | None = None  # PEP 440 specifier the log's source paths imply
     cudnn: str | None = None  # the cuDNN TensorFlow loaded, decoded (8400 -> 8.4.0)
-    driver: str | None = None
+    driver: str | None = None  # the driver release (libcuda's, nvidia-smi's)
+    kernel_module: str | None = None  # the kernel module's release, as TensorFlow reports it
+    cuda: str | None = None  # X.Y of the CUDA the environment provides (conda, a container)
+    torch: str | None = None  # the PyTorch version the log shows, with its local tag
     python: str | None = None  # X.Y of the interpreter the log shows
     python_bits: str | None = None  # "32" or "64", from the interpreter's banner
     # framework (LOG_FRAMEWORKS) -> lines that show it, in the order first seen; a hit of a
     # signature that is one framework's own message counts as such a line
     frameworks: dict[str, int] = field(default_factory=dict)
+    # Which line told each fact: the fact's key (an attribute, "platform:NAME", "gpu:NAME",
+    # "library:NAME", "framework:NAME", a signature's "ID.GROUP") -> (line number, text) of the
+    # line that first gave its value, or changed it. The evidence of the rules' findings.
+    sources: dict[str, tuple[int, str]] = field(default_factory=dict)
 
     @property
     def framework(self) -> str:
@@ -233,6 +284,9 @@ class LogFacts:
             "tensorflow_range": self.tensorflow_range,
             "cudnn": self.cudnn,
             "driver": self.driver,
+            "kernel_module": self.kernel_module,
+            "cuda": self.cuda,
+            "torch": self.torch,
             "python": self.python,
             "python_bits": self.python_bits,
             "frameworks": dict(self.frameworks),
@@ -252,7 +306,9 @@ def decode_cudnn(number: str, matrix: Matrix) -> str | None:
 
 
 def library_index(matrix: Matrix) -> dict[str, str]:
-    """Library file name -> the CUDA version(s) whose TensorFlow builds ask for it."""
+    """Library file name -> the CUDA version(s) whose TensorFlow builds ask for it, and the
+    CUDA runtime of every toolkit before CUDA 11, whose names carry its major.minor
+    (libcudart.so.9.0, cudart64_90.dll: what any framework built with it loads)."""
     index: dict[str, set[str]] = {}
     for library_set in matrix.library_sets:
         versions = {f"{v.release[0]}.{v.release[1]}" for v in library_set.cuda}
@@ -260,62 +316,251 @@ def library_index(matrix: Matrix) -> dict[str, str]:
             for name in (lib.linux, lib.windows):
                 if name:
                     index.setdefault(name.lower(), set()).update(versions)
+    for toolkit in matrix.toolkits:
+        major, minor = toolkit.version.release[:2]
+        if major < 11:
+            for name in (f"libcudart.so.{major}.{minor}", f"cudart64_{major}{minor}.dll"):
+                index.setdefault(name, set()).add(f"{major}.{minor}")
     return {name: "/".join(sorted(v)) for name, v in index.items()}
 
 
+@dataclass(frozen=True)
+class LineFacts:
+    """What one line shows (LogFactCollector.judge), to be added to a log's facts (apply)."""
+
+    platforms: tuple[str, ...] = ()
+    frameworks: tuple[str, ...] = ()  # in _FRAMEWORK_MARKERS order
+    gpu: tuple[str, str] | None = None  # (name, compute capability)
+    values: tuple[tuple[str, str], ...] = ()  # (LogFacts attribute, value), in _VALUES order
+    libraries: tuple[tuple[str, str], ...] = ()  # (name as written, CUDA), as found
+
+
+_KEEP_FIRST = {attribute: keep_first for attribute, _, _, keep_first in _VALUES}
+
+
+def _digit_gate_places(text: str, mask: bytes, gates: tuple[str, ...]) -> list[int]:
+    """The places of the digits of every gate with a digit ("Python 3.", "ctranslate2") that
+    the line could hold under its mask: whether such a gate passes hangs on them."""
+    shapes = _DIGIT_GATES.get(gates)
+    if shapes is None:
+        shapes = _DIGIT_GATES[gates] = tuple(
+            masked(gate) for gate in gates if any(c.isdigit() for c in gate)
+        )
+    places: list[int] = []
+    for shape in shapes:
+        at = mask.find(shape)
+        while at != -1:
+            if not mask.isascii():
+                # (Places in the text, not in its UTF-8: every digit, to be safe.)
+                return digit_places(text)
+            places += [at + i for i, byte in enumerate(shape) if byte == 0x30]
+            at = mask.find(shape, at + 1)
+    return places
+
+
+_DIGIT_GATES: dict[tuple[str, ...], tuple[bytes, ...]] = {}
+
+
+class _Readers(dict[int, DigitReader]):
+    """How each fact pattern's search depends on a line's digits (envcheck.explain.digits),
+    by id(pattern), worked out when first asked for: parsing the patterns cost a tenth of
+    explain's start."""
+
+    def __missing__(self, key: int) -> DigitReader:
+        pattern = next(p for p in PATTERNS if id(p) == key)
+        reader = self[key] = DigitReader(pattern)
+        return reader
+
+
+_READERS = _Readers()
+
+
+def _markers(
+    text: str,
+    mask: bytes,
+    markers: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...],
+    pins: list[int],
+) -> tuple[str, ...]:
+    """The names of the markers `text` shows; the digits that decided it go to `pins`."""
+    shown = []
+    for pattern, gates, name in markers:
+        pins += _digit_gate_places(text, mask, gates)
+        if _gate(text, gates):
+            pins += _READERS[id(pattern)].pins(text)
+            if pattern.search(text):
+                shown.append(name)
+    return tuple(shown)
+
+
+def _values(
+    text: str, mask: bytes
+) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, tuple[int, ...]], ...]]:
+    """The one-value facts `text` shows, and by value the digits that decided it."""
+    values = []
+    value_pins = []
+    for attribute, pattern, value_gates, _ in _VALUES:
+        # ("Python 3." is a gate: whether it passes hangs on the digits where it is.)
+        own = _digit_gate_places(text, mask, value_gates)
+        if _gate(text, value_gates):
+            own += _READERS[id(pattern)].pins(text)
+            found = pattern.search(text)
+            if found:
+                # The first named group that took part is the value.
+                name = next(n for n, v in found.groupdict().items() if v is not None)
+                values.append((attribute, found.group(name)))
+                own += digit_places(text, *found.span(name))
+        if own:
+            value_pins.append((attribute, tuple(own)))
+    return tuple(values), tuple(value_pins)
+
+
 class LogFactCollector:
-    def __init__(self, matrix: Matrix) -> None:
+    """The facts of one log, line by line: judge() reads what a line shows (a pure function of
+    the line, which explain remembers per mask), apply() adds it to the log's facts.
+
+    `steps`, when given, gets one entry per count that grows (a line showing a framework), so
+    a run of repeated lines can add the same counts again (envcheck.explain.cycles)."""
+
+    def __init__(self, matrix: Matrix, steps: list[tuple[str, str]] | None = None) -> None:
         self.facts = LogFacts()
         self._matrix = matrix
         self._libraries = library_index(matrix)
+        self._masked_libraries = frozenset(masked(name) for name in self._libraries)
         self._range: SpecifierSet | None = None
+        self._paths: set[str] = set()  # the _TF_PATH_RANGES applied so far
+        self._steps = steps
 
-    def line(self, text: str) -> None:
-        for pattern, gates, platform in _PLATFORM_MARKERS:
-            known = platform in self.facts.platforms
-            if not known and _gate(text, gates) and pattern.search(text):
-                self.facts.platforms.add(platform)
-        for pattern, gates, framework in _FRAMEWORK_MARKERS:
-            if _gate(text, gates) and pattern.search(text):
-                self._shows(framework)
+    def line(self, text: str, number: int = 0) -> None:
+        self.apply(self.judge(text)[0], number, text)
+
+    def judge(
+        self, text: str, mask: bytes | None = None
+    ) -> tuple[LineFacts, list[int], tuple[tuple[str, tuple[int, ...]], ...]]:
+        """What `text` shows; the places of the digits that decided it (`mask`: the line's mask,
+        digits.masked) but for a value's; and those that decided a value (attribute, places):
+        a value kept from the first line that shows it no longer hangs on them once it is
+        known. Every pattern is searched whatever the log showed before, so the result holds
+        for any log."""
+        mask = masked(text) if mask is None else mask
+        pins: list[int] = []
+        platforms = _markers(text, mask, _PLATFORM_MARKERS, pins)
+        frameworks = _markers(text, mask, _FRAMEWORK_MARKERS, pins)
+        gpu = None
         if _gate(text, _GPU_GATES):
-            gpu = _GPU.search(text)
-            if gpu:
-                self.facts.gpus[gpu.group("name").strip()] = gpu.group("cc")
-        for attribute, pattern, value_gates, keep_first in _VALUES:
-            if keep_first and getattr(self.facts, attribute) is not None:
-                continue
-            found = pattern.search(text) if _gate(text, value_gates) else None
+            found = _GPU.search(text)
             if found:
-                # The first named group that took part is the value.
-                value = next(v for v in found.groupdict().values() if v is not None)
-                setattr(self.facts, attribute, value)
+                gpu = (found.group("name").strip(), found.group("cc"))
+                pins += digit_places(text, *found.span("name"))
+                pins += digit_places(text, *found.span("cc"))
+        if gpu is None and _gate(text, _GPU_NAME_GATES):
+            pins += _READERS[id(_GPU_NAME)].pins(text)
+            found = _GPU_NAME.search(text)
+            if found:
+                group = "name" if found.group("name") is not None else "row"
+                gpu = (found.group(group).strip(), "")  # "": the capability is not shown
+                pins += digit_places(text, *found.span(group))
+        values, value_pins = _values(text, mask)
+        libraries = []
         if _gate(text, _LIBRARY_GATES):
-            for name in _LIBRARY.findall(text):
+            for found in _LIBRARY.finditer(text):
+                name = found.group()
+                if masked(name.lower()) in self._masked_libraries:
+                    # (A name no library of the index has under its mask means nothing,
+                    # whatever its digits.)
+                    pins += digit_places(text, *found.span())
                 cuda = self._libraries.get(name.lower())
                 if cuda:
-                    self.facts.libraries[name] = cuda
+                    libraries.append((name, cuda))
+        facts = LineFacts(platforms, frameworks, gpu, values, tuple(libraries))
+        return facts, pins, value_pins
 
-    def _shows(self, framework: str) -> None:
-        self.facts.frameworks[framework] = self.facts.frameworks.get(framework, 0) + 1
+    def settled(self, attribute: str) -> bool:
+        """Whether no later line can change the value `attribute` (kept from the first line
+        that shows it, and known)."""
+        return _KEEP_FIRST[attribute] and getattr(self.facts, attribute) is not None
 
-    def hits(self, hits: Iterable[LogHit]) -> None:
+    def apply(self, shown: LineFacts, number: int = 0, text: str = "") -> bool:
+        """Add what line `number` (`text`) shows to the log's facts; whether anything but a
+        count changed. Only a change records its line (LogFacts.sources), so a line that
+        teaches nothing new costs nothing more."""
+        facts = self.facts
+        sources = facts.sources
+        changed = False
+        for platform in shown.platforms:
+            if platform not in facts.platforms:
+                facts.platforms.add(platform)
+                sources[f"platform:{platform}"] = (number, text)
+                changed = True
+        for framework in shown.frameworks:
+            if self._shows(framework):
+                sources[f"framework:{framework}"] = (number, text)
+                changed = True
+        if shown.gpu is not None:
+            name, capability = shown.gpu
+            # (A name alone never forgets the capability another line gave it.)
+            if facts.gpus.get(name) != capability and not (not capability and name in facts.gpus):
+                facts.gpus[name] = capability
+                sources[f"gpu:{name}"] = (number, text)
+                changed = True
+        for attribute, value in shown.values:
+            current = getattr(facts, attribute)
+            if _KEEP_FIRST[attribute] and current is not None:
+                continue
+            if current != value:
+                setattr(facts, attribute, value)
+                sources[attribute] = (number, text)
+                changed = True
+        for name, cuda in shown.libraries:
+            if facts.libraries.get(name) != cuda:
+                facts.libraries[name] = cuda
+                sources[f"library:{name}"] = (number, text)
+                changed = True
+        return changed
+
+    def _shows(self, framework: str) -> bool:
+        """Count a line (or hit) showing `framework`; whether the framework is new."""
+        seen = self.facts.frameworks.get(framework, 0)
+        self.facts.frameworks[framework] = seen + 1
+        if self._steps is not None:
+            self._steps.append(("framework", framework))
+        return seen == 0
+
+    def hits(self, hits: Iterable[LogHit]) -> bool:
+        """Add what these hits tell; whether anything but a count changed."""
+        facts = self.facts
+        changed = False
+        sources = facts.sources
         for hit in hits:
-            if hit.signature.framework:
+            where = (hit.line, hit.text)
+            if hit.signature.framework and self._shows(hit.signature.framework):
                 # A message only this framework prints: the line speaks for it.
-                self._shows(hit.signature.framework)
+                sources[f"framework:{hit.signature.framework}"] = where
+                changed = True
             encoded = hit.groups.get("cudnn")
-            if encoded and encoded.isdigit() and self.facts.cudnn is None:
-                self.facts.cudnn = decode_cudnn(encoded, self._matrix)
-            self._tensorflow_path(hit.text)
+            if encoded and encoded.isdigit() and facts.cudnn is None:
+                facts.cudnn = decode_cudnn(encoded, self._matrix)
+                if facts.cudnn is not None:
+                    sources["cudnn"] = where
+                    changed = True
+            if self._tensorflow_path(hit.text):
+                sources["tensorflow_range"] = where
+                changed = True
             for key in ("runtime", "compiled", "capability", "minimum", "driver", "kernel", "dso"):
                 value = hit.groups.get(key)
-                if value:
-                    self.facts.versions[f"{hit.signature.id}.{key}"] = value
+                if value and facts.versions.get(f"{hit.signature.id}.{key}") != value:
+                    facts.versions[f"{hit.signature.id}.{key}"] = value
+                    sources[f"{hit.signature.id}.{key}"] = where
+                    changed = True
+        return changed
 
-    def _tensorflow_path(self, text: str) -> None:
+    def _tensorflow_path(self, text: str) -> bool:
+        changed = False
         for path, specifier in _TF_PATH_RANGES:
-            if path in text:
+            if path in text and path not in self._paths:
+                # (Narrowing by the same range again changes nothing: each is applied once.)
+                self._paths.add(path)
                 implied = SpecifierSet(specifier)
                 self._range = implied if self._range is None else self._range & implied
+                changed = changed or self.facts.tensorflow_range != str(self._range)
                 self.facts.tensorflow_range = str(self._range)
+        return changed

@@ -14,10 +14,11 @@ from __future__ import annotations
 import importlib
 import re
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from envcheck.explain.digits import DigitReader, digit_blind, digit_places, masked
 from envcheck.findings import Finding, Severity
 from envcheck.matrix import parsed_cache
 from envcheck.matrix.signatures import Signature, TemplateValues
@@ -216,17 +217,173 @@ class Screen:
 
     def match(self, text: str, number: int) -> Iterator[LogHit]:
         """The hits on one cleaned line (line `number` of its log), `follows` rows aside."""
-        for signature in self.candidates(text):
+        yield from self.hits(self.judge(text)[0], text, number)
+
+    def judge(self, text: str, mask: bytes | None = None) -> tuple[tuple[Found, ...], list[int]]:
+        """Which signatures match `text` and where their groups are, and the places of the
+        digits that decided it (envcheck.explain.digits; `mask`: the line's mask): a pure
+        function of the line, which explain remembers per mask and turns into hits with
+        hits()."""
+        mask = masked(text) if mask is None else mask
+        lowered = text.lower()
+        ascii_lowered = lowered if text.isascii() else None
+        found_here: list[Found] = []
+        pins: list[int] = []
+        for index in self._candidate_indexes(lowered):
+            signature = self.signatures[index]
+            searcher = _searcher(signature)
+            if not searcher.reader.blind:
+                pins += searcher.pins(text, mask)
+            if not searcher.may_match(text, ascii_lowered):
+                continue
             found = signature.pattern.search(text)
-            if found is not None:
-                yield _hit(signature, found, number, text)
+            if found is None:
+                continue
+            spans = tuple(
+                (name, *found.span(name))
+                for name in signature.pattern.groupindex
+                if found.span(name)[0] != -1
+            )
+            found_here.append((index, spans))
+            for name, start, end in spans:
+                if name in FACT_GROUPS:
+                    # (What the log's facts keep from a hit: it must be this line's own.)
+                    pins += digit_places(text, start, end)
+        return tuple(found_here), pins
+
+    def hits(self, found: Iterable[Found], text: str, number: int) -> list[LogHit]:
+        """The hits judge() found, on line `number` whose text is `text` (or any line of the
+        same mask and pinned digits)."""
+        hits = []
+        for index, spans in found:
+            signature = self.signatures[index]
+            groups = {name: text[start:end] for name, start, end in spans}
+            hits.append(LogHit(signature, signature.code_for(groups), number, text, groups))
+        return hits
 
     def candidates(self, text: str) -> list[Signature]:
-        words = set(_WORD.findall(text.lower()))
+        return [self.signatures[i] for i in self.candidate_indexes(text)]
+
+    def candidate_indexes(self, text: str) -> list[int]:
+        return self._candidate_indexes(text.lower())
+
+    def _candidate_indexes(self, lowered: str) -> list[int]:
+        by_word = self.by_word
         picked = set(self.always)
-        for word in words.intersection(self.by_word):
-            picked.update(self.by_word[word])
-        return [self.signatures[i] for i in sorted(picked)]
+        # (Looked up word by word: set.intersection(dict) walked the whole dictionary.)
+        for word in set(_WORD.findall(lowered)):
+            if word in by_word:
+                picked.update(by_word[word])
+        return sorted(picked)
+
+
+# (signature index, ((group, start, end), ...) for each group that took part)
+Found = tuple[int, tuple[tuple[str, int, int], ...]]
+# Groups of a hit whose value the log's facts keep (log_facts.LogFactCollector.hits).
+FACT_GROUPS = frozenset(
+    {"cudnn", "runtime", "compiled", "capability", "minimum", "driver", "kernel", "dso"}
+)
+
+
+class _Searcher:
+    """How one signature's pattern is searched on a line: the screen picks it by one word of
+    its required literals; a line that holds none of the literals themselves cannot match, so
+    the regex is not run (a line of TensorFlow's with "failed" in it picked a dozen patterns,
+    of which none could match); and how its outcome hangs on digits (digits.DigitReader)."""
+
+    __slots__ = ("_in_lowered", "_in_mask", "_in_text", "pattern", "reader")
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern = pattern
+        blind, blind_to_case = pattern_traits(pattern)
+        self.reader = DigitReader(pattern, blind)
+        found = required_literals(pattern)
+        literals = sorted(found) if found else []
+        # A case-blind pattern's literals are looked for in the lowered line, where that is
+        # exact: ASCII literals in an ASCII line (elsewhere the long s, U+017F, matches "s").
+        if blind_to_case and not all(literal.isascii() for literal in literals):
+            literals = []
+        # One search for any of the literals (a pattern of NVIDIA's result codes has a dozen).
+        self._in_text = _any_of(literals) if literals and not blind_to_case else None
+        self._in_lowered = (
+            _any_of([x.lower() for x in literals]) if literals and blind_to_case else None
+        )
+        self._in_mask = (
+            _any_of_bytes([masked(x) for x in literals]) if literals and not blind_to_case else None
+        )
+
+    def may_match(self, text: str, ascii_lowered: str | None) -> bool:
+        """False where the pattern cannot match `text` (`ascii_lowered`: the line lowered,
+        None unless it is ASCII)."""
+        if self._in_text is not None:
+            return self._in_text(text) is not None
+        if self._in_lowered is not None and ascii_lowered is not None:
+            return self._in_lowered(ascii_lowered) is not None
+        return True
+
+    def pins(self, text: str, mask: bytes) -> list[int]:
+        """The digits the pattern's outcome hangs on beyond its groups (DigitReader.pins),
+        none where no line of this mask holds one of its literals."""
+        if self._in_mask is not None and self._in_mask(mask) is None:
+            return []
+        return self.reader.pins(text)
+
+
+_ANY_OF: dict[object, Any] = {}
+
+
+def _any_of(literals: Sequence[str]) -> Callable[[str], re.Match[str] | None]:
+    """The search method of a pattern for any of `literals` (shared by equal sets)."""
+    key = ("text", *literals)
+    if key not in _ANY_OF:
+        _ANY_OF[key] = re.compile("|".join(map(re.escape, literals))).search
+    found: Callable[[str], re.Match[str] | None] = _ANY_OF[key]
+    return found
+
+
+def _any_of_bytes(literals: Sequence[bytes]) -> Callable[[bytes], re.Match[bytes] | None]:
+    key = ("bytes", *literals)
+    if key not in _ANY_OF:
+        _ANY_OF[key] = re.compile(b"|".join(map(re.escape, literals))).search
+    found: Callable[[bytes], re.Match[bytes] | None] = _ANY_OF[key]
+    return found
+
+
+_SEARCHERS: dict[int, _Searcher] = {}
+
+
+def _searcher(signature: Signature) -> _Searcher:
+    """The signature's _Searcher, worked out when first needed (parsing every pattern up front
+    cost as much as compiling them)."""
+    searcher = _SEARCHERS.get(id(signature.pattern))
+    if searcher is None or searcher.pattern is not signature.pattern:
+        searcher = _SEARCHERS[id(signature.pattern)] = _Searcher(signature.pattern)
+    return searcher
+
+
+def ignores_case(pattern: re.Pattern[str]) -> bool:
+    """Whether any part of the pattern is case-blind (its flags or a scoped (?i...))."""
+    if pattern.flags & re.IGNORECASE:
+        return True
+    try:
+        return _scoped_case(_sre_parse(pattern.pattern, pattern.flags))
+    except Exception:
+        return True
+
+
+def _scoped_case(items: Any) -> bool:
+    for op, value in items:
+        if op is _SUBPATTERN:
+            if value[1] & re.IGNORECASE or _scoped_case(value[-1]):
+                return True
+        elif op is _BRANCH:
+            if any(_scoped_case(branch) for branch in value[1]):
+                return True
+        elif isinstance(value, tuple) and any(
+            hasattr(v, "data") and _scoped_case(v) for v in value
+        ):
+            return True
+    return False
 
 
 _SCREENS: dict[tuple[int, ...], Screen] = {}
@@ -245,6 +402,7 @@ class Followers:
     def __init__(self, screen: Screen) -> None:
         self._screen = screen
         self.waiting: dict[int, int] = {}  # row index -> the last line number it may match
+        self.moves = 0  # windows opened and closed so far (explain's cycles compare it)
 
     def match(self, text: str, number: int) -> list[LogHit]:
         hits = []
@@ -255,6 +413,7 @@ class Followers:
                 hits.append(_hit(signature, found, number, text))
             if found is not None or number >= last:
                 del self.waiting[index]
+                self.moves += 1
         return hits
 
     def opened_by(self, hits: Iterable[LogHit], number: int) -> None:
@@ -262,6 +421,7 @@ class Followers:
         for hit in hits:
             for index in self._screen.followers.get(hit.signature.id, ()):
                 self.waiting[index] = number + FOLLOW_WINDOW
+                self.moves += 1
 
 
 def _sre_parse(pattern: str, flags: int) -> Any:
@@ -298,15 +458,49 @@ def prime_literals(patterns: Iterable[re.Pattern[str]]) -> None:
     keys = sorted({_key(p.pattern, p.flags) for p in patterns} - set(_PRIMED))
     if not keys:
         return
-    content = "\n\0".join(["required-literals-1", *keys]).encode("utf-8")
+    # Each pattern's literals, whether it is digit-blind and whether it ignores case
+    # (pattern_traits): explain asks for all three of every pattern it tries.
+    content = "\n\0".join(["required-literals-2", *keys]).encode("utf-8")
     cached = parsed_cache.load(content)
-    if cached is None or set(cached) != set(keys) or not all(map(_literal_list, cached.values())):
+    if cached is None or set(cached) != set(keys) or not all(map(_primed, cached.values())):
         cached = {}
         for key in keys:
             flags, source = key.split("\t", 1)
-            cached[key] = _literals_of(source, int(flags))
+            cached[key] = [_literals_of(source, int(flags)), *_traits_of(source, int(flags))]
         parsed_cache.store(content, cached)
-    _PRIMED.update(cached)
+    for key, (literals, blind, blind_to_case) in cached.items():
+        _PRIMED[key] = literals
+        _TRAITS[key] = (blind, blind_to_case)
+
+
+def _primed(value: object) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) == 3
+        and _literal_list(value[0])
+        and all(isinstance(flag, bool) for flag in value[1:])
+    )
+
+
+# "flags\tsource" -> (digit-blind, ignores case): see pattern_traits.
+_TRAITS: dict[str, tuple[bool, bool]] = {}
+
+
+def pattern_traits(pattern: re.Pattern[str]) -> tuple[bool, bool]:
+    """Whether `pattern` is digit-blind (digits.digit_blind) and whether any part of it ignores
+    case (ignores_case): primed with its literals, else worked out once per process."""
+    key = _key(pattern.pattern, pattern.flags)
+    if key not in _TRAITS:
+        _TRAITS[key] = _traits_of(pattern.pattern, pattern.flags)
+    return _TRAITS[key]
+
+
+def _traits_of(source: str, flags: int) -> tuple[bool, bool]:
+    try:
+        compiled = re.compile(source, flags)
+    except re.error:
+        return False, True
+    return digit_blind(compiled), ignores_case(compiled)
 
 
 def _literals_of(source: str, flags: int) -> list[str] | None:

@@ -19,6 +19,7 @@ line before a triggered one comes too (when not yielded already), for messages s
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Protocol
 
 from envcheck.explain.triggers import TriggerScan
 
@@ -48,7 +49,9 @@ def decode(line: bytes) -> str:
 class ChunkScanner:
     """The lines of `chunks` that hold a match of `triggers`, as (number, text)."""
 
-    def __init__(self, triggers: TriggerScan, chunks: Iterable[bytes]) -> None:
+    def __init__(
+        self, triggers: TriggerScan, chunks: Iterable[bytes], passer: Passer | None = None
+    ) -> None:
         self._triggers = triggers
         self._chunks = iter(chunks)
         self._through = 0  # every line up to this number is wanted
@@ -56,6 +59,11 @@ class ChunkScanner:
         self.saw_text = False  # whether any line holds more than white space
         self._yielded = 0  # the number of the last line yielded
         self._last_line = b""  # the last line of the previous region
+        # Where the text last yielded starts in `buffer` (-1: it is not there, e.g. the last
+        # line of the region before): envcheck.explain.cycles maps a line's digits to bytes.
+        self.buffer = b""
+        self.where = -1
+        self._passer = passer
 
     def read_through(self, last: int) -> None:
         """Yield every line up to line `last` from now on, triggered or not (0: only lines
@@ -113,6 +121,23 @@ class ChunkScanner:
         line = b"%s [... %d bytes not read ...] %s\n" % (head, dropped, tail)
         yield from self._region(line, len(line))
 
+    @property
+    def yielded_last(self) -> bool:
+        """Whether the last line read was yielded."""
+        return self._yielded == self.lines
+
+    @property
+    def wanted_after(self) -> int:
+        """How many lines after the last one read are wanted whatever their triggers."""
+        return max(self._through - self.lines, 0)
+
+    def passed_over(self, lines: int, yielded: bool, through: int) -> None:
+        """`lines` more lines were read by a Passer without yielding them: the last of them was
+        yielded (as its model was) or not; `through` lines after the last are wanted."""
+        self.lines += lines
+        self._yielded = self.lines if yielded else min(self._yielded, self.lines - 1)
+        self._through = self.lines + through if through else min(self._through, self.lines)
+
     def _region(self, buffer: bytes, stop: int, begin: int = 0) -> Iterator[tuple[int, str]]:
         """The wanted lines of buffer[begin:stop], which ends with a line break.
 
@@ -125,11 +150,22 @@ class ChunkScanner:
         prepared = scan.prepare(buffer, begin, stop)
         base = self.lines  # lines before this region
         position = begin  # every LF before `position` is counted in self.lines
+        self.buffer = buffer
+        passer = self._passer
         while position < stop:
+            if passer is not None:
+                # Runs of lines like the ones just read are passed over (cycles.py).
+                passed = passer.pass_over(self, buffer, begin, stop, position)
+                if passed > position:
+                    scan.passed(prepared, passed, self.lines - base)
+                    position = passed
+                    if position >= stop:
+                        break
             if self._through > self.lines:
                 # Every line is wanted: walk them one at a time until the window closes.
                 end = buffer.find(b"\n", position, stop)
                 self.lines += 1
+                self.where = position
                 yield from self._parts(buffer[position:end])
                 self._yielded = self.lines
                 position = end + 1
@@ -147,11 +183,13 @@ class ChunkScanner:
                 # start there ("Could n" / "ot load dynamic library ..."). Nothing in it can
                 # match alone, so reading it costs only the time.
                 if start > begin:
-                    before = buffer[buffer.rfind(b"\n", begin, start - 1) + 1 or begin : start - 1]
+                    self.where = buffer.rfind(b"\n", begin, start - 1) + 1 or begin
+                    before = buffer[self.where : start - 1]
                 else:
-                    before = self._last_line
+                    self.where, before = -1, self._last_line
                 yield self.lines - 1, decode(_ends(before.removesuffix(b"\r")))
             if buffer.find(b"\r", start, end) == -1:
+                self.where = start
                 yield self.lines, decode(_ends(buffer[start:end]))
             else:
                 yield from self._parts_with_triggers(buffer, prepared, start, at, end)
@@ -173,6 +211,7 @@ class ChunkScanner:
             left = buffer.rfind(b"\r", start, at) + 1 or start
             right = buffer.find(b"\r", at, end)
             right = end if right == -1 else right
+            self.where = left
             yield self.lines, decode(_ends(buffer[left:right]))
             if right >= end:
                 return
@@ -181,6 +220,17 @@ class ChunkScanner:
     def _parts(self, line: bytes) -> Iterator[tuple[int, str]]:
         for part in line.removesuffix(b"\r").split(b"\r") if b"\r" in line else (line,):
             yield self.lines, decode(_ends(part))
+
+
+class Passer(Protocol):
+    """Passes over lines the scanner need not hand on (envcheck.explain.cycles)."""
+
+    def pass_over(
+        self, scanner: ChunkScanner, buffer: bytes, begin: int, stop: int, position: int
+    ) -> int:
+        """Where reading goes on in buffer[position:stop] (`position`: nothing passed over);
+        the lines passed over are counted with scanner.passed_over()."""
+        ...
 
 
 def _first_break(buffer: bytes) -> int:

@@ -12,12 +12,11 @@ and the alternatives are folded into a trie so that a stop tries few branches.
 
 from __future__ import annotations
 
-import bisect
+import heapq
 import importlib
-import os
 import re
+import sys
 from collections.abc import Iterable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -101,6 +100,7 @@ def _render(node: dict[str, Any]) -> list[str]:
     return alternatives
 
 
+_NOWHERE = sys.maxsize  # where a text that is not written is
 _SENTINEL = 0x01  # what every trigger's first character becomes in the translated text
 _SPECIFIC = 3  # bytes of a piece's rest that folding must leave as they are
 
@@ -109,7 +109,11 @@ class TriggerScan(Protocol):
     """Finds the next place where one of the trigger texts is written, and counts lines.
 
     The scanner calls prepare() once per region of a buffer, then next() and newlines() with
-    positions that only grow within the region."""
+    positions that only grow within the region. `digit_texts`: the trigger texts that hold a
+    digit (whether a line holds one hangs on its digits: envcheck.explain.cycles)."""
+
+    @property
+    def digit_texts(self) -> tuple[bytes, ...]: ...
 
     def prepare(self, data: bytes, begin: int, stop: int) -> Any: ...
 
@@ -120,6 +124,10 @@ class TriggerScan(Protocol):
     def newlines(self, prepared: Any, data: bytes, upto: int) -> int:
         """How many LFs data[begin:upto] holds (begin: the region's), for `upto` the region's
         stop or a place next() returned, never smaller than the one asked before."""
+        ...
+
+    def passed(self, prepared: Any, place: int, count: int) -> None:
+        """The scanner went on to `place` without asking; data[begin:place] holds `count` LFs."""
         ...
 
 
@@ -134,6 +142,11 @@ class LineCount:
             self.count += self.data.count(b"\n", self.place, place)
             self.place = place
         return self.count
+
+    def went_to(self, place: int, count: int) -> None:
+        """data[begin:place] holds `count` LFs (known without counting them)."""
+        if place > self.place:
+            self.place, self.count = place, count
 
 
 @dataclass(frozen=True)
@@ -155,9 +168,21 @@ class FoldedScan:
     # characters start some piece), by a prefix they share ("CUDA_ER" for every CUDA_ERROR_X):
     # each prefix is found with bytes.find, about one pass per buffer, then its texts confirmed.
     plain: dict[bytes, tuple[bytes, ...]] = field(default_factory=dict)
-    # prefix -> (the buffer searched, the next place found): the buffer itself, not its id,
-    # since a freed buffer's id comes back for the next one.
-    _found: dict[bytes, tuple[bytes, int]] = field(default_factory=dict, compare=False, repr=False)
+    digit_texts: tuple[bytes, ...] = ()
+    # [the buffer searched, the place searched from, a heap of (the next place at or after
+    # it where a plain text is written (_NOWHERE: none), its prefix)]: the buffer itself, not
+    # its id, since a freed buffer's id comes back for the next one. A call looks again only
+    # for the prefixes found behind it, so a buffer is searched about once per prefix, and
+    # finding the nearest is a look at the heap's top, not a pass over the 56 prefixes (55 µs
+    # a line of a log where every line holds one).
+    _plain_state: list[Any] = field(default_factory=list, compare=False, repr=False)
+    # The last search of the folded pieces: (buffer, searched from, searched to, where the
+    # confirmed piece starts (-1: none), where it ends, where its text begins). Where only
+    # plain texts are written (a log of TensorFlow INFO lines), each call searched on to the
+    # end of the buffer again, quadratic in its lines (issue 22).
+    _last: list[tuple[bytes, int, int, int, int, int]] = field(
+        default_factory=list, compare=False, repr=False
+    )
 
     def prepare(self, data: bytes, begin: int, stop: int) -> tuple[bytes, LineCount]:  # noqa: ARG002
         return data.translate(self.table), LineCount(data, begin)
@@ -165,118 +190,93 @@ class FoldedScan:
     def newlines(self, prepared: tuple[bytes, LineCount], data: bytes, upto: int) -> int:  # noqa: ARG002
         return prepared[1].upto(upto)
 
+    def passed(self, prepared: tuple[bytes, LineCount], place: int, count: int) -> None:
+        prepared[1].went_to(place, count)
+
     def next(self, prepared: tuple[bytes, LineCount], data: bytes, start: int, stop: int) -> int:
         best = self._folded(prepared[0], data, start, stop)
-        for prefix, texts in self.plain.items():
-            at = self._plain(data, prefix, texts, start)
-            if at != -1 and at < stop and (best == -1 or at < best):
-                best = at
+        at = self._next_plain(data, start)
+        if at < stop and (best == -1 or at < best):
+            best = at
         return best
 
-    def _plain(self, data: bytes, prefix: bytes, texts: tuple[bytes, ...], start: int) -> int:
-        """The next place at or after `start` where one of `texts` (which all begin with
-        `prefix`) is written; remembered per buffer, so a buffer is searched about once."""
-        known = self._found.get(prefix)
-        if known is not None and known[0] is data and (known[1] >= start or known[1] == -1):
-            return known[1]
+    def _next_plain(self, data: bytes, start: int) -> int:
+        """The next place at or after `start` where a plain text is written (_NOWHERE: none)."""
+        state = self._plain_state
+        if not state or state[0] is not data or start < state[1]:
+            heap = [(self._plain(data, prefix, start), prefix) for prefix in self.plain]
+            heapq.heapify(heap)
+            state[:] = [data, start, heap]
+        heap = state[2]
+        state[1] = start
+        while heap and heap[0][0] < start:
+            heapq.heapreplace(heap, (self._plain(data, heap[0][1], start), heap[0][1]))
+        return heap[0][0] if heap else _NOWHERE
+
+    def _plain(self, data: bytes, prefix: bytes, start: int) -> int:
+        """The next place at or after `start` where one of the texts that begin with `prefix`
+        is written (_NOWHERE: none)."""
+        texts = self.plain[prefix]
         at = data.find(prefix, start)
         while at != -1 and not any(data.startswith(text, at) for text in texts):
             at = data.find(prefix, at + 1)
-        self._found[prefix] = (data, at)
-        return at
+        return _NOWHERE if at == -1 else at
 
     def _folded(self, prepared: bytes, data: bytes, start: int, stop: int) -> int:
+        if self._last:
+            buffer, since, until, at, end, begin = self._last[0]
+            # The confirmed pieces of a buffer do not depend on where a search starts: the
+            # first at or after `since` is the first at or after any later start up to it.
+            if buffer is data and since <= start and (at == -1 or start <= at):
+                if at == -1 and stop <= until:
+                    return -1
+                if at != -1 and end <= stop:
+                    # A text that began before `start` lies on a line already read.
+                    return max(begin, start)
+        at, end, begin = self._search(prepared, data, start, stop)
+        self._last[:] = [(data, start, stop, at, end, begin)]
+        return -1 if at == -1 else max(begin, start)
+
+    def _search(self, prepared: bytes, data: bytes, start: int, stop: int) -> tuple[int, int, int]:
+        """The first confirmed piece at or after `start`: where it starts and ends, and where
+        its whole text begins; (-1, -1, -1) when there is none before `stop`."""
         search, written = self.pattern.search, self.written
         while True:
             found = search(prepared, start, stop)
             if found is None:
-                return -1
+                return -1, -1, -1
             at = found.start()
             for text, offset in written[found.group()]:
                 begin = at - offset
                 if begin >= 0 and data.startswith(text, begin):
-                    # A text that began before `start` lies on a line already read.
-                    return max(begin, start)
+                    return at, found.end(), begin
             start = at + 1
-
-
-@dataclass(frozen=True)
-class Found:
-    """A region searched whole: where the triggers start, in order, and how many LFs come
-    before each (from the region's begin), and in all."""
-
-    starts: list[int]
-    lines: dict[int, int]  # start -> LFs before it
-    total: int
 
 
 @dataclass(frozen=True)
 class Re2Scan:
     """The RE2 engine (the optional google-re2 package): one automaton for every trigger text,
-    whose cost per byte does not grow with their number. RE2 lets go of the interpreter lock
-    while it searches, so a region's parts are searched by several threads at once, each also
-    counting the lines before its matches; the scanner then only looks things up."""
+    whose cost per byte does not grow with their number. Each call searches from where the
+    scanner stands to the next trigger: a region is never searched whole ahead of the scanner,
+    since the scanner passes over runs of repeated lines (envcheck.explain.cycles) without
+    asking, and finding every trigger of a region first cost a Python object per trigger, 18 µs
+    a line on a log of TensorFlow INFO lines (issue 22)."""
 
     pattern: Any
-    threads: int = field(default_factory=lambda: min(4, os.cpu_count() or 1))
-    section: int = 1 << 20  # a region is searched in parts of about this size
+    digit_texts: tuple[bytes, ...] = ()
 
-    def prepare(self, data: bytes, begin: int, stop: int) -> Found:
-        # Parts end at a line break: a trigger never holds one, so none is cut in two.
-        bounds = [begin]
-        while bounds[-1] + self.section < stop:
-            cut = data.find(b"\n", bounds[-1] + self.section, stop)
-            if cut == -1 or cut + 1 >= stop:
-                break
-            bounds.append(cut + 1)
-        bounds.append(stop)
-        parts = list(zip(bounds, bounds[1:]))
-        if self.threads > 1 and len(parts) > 1:
-            results = list(_pool(self.threads).map(lambda part: self._part(data, *part), parts))
-        else:
-            results = [self._part(data, *part) for part in parts]
-        starts: list[int] = []
-        lines: dict[int, int] = {}
-        before = 0
-        for found, counts, total in results:
-            starts.extend(found)
-            lines.update({start: before + count for start, count in zip(found, counts)})
-            before += total
-        return Found(starts, lines, before)
+    def prepare(self, data: bytes, begin: int, stop: int) -> LineCount:  # noqa: ARG002
+        return LineCount(data, begin)
 
-    def _part(self, data: bytes, begin: int, stop: int) -> tuple[list[int], list[int], int]:
-        found, counts, count, place = [], [], 0, begin
-        for match in self.pattern.finditer(data, begin, stop):
-            start = int(match.start())
-            count += data.count(b"\n", place, start)
-            place = start
-            found.append(start)
-            counts.append(count)
-        return found, counts, count + data.count(b"\n", place, stop)
+    def next(self, prepared: LineCount, data: bytes, start: int, stop: int) -> int:  # noqa: ARG002
+        found = self.pattern.search(data, start, stop)
+        return -1 if found is None else int(found.start())
 
-    def next(self, prepared: Found, data: bytes, start: int, stop: int) -> int:  # noqa: ARG002
-        # `data` is the protocol's; the matches were found in prepare().
-        index = bisect.bisect_left(prepared.starts, start)
-        if index == len(prepared.starts) or prepared.starts[index] >= stop:
-            # A match that began before `start` may hide a later one (finditer does not
-            # overlap); within a line it does not matter, and none spans a line break.
-            return -1
-        return prepared.starts[index]
+    def newlines(self, prepared: LineCount, data: bytes, upto: int) -> int:  # noqa: ARG002
+        return prepared.upto(upto)
 
-    def newlines(self, prepared: Found, data: bytes, upto: int) -> int:  # noqa: ARG002
-        known = prepared.lines.get(upto)
-        return prepared.total if known is None else known
-
-
-_POOLS: dict[int, ThreadPoolExecutor] = {}
-
-
-def _pool(threads: int) -> ThreadPoolExecutor:
-    """One pool of search threads for the whole log (starting threads per chunk cost more than
-    some chunks' search); its threads end with the process."""
-    if threads not in _POOLS:
-        _POOLS[threads] = ThreadPoolExecutor(threads, thread_name_prefix="envcheck-scan")
-    return _POOLS[threads]
+    def passed(self, prepared: LineCount, place: int, count: int) -> None:
+        prepared.went_to(place, count)
 
 
 def _texts(triggers: Iterable[Trigger]) -> list[bytes]:
@@ -284,6 +284,11 @@ def _texts(triggers: Iterable[Trigger]) -> list[bytes]:
     if not texts:
         raise ValueError("no triggers")
     return sorted(texts)
+
+
+def _digit_texts(texts: Iterable[bytes | tuple[bytes, bytes, int]]) -> tuple[bytes, ...]:
+    whole = {text[1] if isinstance(text, tuple) else text for text in texts}
+    return tuple(sorted(text for text in whole if any(0x30 <= byte <= 0x39 for byte in text)))
 
 
 def folded_scan(triggers: Iterable[Trigger]) -> FoldedScan:
@@ -325,7 +330,7 @@ def folded_scan(triggers: Iterable[Trigger]) -> FoldedScan:
         for folded in folds
         if not any(folded != shorter and folded.startswith(shorter) for shorter in folds)
     }
-    return FoldedScan(table, pattern, written, _by_prefix(plain))
+    return FoldedScan(table, pattern, written, _by_prefix(plain), _digit_texts(pieces))
 
 
 _PREFIX = 7  # how much of a plain text its group shares: "CUDA_ER", "CUDNN_S", "tensorf"
@@ -369,8 +374,9 @@ def re2_scan(triggers: Iterable[Trigger]) -> Re2Scan | None:
         return None
     options = re2.Options()
     options.max_mem = 256 << 20  # room for the whole automaton: it falls back to slow NFA
-    source = b"|".join(re.escape(text) for text in _texts(triggers))
-    return Re2Scan(re2.compile(source, options=options))
+    texts = _texts(triggers)
+    source = b"|".join(re.escape(text) for text in texts)
+    return Re2Scan(re2.compile(source, options=options), _digit_texts(texts))
 
 
 def combined(triggers: Iterable[Trigger]) -> TriggerScan:

@@ -51,11 +51,6 @@ from envcheck.versions import (
     parse_numeric_version,
 )
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python < 3.11 only
-    import tomli as tomllib
-
 SCHEMA = 1
 
 FILES = (
@@ -237,6 +232,16 @@ class _Row:
             raise MatrixDataError(f"{self.where}: unknown field(s) {', '.join(unknown)}")
 
 
+def _tomllib() -> Any:
+    """The TOML parser, imported when a file is not in the parsed cache (a tenth of explain's
+    imports where it is; issue 22)."""
+    if sys.version_info >= (3, 11):
+        import tomllib  # noqa: PLC0415
+    else:  # pragma: no cover - exercised on Python < 3.11 only
+        import tomli as tomllib  # noqa: PLC0415
+    return tomllib
+
+
 def _read_toml(directory: Path, name: str) -> dict[str, Any]:
     path = directory / name
     try:
@@ -249,6 +254,7 @@ def _read_toml(directory: Path, name: str) -> dict[str, Any]:
         raise MatrixDataError(f"{path}: cannot be read: {exc.strerror or exc}") from exc
     data = parsed_cache.load(content)
     if data is None:
+        tomllib = _tomllib()
         try:
             data = tomllib.loads(content.decode("utf-8"))
         except RecursionError:  # tomllib recurses into inline tables and arrays

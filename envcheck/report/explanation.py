@@ -8,6 +8,7 @@ from typing import Any
 
 from envcheck.errors import assert_never
 from envcheck.explain.explain import Explanation
+from envcheck.explain.log_facts import LogFacts
 from envcheck.report.formats import Format
 from envcheck.report.terminal_text import shown, shown_lines
 
@@ -41,6 +42,32 @@ def _lines(numbers: tuple[int, ...], total: int = 0) -> str:
     return f" (line {shown}{more})" if len(numbers) == 1 else f" (lines {shown}{more})"
 
 
+def _known_facts(facts: LogFacts) -> list[str]:
+    """What the log showed of its environment, for the report's last line."""
+    known = []
+    if facts.tensorflow:
+        known.append(f"TensorFlow {facts.tensorflow}")
+    elif facts.tensorflow_range:
+        known.append(f"TensorFlow {facts.tensorflow_range} (from its source paths)")
+    if facts.torch:
+        known.append(f"PyTorch {facts.torch}")
+    if facts.cudnn:
+        known.append(f"loaded cuDNN {facts.cudnn}")
+    if facts.libraries:
+        known.append("expects CUDA " + " or ".join(sorted(set(facts.libraries.values()))))
+    if facts.cuda:
+        known.append(f"environment's CUDA {facts.cuda}")
+    if facts.driver:
+        known.append(f"driver {facts.driver}")
+    if facts.kernel_module and facts.kernel_module != facts.driver:
+        known.append(f"kernel module {facts.kernel_module}")
+    if facts.gpus:
+        known.append(", ".join(f"{n} (CC {c or '?'})" for n, c in facts.gpus.items()))
+    if facts.platforms:
+        known.append("platform: " + ", ".join(sorted(facts.platforms)))
+    return known
+
+
 def to_text(explanation: Explanation) -> str:
     lines = [explanation.summary(), ""]
     real = [f for f in explanation.findings if f.code != "benign-warning"]
@@ -62,20 +89,7 @@ def to_text(explanation: Explanation) -> str:
         lines.append("Lines that looked most relevant:")
         lines.extend(f"  {number}: {shown(text)}" for number, text in explanation.relevant)
         lines.append("")
-    facts = explanation.facts
-    known = []
-    if facts.tensorflow:
-        known.append(f"TensorFlow {facts.tensorflow}")
-    elif facts.tensorflow_range:
-        known.append(f"TensorFlow {facts.tensorflow_range} (from its source paths)")
-    if facts.cudnn:
-        known.append(f"loaded cuDNN {facts.cudnn}")
-    if facts.libraries:
-        known.append("expects CUDA " + " or ".join(sorted(set(facts.libraries.values()))))
-    if facts.gpus:
-        known.append(", ".join(f"{n} (CC {c})" for n, c in facts.gpus.items()))
-    if facts.platforms:
-        known.append("platform: " + ", ".join(sorted(facts.platforms)))
+    known = _known_facts(explanation.facts)
     if known:
         lines.append("From the log: " + "; ".join(known))
     return shown_lines("\n".join(lines).rstrip()) + "\n"

@@ -9,6 +9,7 @@ from envcheck.cli.commands.matrix_choice import load
 from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, handles_errors
 from envcheck.cli.report_output import prompt_for_paste, requested_format, write_report
 from envcheck.cli.table import EXPLAIN_FORMATS
+from envcheck.diagnose.log_diagnosis import reason_over_log
 from envcheck.explain.explain import explain_log
 from envcheck.explain.reader import read_chunks
 from envcheck.report.explanation import render
@@ -23,12 +24,9 @@ def run(args: argparse.Namespace) -> int:
         check_writable(args.output)
     matrix = load(args.matrix_option)
     prompt_for_paste(args.source)
-    explanation = explain_log(
-        read_chunks(args.source),
-        matrix.signatures,
-        matrix,
-        matrix.known_bugs,
-    )
+    read = explain_log(read_chunks(args.source), matrix.signatures, matrix, matrix.known_bugs)
+    # The doctor's rules over the facts the log shows (a log is a partial facts file).
+    explanation = reason_over_log(read, matrix)
     write_report(args.output, render(explanation, chosen), chosen.value)
     failed = any(f.severity.value == "error" for f in explanation.findings)
     return EXIT_NEGATIVE if failed else EXIT_OK
