@@ -26,7 +26,7 @@ from envcheck.matrix.error_codes import (
     ErrorCodes,
     load_error_codes,
 )
-from envcheck.matrix.load import MatrixDataError
+from envcheck.matrix.rows import MatrixDataError
 
 ROOT = Path(__file__).resolve().parents[1]
 MATRIX = ROOT / "matrix"

@@ -14,8 +14,9 @@ import pytest
 
 from envcheck.explain.explain import Explanation, explain_lines
 from envcheck.findings import Finding
-from envcheck.matrix.load import MatrixDataError, bundled_matrix_dir
+from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import load_matrix
+from envcheck.matrix.rows import MatrixDataError
 from envcheck.matrix.signatures import FILE, FILES, load_log_frameworks, load_signatures
 from tests.corpus_cases import CORPUS, HOLDOUTS, Case, cases, explain_case
 

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from envcheck.matrix import parsed_cache
-from envcheck.matrix.load import _read_toml, _tomllib, bundled_matrix_dir
+from envcheck.matrix.load import bundled_matrix_dir
+from envcheck.matrix.rows import read_toml, tomllib_module
 
 NAME = "log_signatures.toml"
 
@@ -33,36 +34,36 @@ def test_a_second_load_reads_the_entry_not_the_toml(
     cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     folder = _matrix_copy(tmp_path)
-    first = _read_toml(folder, NAME)
+    first = read_toml(folder, NAME)
     assert len(list(cache.glob("*.json"))) == 1
 
     def no_toml(_: str) -> dict[str, object]:
         raise AssertionError("parsed the TOML again")
 
-    monkeypatch.setattr(_tomllib(), "loads", no_toml)
-    assert _read_toml(folder, NAME) == first
+    monkeypatch.setattr(tomllib_module(), "loads", no_toml)
+    assert read_toml(folder, NAME) == first
 
 
 def test_an_edited_file_is_parsed_again(cache: Path, tmp_path: Path) -> None:
     folder = _matrix_copy(tmp_path)
-    before = _read_toml(folder, NAME)
+    before = read_toml(folder, NAME)
     path = folder / NAME
     path.write_text(
         path.read_text(encoding="utf-8").replace("schema = 1", "schema = 1\nextra = 2", 1),
         encoding="utf-8",
     )
-    after = _read_toml(folder, NAME)
+    after = read_toml(folder, NAME)
     assert after["extra"] == 2 and "extra" not in before
     assert len(list(cache.glob("*.json"))) == 2
 
 
 def test_a_corrupt_entry_is_ignored(cache: Path, tmp_path: Path) -> None:
     folder = _matrix_copy(tmp_path)
-    expected = _read_toml(folder, NAME)
+    expected = read_toml(folder, NAME)
     (entry,) = cache.glob("*.json")
     for junk in (b"{not json", b"[1, 2]", b""):
         entry.write_bytes(junk)
-        assert _read_toml(folder, NAME) == expected
+        assert read_toml(folder, NAME) == expected
 
 
 def test_an_unusable_or_disabled_cache_changes_nothing(
@@ -71,12 +72,12 @@ def test_an_unusable_or_disabled_cache_changes_nothing(
     folder = _matrix_copy(tmp_path)
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
-    expected = _read_toml(folder, NAME)
+    expected = read_toml(folder, NAME)
     monkeypatch.setenv("ENVCHECK_CACHE_DIR", str(blocker / "cache"))
-    assert _read_toml(folder, NAME) == expected
+    assert read_toml(folder, NAME) == expected
     monkeypatch.setenv("ENVCHECK_CACHE_DIR", "off")
     assert parsed_cache.cache_dir() is None
-    assert _read_toml(folder, NAME) == expected
+    assert read_toml(folder, NAME) == expected
 
 
 def test_data_json_cannot_hold_is_not_kept(cache: Path) -> None:
@@ -123,13 +124,13 @@ def _forge(cache: Path, content: bytes, data: object) -> Path:
 def test_an_edited_or_moved_entry_is_no_entry(cache: Path, tmp_path: Path) -> None:
     folder = _matrix_copy(tmp_path)
     content = (folder / NAME).read_bytes()
-    expected = _read_toml(folder, NAME)
+    expected = read_toml(folder, NAME)
     (entry,) = cache.glob("*.json")
     raw = entry.read_bytes()
     assert parsed_cache.load(content) == expected
     entry.write_bytes(raw.replace(b'"schema": 1', b'"schema": 1, "extra": 2', 1))
     assert parsed_cache.load(content) is None  # the digest no longer matches
-    assert _read_toml(folder, NAME) == expected  # parsed again, and the entry made anew
+    assert read_toml(folder, NAME) == expected  # parsed again, and the entry made anew
     other = b"schema = 1\n"
     _forge(cache, other, {"schema": 1}).write_bytes(raw)  # a valid entry, under another name
     assert parsed_cache.load(other) is None
@@ -156,7 +157,7 @@ def test_rows_that_fail_on_a_cached_parse_are_loaded_from_the_toml(
     source = bundled_matrix_dir() / "tensorflow.toml"
     (folder / source.name).write_bytes(source.read_bytes())
     expected = load_tensorflow(folder)
-    data = _read_toml(folder, source.name)
+    data = read_toml(folder, source.name)
     data["release"][0]["bogus"] = 1
     _forge(cache, source.read_bytes(), data)
     assert parsed_cache.load(source.read_bytes()) == data  # the entry passes its own checks
@@ -167,9 +168,9 @@ def test_parsed_afresh_reads_no_entry(cache: Path, tmp_path: Path) -> None:
     folder = _matrix_copy(tmp_path)
     content = (folder / NAME).read_bytes()
     _forge(cache, content, {"schema": 1, "forged": True})
-    assert _read_toml(folder, NAME)["forged"] is True
+    assert read_toml(folder, NAME)["forged"] is True
     with parsed_cache.parsed_afresh():
-        assert "forged" not in _read_toml(folder, NAME)
+        assert "forged" not in read_toml(folder, NAME)
     assert parsed_cache.load(content) is not None  # stored again from the TOML meanwhile
 
 

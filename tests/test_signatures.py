@@ -21,7 +21,7 @@ import pytest
 
 from envcheck.explain.matcher import LogHit, clean_line, match_lines
 from envcheck.findings import CODES, Severity
-from envcheck.matrix.load import MatrixDataError
+from envcheck.matrix.rows import MatrixDataError
 from envcheck.matrix.signatures import FILE, FILES, Signature, load_signatures
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -14,8 +14,8 @@ from typing import Literal
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import Version
 
-from envcheck.matrix import load
-from envcheck.matrix.load import MatrixDataError, checked_against_toml
+from envcheck.matrix import rows as matrix_rows
+from envcheck.matrix.rows import MatrixDataError, checked_against_toml
 from envcheck.matrix.signatures import FIX_KEYS, LOG_FRAMEWORKS, NAMES_TENSORFLOW
 from envcheck.platforms import OS_NAMES
 from envcheck.versions import ComputeCapability
@@ -84,7 +84,7 @@ class KnownBug:
         return True
 
 
-def _specifier(row: load._Row, key: str) -> SpecifierSet | None:
+def _specifier(row: matrix_rows.Row, key: str) -> SpecifierSet | None:
     text = row.optional_string(key)
     if text is None:
         return None
@@ -94,7 +94,7 @@ def _specifier(row: load._Row, key: str) -> SpecifierSet | None:
         raise MatrixDataError(f"{row.where}: field {key!r}: {text!r} is not a specifier") from exc
 
 
-def _workaround_for(row: load._Row, framework: str) -> tuple[tuple[str, str], ...]:
+def _workaround_for(row: matrix_rows.Row, framework: str) -> tuple[tuple[str, str], ...]:
     """The workaround variants; a workaround naming TensorFlow in a bug that is not
     TensorFlow's needs an "other" variant that does not (as a signature's fix)."""
     table = row.optional_table("workaround_for")
@@ -119,11 +119,11 @@ def _workaround_for(row: load._Row, framework: str) -> tuple[tuple[str, str], ..
 
 @checked_against_toml
 def load_known_bugs(directory: Path) -> tuple[KnownBug, ...]:
-    data = load._read_toml(directory, FILE)
-    load._check_top_level(data, FILE, {"bug"})
-    sources = load._read_sources(data, FILE)
+    data = matrix_rows.read_toml(directory, FILE)
+    matrix_rows.check_top_level(data, FILE, {"bug"})
+    sources = matrix_rows.read_sources(data, FILE)
     bugs = []
-    for row in load._rows(data, FILE, "bug", sources):
+    for row in matrix_rows.table_rows(data, FILE, "bug", sources):
         os_names = row.string_list("os", required=False)
         unknown = sorted(set(os_names) - set(OS_NAMES))
         if unknown:

@@ -18,9 +18,9 @@ from packaging.version import Version
 
 from envcheck.matrix.advisories import load_known_bugs
 from envcheck.matrix.gpu_names import name_key
-from envcheck.matrix.load import MatrixDataError
 from envcheck.matrix.model import Matrix
 from envcheck.matrix.records import TensorflowRelease, TorchBuild
+from envcheck.matrix.rows import MatrixDataError
 from envcheck.matrix.rules import cudnn_runtime_compatible
 from envcheck.matrix.signatures import load_signatures
 from envcheck.versions import major_minor

@@ -17,15 +17,15 @@ from pathlib import Path
 from typing import Literal
 
 from envcheck.findings import CODES, Severity
-from envcheck.matrix.load import (
-    MatrixDataError,
-    _check_top_level,
-    _read_sources,
-    _read_toml,
-    _Row,
-    checked_against_toml,
-)
 from envcheck.matrix.records import Source
+from envcheck.matrix.rows import (
+    MatrixDataError,
+    Row,
+    check_top_level,
+    checked_against_toml,
+    read_sources,
+    read_toml,
+)
 from envcheck.matrix.signatures import Signature
 
 FILE = "error_codes.toml"
@@ -95,7 +95,7 @@ class ErrorCodes:
         return tuple(sorted(found, key=lambda row: -len(row.description)))
 
 
-class _ErrorRow(_Row):
+class _ErrorRow(Row):
     """The matrix row reader plus the one field type only this file has (a list of majors)."""
 
     def integer_list(self, key: str) -> tuple[int, ...]:
@@ -196,9 +196,9 @@ def _check_unique(rows: list[tuple[str, ErrorCode]]) -> None:
 @checked_against_toml
 def load_error_codes(directory: Path) -> ErrorCodes:
     """The rows of `directory`/error_codes.toml, in file order."""
-    data = _read_toml(directory, FILE)
-    _check_top_level(data, FILE, set(FAMILIES))
-    sources = _read_sources(data, FILE)
+    data = read_toml(directory, FILE)
+    check_top_level(data, FILE, set(FAMILIES))
+    sources = read_sources(data, FILE)
     rows: list[tuple[str, ErrorCode]] = []
     for family in FAMILIES:
         tables = data.get(family, [])

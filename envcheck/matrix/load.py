@@ -9,24 +9,12 @@ Cross-file consistency (floors that must not decrease, references between files)
 
 from __future__ import annotations
 
-import functools
 import importlib.util
 import os
-import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, TypeVar
 
-from packaging.version import Version
-
-from envcheck.bounded_input import (
-    TooDeepError,
-    UnsuitableFileError,
-    nested_deeper_than,
-    read_regular_file,
-)
-from envcheck.errors import EnvcheckError, InputError
-from envcheck.matrix import parsed_cache
+from envcheck.errors import InputError
 from envcheck.matrix.records import (
     PLATFORMS,
     ArchitectureTargets,
@@ -43,15 +31,20 @@ from envcheck.matrix.records import (
     TensorflowRelease,
     TorchBuild,
 )
+from envcheck.matrix.rows import (
+    MatrixDataError,
+    Row,
+    check_top_level,
+    checked_against_toml,
+    read_sources,
+    read_toml,
+    table_rows,
+)
 from envcheck.versions import (
     ComputeCapability,
     CudaTarget,
-    DriverVersion,
     PythonVersion,
-    parse_numeric_version,
 )
-
-SCHEMA = 1
 
 FILES = (
     "tensorflow.toml",
@@ -70,259 +63,7 @@ FILES = (
 )
 
 
-MAX_FILE_BYTES = 16 * 1024 * 1024  # the largest bundled file is ~120 KB
-MAX_DEPTH = parsed_cache.MAX_DEPTH  # a matrix file nests 6 deep (log_signatures.toml)
-T = TypeVar("T")
-
-
-class MatrixDataError(EnvcheckError):
-    """A matrix data file is missing, unreadable or does not follow the schema."""
-
-
-class _Row:
-    """One table of a data file, read field by field; `done()` refuses fields nobody read.
-
-    The one row reader of every matrix file (log_signatures.toml too)."""
-
-    def __init__(self, table: Any, where: str, sources: Mapping[str, Source]) -> None:
-        if not isinstance(table, dict):
-            raise MatrixDataError(f"{where}: expected a table, got {type(table).__name__}")
-        self._table: dict[str, Any] = table
-        self.where = where
-        self._sources = sources
-        self._read: set[str] = set()
-
-    def error(self, key: str, message: str) -> MatrixDataError:
-        return MatrixDataError(f"{self.where}: field {key!r}: {message}")
-
-    def _get(self, key: str, required: bool) -> Any:
-        self._read.add(key)
-        if key not in self._table:
-            if required:
-                raise MatrixDataError(f"{self.where}: missing field {key!r}")
-            return None
-        return self._table[key]
-
-    def string(self, key: str) -> str:
-        value = self._get(key, required=True)
-        if not isinstance(value, str) or not value.strip():
-            raise self.error(key, "expected a non-empty string")
-        return value
-
-    def optional_string(self, key: str) -> str | None:
-        value = self._get(key, required=False)
-        if value is None:
-            return None
-        if not isinstance(value, str) or not value.strip():
-            raise self.error(key, "expected a non-empty string")
-        return value
-
-    def text(self, key: str) -> str:
-        """An optional free-text field such as `note`; absent reads as ''."""
-        return self.optional_string(key) or ""
-
-    def integer(self, key: str) -> int:
-        value = self._get(key, required=True)
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise self.error(key, "expected an integer")
-        return value
-
-    def boolean(self, key: str) -> bool:
-        value = self._get(key, required=True)
-        if not isinstance(value, bool):
-            raise self.error(key, "expected true or false")
-        return value
-
-    def optional_boolean(self, key: str) -> bool | None:
-        value = self._get(key, required=False)
-        if value is not None and not isinstance(value, bool):
-            raise self.error(key, "expected true or false")
-        return value
-
-    def string_list(self, key: str, required: bool = True) -> tuple[str, ...]:
-        value = self._get(key, required=required)
-        if value is None:
-            return ()
-        if not isinstance(value, list) or not all(
-            isinstance(item, str) and item.strip() for item in value
-        ):
-            raise self.error(key, "expected a list of non-empty strings")
-        return tuple(value)
-
-    def nested(self, table: Any, where: str) -> _Row:
-        """A row for a table inside this one, citing the same file's sources."""
-        return _Row(table, where, self._sources)
-
-    def optional_table_list(self, key: str) -> list[Any]:
-        """An array of tables that may be absent (read as empty)."""
-        value = self._get(key, required=False)
-        if value is None:
-            return []
-        if not isinstance(value, list):
-            raise self.error(key, "expected an array of tables")
-        return value
-
-    def optional_table(self, key: str) -> dict[str, Any]:
-        """A plain table (key = value pairs) that may be absent (read as empty)."""
-        value = self._get(key, required=False)
-        if value is None:
-            return {}
-        if not isinstance(value, dict):
-            raise self.error(key, "expected a table")
-        return value
-
-    def table_list(self, key: str) -> list[Any]:
-        value = self._get(key, required=True)
-        if not isinstance(value, list) or not value:
-            raise self.error(key, "expected a non-empty array of tables")
-        return value
-
-    def version(self, key: str) -> Version:
-        return self._as_version(key, self.string(key))
-
-    def optional_version(self, key: str) -> Version | None:
-        text = self.optional_string(key)
-        return None if text is None else self._as_version(key, text)
-
-    def _as_version(self, key: str, text: str) -> Version:
-        try:
-            return parse_numeric_version(text, "version")
-        except InputError as exc:
-            raise self.error(key, str(exc)) from exc
-
-    def driver(self, key: str) -> DriverVersion:
-        text = self.string(key)
-        self._as_version(key, text)
-        return DriverVersion(text)
-
-    def optional_driver(self, key: str) -> DriverVersion | None:
-        text = self.optional_string(key)
-        if text is None:
-            return None
-        self._as_version(key, text)
-        return DriverVersion(text)
-
-    def versions(self, key: str) -> tuple[Version, ...]:
-        return tuple(self._as_version(key, text) for text in self.string_list(key))
-
-    def compute_capability(self, key: str) -> ComputeCapability:
-        text = self.string(key)
-        try:
-            return ComputeCapability.parse(text)
-        except InputError as exc:
-            raise self.error(key, str(exc)) from exc
-
-    def sources(self) -> tuple[str, ...]:
-        value = self._get("source", required=True)
-        ids = (value,) if isinstance(value, str) else value
-        if (
-            not isinstance(ids, (list, tuple))
-            or not ids
-            or not all(isinstance(i, str) for i in ids)
-        ):
-            raise self.error("source", "expected a source id or a non-empty list of them")
-        unknown = [i for i in ids if i not in self._sources]
-        if unknown:
-            raise self.error("source", f"unknown source id(s) {', '.join(unknown)}")
-        return tuple(ids)
-
-    def done(self) -> None:
-        unknown = sorted(set(self._table) - self._read)
-        if unknown:
-            raise MatrixDataError(f"{self.where}: unknown field(s) {', '.join(unknown)}")
-
-
-def _tomllib() -> Any:
-    """The TOML parser, imported when a file is not in the parsed cache (a tenth of explain's
-    imports where it is; issue 22)."""
-    if sys.version_info >= (3, 11):
-        import tomllib  # noqa: PLC0415
-    else:  # pragma: no cover - exercised on Python < 3.11 only
-        import tomli as tomllib  # noqa: PLC0415
-    return tomllib
-
-
-def _read_toml(directory: Path, name: str) -> dict[str, Any]:
-    path = directory / name
-    try:
-        content = read_regular_file(path, MAX_FILE_BYTES)
-    except FileNotFoundError as exc:
-        raise MatrixDataError(f"{path}: file is missing") from exc
-    except UnsuitableFileError as exc:  # a FIFO, a device, a link to /dev/zero, a huge file
-        raise MatrixDataError(f"{path}: {exc}") from None
-    except OSError as exc:
-        raise MatrixDataError(f"{path}: cannot be read: {exc.strerror or exc}") from exc
-    data = parsed_cache.load(content)
-    if data is None:
-        tomllib = _tomllib()
-        try:
-            data = tomllib.loads(content.decode("utf-8"))
-        except RecursionError:  # tomllib recurses into inline tables and arrays
-            raise MatrixDataError(f"{path}: {TooDeepError(MAX_DEPTH)}") from None
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise MatrixDataError(f"{path}: cannot be read as TOML: {exc}") from exc
-        if nested_deeper_than(data, MAX_DEPTH):  # 5,000 nested [a.a.a...] tables parse
-            raise MatrixDataError(f"{path}: {TooDeepError(MAX_DEPTH)}")
-        parsed_cache.store(content, data)
-    schema = data.get("schema")
-    if schema != SCHEMA:
-        raise MatrixDataError(f"{path}: schema must be {SCHEMA}, found {schema!r}")
-    return data
-
-
-def checked_against_toml(loader: Callable[[Path], T]) -> Callable[[Path], T]:
-    """`loader` (a file's rows from a directory), with a MatrixDataError found in a cached parse
-    confirmed on the TOML itself: a cache entry that passed its own checks but not the rows'
-    means "parse the file", never an error (or an answer) the file does not give."""
-
-    @functools.wraps(loader)
-    def load(directory: Path) -> T:
-        if not parsed_cache.reading():
-            return loader(directory)
-        try:
-            return loader(directory)
-        except MatrixDataError:
-            with parsed_cache.parsed_afresh():
-                return loader(directory)
-
-    return load
-
-
-def _read_sources(data: Mapping[str, Any], name: str) -> dict[str, Source]:
-    table = data.get("sources")
-    if not isinstance(table, dict) or not table:
-        raise MatrixDataError(f"{name}: missing [sources] table")
-    sources: dict[str, Source] = {}
-    for key, citation in table.items():
-        if not isinstance(citation, str) or not citation.strip():
-            raise MatrixDataError(f"{name}: [sources] {key!r} must be a non-empty citation")
-        sources[key] = Source(key, citation)
-    return sources
-
-
-def _rows(
-    data: Mapping[str, Any], name: str, key: str, sources: Mapping[str, Source]
-) -> Iterator[_Row]:
-    tables = data.get(key)
-    if not isinstance(tables, list) or not tables:
-        raise MatrixDataError(f"{name}: no [[{key}]] rows")
-    for index, table in enumerate(tables, start=1):
-        label = ""
-        if isinstance(table, dict):
-            hint = table.get("name") or table.get("version") or table.get("versions")
-            if isinstance(hint, list) and hint:
-                hint = hint[-1]
-            label = f" ({hint})" if isinstance(hint, (str, int)) else ""
-        yield _Row(table, f"{name}: [[{key}]] #{index}{label}", sources)
-
-
-def _check_top_level(data: Mapping[str, Any], name: str, allowed: set[str]) -> None:
-    unknown = sorted(set(data) - allowed - {"schema", "sources"})
-    if unknown:
-        raise MatrixDataError(f"{name}: unknown top-level key(s) {', '.join(unknown)}")
-
-
-def _requirement(row: _Row, key: str, text: str) -> str:
+def _requirement(row: Row, key: str, text: str) -> str:
     # Imported here: only tensorflow.toml's pins need it, and explain never reads them.
     from packaging.requirements import InvalidRequirement, Requirement  # noqa: PLC0415
 
@@ -336,11 +77,11 @@ def _requirement(row: _Row, key: str, text: str) -> str:
 @checked_against_toml
 def load_tensorflow(directory: Path) -> tuple[tuple[TensorflowRelease, ...], dict[str, Source]]:
     name = "tensorflow.toml"
-    data = _read_toml(directory, name)
-    _check_top_level(data, name, {"release"})
-    sources = _read_sources(data, name)
+    data = read_toml(directory, name)
+    check_top_level(data, name, {"release"})
+    sources = read_sources(data, name)
     releases = []
-    for row in _rows(data, name, "release", sources):
+    for row in table_rows(data, name, "release", sources):
         versions = row.versions("versions")
         if list(versions) != sorted(versions):
             raise MatrixDataError(f"{row.where}: versions must be in ascending order")
@@ -396,11 +137,11 @@ def load_cuda_drivers(
     directory: Path,
 ) -> tuple[tuple[CudaToolkit, ...], tuple[CudaFamily, ...], dict[str, Source]]:
     name = "cuda_drivers.toml"
-    data = _read_toml(directory, name)
-    _check_top_level(data, name, {"toolkit", "family"})
-    sources = _read_sources(data, name)
+    data = read_toml(directory, name)
+    check_top_level(data, name, {"toolkit", "family"})
+    sources = read_sources(data, name)
     toolkits = []
-    for row in _rows(data, name, "toolkit", sources):
+    for row in table_rows(data, name, "toolkit", sources):
         toolkits.append(
             CudaToolkit(
                 version=row.version("version"),
@@ -413,7 +154,7 @@ def load_cuda_drivers(
         )
         row.done()
     families = []
-    for row in _rows(data, name, "family", sources):
+    for row in table_rows(data, name, "family", sources):
         note = row.text("note")
         windows_note = row.text("windows_driver_note")
         families.append(
@@ -435,11 +176,11 @@ def load_architectures(
     directory: Path,
 ) -> tuple[tuple[ArchitectureTargets, ...], dict[str, Source]]:
     name = "cuda_architectures.toml"
-    data = _read_toml(directory, name)
-    _check_top_level(data, name, {"targets"})
-    sources = _read_sources(data, name)
+    data = read_toml(directory, name)
+    check_top_level(data, name, {"targets"})
+    sources = read_sources(data, name)
     rows = []
-    for row in _rows(data, name, "targets", sources):
+    for row in table_rows(data, name, "targets", sources):
         capabilities = []
         for text in row.string_list("compute_capabilities"):
             try:
@@ -458,7 +199,7 @@ def load_architectures(
     return tuple(rows), sources
 
 
-def _library(row: _Row) -> LibraryFile:
+def _library(row: Row) -> LibraryFile:
     library = LibraryFile(
         role=row.string("role"),
         linux=row.optional_string("linux"),
@@ -475,9 +216,9 @@ def _library(row: _Row) -> LibraryFile:
     return library
 
 
-def _libraries(row: _Row, key: str, sources: Mapping[str, Source]) -> tuple[LibraryFile, ...]:
+def _libraries(row: Row, key: str, sources: Mapping[str, Source]) -> tuple[LibraryFile, ...]:
     return tuple(
-        _library(_Row(table, f"{row.where} {key} #{index}", sources))
+        _library(Row(table, f"{row.where} {key} #{index}", sources))
         for index, table in enumerate(row.table_list(key), start=1)
     )
 
@@ -487,11 +228,11 @@ def load_cudnn(
     directory: Path,
 ) -> tuple[tuple[CudnnRelease, ...], tuple[CudnnMajor, ...], dict[str, Source]]:
     name = "cudnn.toml"
-    data = _read_toml(directory, name)
-    _check_top_level(data, name, {"release", "major"})
-    sources = _read_sources(data, name)
+    data = read_toml(directory, name)
+    check_top_level(data, name, {"release", "major"})
+    sources = read_sources(data, name)
     releases = []
-    for row in _rows(data, name, "release", sources):
+    for row in table_rows(data, name, "release", sources):
         releases.append(
             CudnnRelease(
                 first=row.version("first"),
@@ -503,7 +244,7 @@ def load_cudnn(
         )
         row.done()
     majors = []
-    for row in _rows(data, name, "major", sources):
+    for row in table_rows(data, name, "major", sources):
         majors.append(
             CudnnMajor(
                 major=row.integer("major"),
@@ -523,11 +264,11 @@ def load_cudnn(
 @checked_against_toml
 def load_libraries(directory: Path) -> tuple[tuple[CudaLibrarySet, ...], dict[str, Source]]:
     name = "libraries.toml"
-    data = _read_toml(directory, name)
-    _check_top_level(data, name, {"set"})
-    sources = _read_sources(data, name)
+    data = read_toml(directory, name)
+    check_top_level(data, name, {"set"})
+    sources = read_sources(data, name)
     sets = []
-    for row in _rows(data, name, "set", sources):
+    for row in table_rows(data, name, "set", sources):
         sets.append(
             CudaLibrarySet(
                 cuda=row.versions("cuda"),
@@ -543,11 +284,11 @@ def load_libraries(directory: Path) -> tuple[tuple[CudaLibrarySet, ...], dict[st
 @checked_against_toml
 def load_gpus(directory: Path) -> tuple[tuple[Gpu, ...], dict[str, Source]]:
     name = "gpus.toml"
-    data = _read_toml(directory, name)
-    _check_top_level(data, name, {"gpu"})
-    sources = _read_sources(data, name)
+    data = read_toml(directory, name)
+    check_top_level(data, name, {"gpu"})
+    sources = read_sources(data, name)
     gpus = []
-    for row in _rows(data, name, "gpu", sources):
+    for row in table_rows(data, name, "gpu", sources):
         gpus.append(
             Gpu(
                 name=row.string("name"),
@@ -568,11 +309,11 @@ def load_driver_branches(
     directory: Path,
 ) -> tuple[tuple[DriverBranchLimit, ...], dict[str, Source]]:
     name = "driver_branches.toml"
-    data = _read_toml(directory, name)
-    _check_top_level(data, name, {"architecture"})
-    sources = _read_sources(data, name)
+    data = read_toml(directory, name)
+    check_top_level(data, name, {"architecture"})
+    sources = read_sources(data, name)
     limits = []
-    for row in _rows(data, name, "architecture", sources):
+    for row in table_rows(data, name, "architecture", sources):
         limits.append(
             DriverBranchLimit(
                 architecture=row.string("name"),
@@ -613,7 +354,7 @@ def matrix_dir(override: str | None = None) -> Path:
     return path
 
 
-def _pythons(row: _Row) -> tuple[PythonVersion, ...]:
+def _pythons(row: Row) -> tuple[PythonVersion, ...]:
     pythons = []
     for text in row.string_list("python"):
         try:
@@ -623,7 +364,7 @@ def _pythons(row: _Row) -> tuple[PythonVersion, ...]:
     return tuple(pythons)
 
 
-def _platform_list(row: _Row, key: str) -> frozenset[str]:
+def _platform_list(row: Row, key: str) -> frozenset[str]:
     platforms = row.string_list(key, required=False)
     bad = [p for p in platforms if p not in PLATFORMS]
     if bad:
@@ -633,7 +374,7 @@ def _platform_list(row: _Row, key: str) -> frozenset[str]:
     return frozenset(platforms)
 
 
-def _arch_list(row: _Row) -> tuple[ComputeCapability, ...] | None:
+def _arch_list(row: Row) -> tuple[ComputeCapability, ...] | None:
     """`sm_XY` entries; absent reads as None (not known), which is not the same as empty."""
     texts = row.string_list("arch_list", required=False)
     if not texts:
@@ -650,11 +391,11 @@ def _arch_list(row: _Row) -> tuple[ComputeCapability, ...] | None:
 @checked_against_toml
 def load_pytorch(directory: Path) -> tuple[tuple[TorchBuild, ...], dict[str, Source]]:
     name = "pytorch.toml"
-    data = _read_toml(directory, name)
-    _check_top_level(data, name, {"build"})
-    sources = _read_sources(data, name)
+    data = read_toml(directory, name)
+    check_top_level(data, name, {"build"})
+    sources = read_sources(data, name)
     builds = []
-    for row in _rows(data, name, "build", sources):
+    for row in table_rows(data, name, "build", sources):
         versions = row.versions("versions")
         if list(versions) != sorted(versions):
             raise MatrixDataError(f"{row.where}: versions must be in ascending order")
@@ -684,11 +425,11 @@ def load_pytorch(directory: Path) -> tuple[tuple[TorchBuild, ...], dict[str, Sou
 @checked_against_toml
 def load_jax(directory: Path) -> tuple[tuple[JaxPlugin, ...], dict[str, Source]]:
     name = "jax.toml"
-    data = _read_toml(directory, name)
-    _check_top_level(data, name, {"plugin"})
-    sources = _read_sources(data, name)
+    data = read_toml(directory, name)
+    check_top_level(data, name, {"plugin"})
+    sources = read_sources(data, name)
     plugins = []
-    for row in _rows(data, name, "plugin", sources):
+    for row in table_rows(data, name, "plugin", sources):
         plugins.append(
             JaxPlugin(
                 jax=row.version("jax"),

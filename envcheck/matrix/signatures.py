@@ -16,14 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from envcheck.findings import CODES, Severity, current_code
-from envcheck.matrix.load import (
+from envcheck.matrix.rows import (
     MatrixDataError,
-    _check_top_level,
-    _read_sources,
-    _read_toml,
-    _Row,
-    _rows,
+    Row,
+    check_top_level,
     checked_against_toml,
+    read_sources,
+    read_toml,
+    table_rows,
 )
 
 FILE = "log_signatures.toml"
@@ -103,7 +103,7 @@ class Signature:
 # --- loading -------------------------------------------------------------------------------
 
 
-def _compile(row: _Row, key: str, text: str) -> re.Pattern[str]:
+def _compile(row: Row, key: str, text: str) -> re.Pattern[str]:
     try:
         return re.compile(text)
     except re.error as exc:
@@ -117,7 +117,7 @@ FRAMEWORK_FIELDS = frozenset({"framework", "cuda_build"})
 
 
 def _template(
-    row: _Row, key: str, pattern: re.Pattern[str], reserved: frozenset[str] = frozenset()
+    row: Row, key: str, pattern: re.Pattern[str], reserved: frozenset[str] = frozenset()
 ) -> str:
     """A str.format template that names only groups of `pattern` and the `reserved` fields
     (checked by formatting it)."""
@@ -140,14 +140,14 @@ def _template(
     return text
 
 
-def _code(row: _Row, key: str, value: str) -> str:
+def _code(row: Row, key: str, value: str) -> str:
     code = current_code(value)  # a row written with a code since renamed still reads
     if code not in CODES:
         raise row.error(key, f"unknown finding code {value!r} (see envcheck/findings.py)")
     return code
 
 
-def _code_when(row: _Row, pattern: re.Pattern[str]) -> tuple[tuple[str, re.Pattern[str], str], ...]:
+def _code_when(row: Row, pattern: re.Pattern[str]) -> tuple[tuple[str, re.Pattern[str], str], ...]:
     routes = []
     for index, table in enumerate(row.optional_table_list("code_when"), start=1):
         entry = row.nested(table, f"{row.where} code_when #{index}")
@@ -164,7 +164,7 @@ def _code_when(row: _Row, pattern: re.Pattern[str]) -> tuple[tuple[str, re.Patte
 LOG_PLATFORMS = frozenset({"windows", "wsl", "colab", "container"})
 
 
-def _code_on(row: _Row) -> tuple[tuple[str, str, frozenset[str]], ...]:
+def _code_on(row: Row) -> tuple[tuple[str, str, frozenset[str]], ...]:
     routes = []
     for index, table in enumerate(row.optional_table_list("code_on"), start=1):
         entry = row.nested(table, f"{row.where} code_on #{index}")
@@ -194,14 +194,14 @@ FIX_KEYS = frozenset({"other", *LOG_FRAMEWORKS, *(f"{name} on macos" for name in
 NAMES_TENSORFLOW = re.compile(r"tensorflow|\bTF\b", re.IGNORECASE)
 
 
-def _framework(row: _Row) -> str:
+def _framework(row: Row) -> str:
     name = row.text("framework")
     if name and name not in LOG_FRAMEWORKS:
         raise row.error("framework", f"{name!r} is not one of {', '.join(sorted(LOG_FRAMEWORKS))}")
     return name
 
 
-def _fix_for(row: _Row, pattern: re.Pattern[str], framework: str) -> tuple[tuple[str, str], ...]:
+def _fix_for(row: Row, pattern: re.Pattern[str], framework: str) -> tuple[tuple[str, str], ...]:
     table = row.optional_table("fix_for")
     entry = row.nested(table, f"{row.where} fix_for")
     variants = []
@@ -227,7 +227,7 @@ def _fix_for(row: _Row, pattern: re.Pattern[str], framework: str) -> tuple[tuple
     return tuple(variants)
 
 
-def _signature(row: _Row) -> Signature:
+def _signature(row: Row) -> Signature:
     identifier = row.string("id")
     if not _ID.fullmatch(identifier):
         raise row.error("id", f"{identifier!r} is not kebab-case (a-z, 0-9, single dashes)")
@@ -291,10 +291,10 @@ class LogFramework:
 def load_log_frameworks(directory: Path) -> dict[str, LogFramework]:
     """The `[[framework]]` rows of FRAMEWORKS_FILE by id: one per LOG_FRAMEWORKS name and one
     "other", each citing its source."""
-    data = _read_toml(directory, FRAMEWORKS_FILE)
-    sources = _read_sources(data, FRAMEWORKS_FILE)
+    data = read_toml(directory, FRAMEWORKS_FILE)
+    sources = read_sources(data, FRAMEWORKS_FILE)
     found: dict[str, LogFramework] = {}
-    for row in _rows(data, FRAMEWORKS_FILE, "framework", sources):
+    for row in table_rows(data, FRAMEWORKS_FILE, "framework", sources):
         identifier = row.string("id")
         if identifier not in LOG_FRAMEWORKS | {"other"} or identifier in found:
             raise row.error("id", f"{identifier!r} is a duplicate or not a log framework")
@@ -333,11 +333,11 @@ def load_signatures(directory: Path) -> tuple[Signature, ...]:
 
 
 def _load_file(directory: Path, name: str) -> list[Signature]:
-    data = _read_toml(directory, name)
-    _check_top_level(
+    data = read_toml(directory, name)
+    check_top_level(
         data, name, {"signature", "framework"} if name == FRAMEWORKS_FILE else {"signature"}
     )
-    sources = _read_sources(data, name)
+    sources = read_sources(data, name)
     tables = data.get("signature")
     if not isinstance(tables, list) or not tables:
         raise MatrixDataError(f"{name}: no [[signature]] rows")
@@ -346,7 +346,7 @@ def _load_file(directory: Path, name: str) -> list[Signature]:
     for index, table in enumerate(tables, start=1):
         hint = table.get("id") if isinstance(table, dict) else None
         label = f" ({hint})" if isinstance(hint, str) else ""
-        signature = _signature(_Row(table, f"{name}: [[signature]] #{index}{label}", sources))
+        signature = _signature(Row(table, f"{name}: [[signature]] #{index}{label}", sources))
         if signature.id in seen:
             raise MatrixDataError(f"{name}: [[signature]] #{index}: duplicate id {signature.id!r}")
         seen.add(signature.id)

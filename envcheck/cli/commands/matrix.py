@@ -12,9 +12,10 @@ from envcheck.cli.commands.matrix_choice import load
 from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, EXIT_USAGE, fail, handles_errors
 from envcheck.errors import EnvcheckError
 from envcheck.matrix.checks import Problem, check_advisories, check_files, check_matrix
-from envcheck.matrix.load import MatrixDataError, matrix_dir
+from envcheck.matrix.load import matrix_dir
 from envcheck.matrix.model import load_matrix
 from envcheck.matrix.parsed_cache import parsed_afresh
+from envcheck.matrix.rows import MatrixDataError
 from envcheck.report import matrix_rows
 from envcheck.versions import major_minor, parse_numeric_version
 
