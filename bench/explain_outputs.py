@@ -93,12 +93,13 @@ def _perturbed(data: bytes, rng: random.Random) -> bytes:
         roll = rng.random()
         if roll < 0.01:
             continue
-        digits = [i for i, byte in enumerate(line) if 48 <= byte <= 57] if roll < 0.03 else []
-        if digits:
-            at = rng.choice(digits)
-            out.append(line[:at] + bytes([48 + (line[at] - 47) % 10]) + line[at + 1 :])
-        else:
-            out.append(line)
+        kept = line
+        if roll < 0.03:
+            digits = [i for i, byte in enumerate(line) if 48 <= byte <= 57]
+            if digits:
+                at = rng.choice(digits)
+                kept = line[:at] + bytes([48 + (line[at] - 47) % 10]) + line[at + 1 :]
+        out.append(kept)
     return b"\n".join(out)
 
 

@@ -13,6 +13,10 @@ EXIT_OK = 0  # success; a positive answer
 EXIT_NEGATIVE = 1  # a negative answer, or an action that failed (install, fetch)
 EXIT_USAGE = 2  # a usage error or unusable input
 EXIT_INTERNAL = 3  # a bug in envcheck
+# `doctor`: no verdict (`unknown`): the --deadline passed before the checks were done. Its own
+# code, as health checkers expect (NVIDIA's health validation has one for it): not a failing
+# node (1), not a mistyped command (2).
+EXIT_NO_VERDICT = 4
 # Ended by a signal: 128 + the signal's number, as shells report it.
 EXIT_HANGUP = 129  # SIGHUP: the terminal or the session went away
 EXIT_INTERRUPTED = 130  # SIGINT: Ctrl-C

@@ -40,4 +40,13 @@ def labels(keys: list[str] | tuple[str, ...]) -> str:
 
 def subject(keys: list[str] | tuple[str, ...]) -> str:
     """Who a sentence about an environment is about: labels(keys), or 'A framework' for none."""
-    return labels(keys) or "A framework"
+    return labels(keys) or GENERIC_SUBJECT
+
+
+GENERIC_SUBJECT = "A framework"
+
+
+def within(subject_text: str) -> str:
+    """`subject_text` placed inside a sentence: 'a framework', not 'A framework' (a name such as
+    'TensorFlow' is left as it is)."""
+    return "a framework" if subject_text == GENERIC_SUBJECT else subject_text

@@ -30,7 +30,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("probe", "explain"),
     ("recommend",),
     ("diagnose",),
-    ("install", "fetch"),
+    ("install", "fetch", "fleet"),
     ("report",),
     ("cli",),
     ("__main__",),

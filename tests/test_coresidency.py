@@ -27,7 +27,7 @@ from envcheck.diagnose.context import Context
 from envcheck.diagnose.coresidency_rules import overwritten_files, pin_conflicts
 from envcheck.diagnose.doctor import diagnose
 from envcheck.diagnose.pins import marker_environment, pins
-from envcheck.findings import Severity
+from envcheck.findings import Finding, Severity
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import Matrix, load_matrix
 from envcheck.probe.facts import (
@@ -567,6 +567,44 @@ def test_tf_2_21_0_with_torch_2_14_1_real_records(matrix: Matrix, tmp_path: Path
         "cusparse,nvjitlink,nvrtc,nvtx]==13.0.3, which requires nvidia-cublas==13.1.1.3.*",
         "torch 2.14.1 requires nvidia-cudnn-cu13==9.24.0.43, which requires nvidia-cublas",
     ]
+
+
+def test_a_loaded_copy_of_an_overwritten_file_is_told_in_the_overwrite_finding(
+    matrix: Matrix, tmp_path: Path
+) -> None:
+    # The children measured which libcudnn.so.9 each framework got: the overwritten file, the
+    # overwrite finding's cause. One finding, its lines as evidence. A copy elsewhere (cuRAND
+    # from nvidia/curand/lib) is a cause of its own and stays a finding.
+    facts = snapshot_facts("tf-2.21.0-and-cuda-torch-2.14.1-records.json", tmp_path)
+    site = facts.shared_files[0].location.rstrip("/")
+    cudnn = f"{site}/nvidia/cudnn/lib/libcudnn.so.9"
+    curand = f"{site}/nvidia/curand/lib/libcurand.so.10"
+
+    def loaded(library: str, path: str) -> Finding:
+        copies = {"torch": {"torch": path}, "tensorflow -> torch": {"torch": path}}
+        evidence = tuple(f"{order}: torch gets {path}" for order in copies)
+        return Finding(
+            "framework-conflict",
+            Severity.WARNING,
+            f"PyTorch gets the CUDA 12 build of {library}.",
+            evidence,
+            "fix",
+            data={"library": library, "copies": copies},
+        )
+
+    found = diagnose(
+        facts, matrix, None, [loaded("libcudnn.so.9", cudnn), loaded("libcurand.so.10", curand)]
+    ).findings
+    conflicts = [f for f in found if f.code == "framework-conflict"]
+    by_library: dict[str, list[Finding]] = {}
+    for finding in conflicts:
+        by_library.setdefault(finding.data["library"], []).append(finding)
+    (cudnn_finding,) = by_library["libcudnn.so.9"]
+    assert cudnn_finding.severity is Severity.ERROR and "overwritten" in cudnn_finding.data
+    assert f"loaded: tensorflow -> torch: torch gets {cudnn}" in cudnn_finding.evidence
+    assert cudnn_finding.data["copies"]["torch"] == {"torch": cudnn}
+    (curand_finding,) = by_library["libcurand.so.10"]
+    assert curand_finding.severity is Severity.WARNING
 
 
 def test_torch_2_14_1_alone_real_records(matrix: Matrix, tmp_path: Path) -> None:

@@ -30,6 +30,7 @@ from envcheck.probe.facts import Facts
 from envcheck.probe.platform_facts import read_platform
 from tests.facts_builder import LINUX, driver, machine
 from tests.native_fakes import fake_cudnn, fake_nvml, fake_tf_framework, have_gcc
+from tests.report_schema import validated
 from tests.test_probe_cli import BUILD_INFO_2_18, _dist
 from tests.test_smoke import FULL_FAKE, HANG_ON_IMPORT, SEGFAULT_ON_IMPORT, _alive
 from tests.test_smoke_rules import TF221_NO_GPU_LOG
@@ -67,7 +68,7 @@ def report_of(completed: subprocess.CompletedProcess[str]) -> dict[str, Any]:
     assert "Traceback" not in completed.stderr, completed.stderr
     data: dict[str, Any] = json.loads(completed.stdout)
     assert data["schema"] == "envcheck.report/1"
-    return data
+    return validated(data)
 
 
 def codes(report: dict[str, Any], severity: str | None = None) -> list[str]:
@@ -194,7 +195,8 @@ def test_real_tensorflow_cpu_on_a_machine_without_an_nvidia_gpu(tmp_path: Path) 
     assert completed.returncode == 0, completed.stderr
     report = report_of(completed)
     assert report["status"] == "ok"
-    assert report["verdict"] == "TensorFlow works on the CPU; this machine has no NVIDIA GPU."
+    assert report["verdict"] == "pass"
+    assert report["summary"] == "TensorFlow works on the CPU; this machine has no NVIDIA GPU."
     assert codes(report, "error") == []
     no_gpu = finding(report, "no-gpu")
     assert no_gpu["severity"] == "info"
@@ -223,7 +225,8 @@ def test_real_tensorflow_cpu_no_smoke(tmp_path: Path) -> None:
     assert completed.returncode == 0, completed.stderr
     report = report_of(completed)
     assert report["smoke_test"] is None
-    assert report["verdict"] == (
+    assert report["verdict"] == "pass"
+    assert report["summary"] == (
         "No problem found; this machine has no NVIDIA GPU, so TensorFlow will run on the CPU."
     )
     assert codes(report, "error") == []
@@ -236,9 +239,12 @@ def test_real_tensorflow_cpu_no_smoke(tmp_path: Path) -> None:
 
 def test_cudnn_older_than_the_build(fake_report: dict[str, Any]) -> None:
     report = fake_report
-    assert set(report) == {"schema", "status", "verdict", "findings", "components", "facts",
+    assert set(report) == {"schema", "node", "time", "envcheck_version", "verdict",
+                           "fingerprint", "not_checked", "summary", "key_facts",
+                           "status", "findings", "components", "facts",
                            "smoke_test", "smoke_tests", "import_orders",
                            "recommendation", "framework_recommendations"}  # fmt: skip
+    assert report["verdict"] == "fail"
     assert report["status"] == "error"
     assert report["smoke_test"] is None
     for item in report["findings"]:
@@ -266,7 +272,7 @@ def test_text_report_starts_with_the_verdict(
     completed = doctor(fake_machine["env"], "--no-smoke", "--python", fake_machine["python"])
     assert completed.returncode == 1, completed.stderr
     text = completed.stdout
-    assert text.splitlines()[0] == fake_report["verdict"]
+    assert text.splitlines()[0] == fake_report["summary"]
     assert text.splitlines()[0].startswith("TensorFlow will not use the GPU here: ")
     assert "\x1b" not in text  # piped: no colour
     assert "[cudnn-version-mismatch]" in text and "[cuda-library-missing]" in text
@@ -330,7 +336,8 @@ def test_strict_turns_a_warning_into_exit_1(tmp_path: Path) -> None:
     jit = finding(report, "compute-capability-unsupported")
     assert jit["severity"] == "warning"
     assert "JIT" in jit["message"] and "12.0" in jit["message"]
-    assert report["verdict"].startswith("It should work, with ")
+    assert report["summary"].startswith("It should work, with ")
+    assert report["verdict"] == "warn"
     assert doctor(env, *args, "--strict").returncode == 1
     assert doctor({**env, "ENVCHECK_STRICT": "1"}, *args).returncode == 1
 

@@ -150,6 +150,15 @@ def test_no_framework_at_all(matrix: Matrix) -> None:
     assert any(c.found == "not installed" for c in report.components)
 
 
+def test_no_framework_and_no_driver_reads_as_a_sentence(matrix: Matrix) -> None:
+    # The generic subject inside a sentence is "a framework", not "A framework".
+    facts = machine(frameworks=(), libraries=(), gpus=(), driver=driver(state="missing"))
+    report = diagnose(facts, matrix)
+    sentences = [report.verdict(), *(f.message for f in report.findings)]
+    assert any("so a framework " in text for text in sentences), sentences
+    assert not any(", so A framework" in text for text in sentences)
+
+
 def test_framework_choice_judges_one(matrix: Matrix) -> None:
     facts = machine(frameworks=(tensorflow(), torch()), driver=driver("570.133.07", "12.8"))
     only_tf = diagnose(facts, matrix, framework="tensorflow")

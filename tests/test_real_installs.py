@@ -27,6 +27,8 @@ from typing import Any
 
 import pytest
 
+from tests.report_schema import validated
+
 ROOT = Path(__file__).resolve().parents[1]
 JUDGE = ROOT / "scripts" / "tf_loader_judge.py"
 ENABLED = os.environ.get("ENVCHECK_REAL_INSTALLS") == "1"
@@ -95,7 +97,7 @@ def doctor(venv: Path, *args: str, env: dict[str, str] | None = None) -> tuple[i
         capture_output=True, text=True, env=env or clean_env(), timeout=600, check=False,
     )  # fmt: skip
     assert done.returncode in (0, 1), done.stderr
-    return done.returncode, json.loads(done.stdout)
+    return done.returncode, validated(json.loads(done.stdout))
 
 
 def judge(venv: Path, env: dict[str, str] | None = None) -> dict[str, Any]:
@@ -204,7 +206,8 @@ def test_cpu_only_tensorflow_without_an_nvidia_gpu_exits_0() -> None:
         pytest.skip("this machine has an NVIDIA GPU")
     code, report = doctor(environment("tf-cpu-2.21.0"), "--timeout", "300")
     assert code == 0, report["findings"]
-    assert report["verdict"] == "TensorFlow works on the CPU; this machine has no NVIDIA GPU."
+    assert report["verdict"] == "pass"
+    assert report["summary"] == "TensorFlow works on the CPU; this machine has no NVIDIA GPU."
 
 
 # Every sub-library nvidia-cudnn-cu12 9.x ships (its RECORD), not only those the matrix names.

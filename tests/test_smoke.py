@@ -13,6 +13,7 @@ import importlib.util
 import json
 import os
 import re
+import resource
 import subprocess
 import sys
 import textwrap
@@ -295,6 +296,28 @@ def test_segfault_on_import(install_fake: Callable[[str], str]) -> None:
     assert result.tensorflow_version is None
     assert result.loaded_libraries == ()
     assert re.fullmatch(r"import crashed with SIGSEGV after \d+\.\d s", result.describe())
+
+
+def test_a_crash_leaves_no_core_file(
+    install_fake: Callable[[str], str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Core dumps allowed (as on many desktops) and the kernel's pattern writing `core` into the
+    # crashing process's directory: TensorFlow's core is gigabytes, left where the user ran the
+    # doctor. The child turns them off for itself; its signal already says what happened.
+    if Path("/proc/sys/kernel/core_pattern").read_text().startswith("|"):
+        pytest.skip("cores go to a program here, not to a file in the working directory")
+    soft, hard = resource.getrlimit(resource.RLIMIT_CORE)
+    if hard != resource.RLIM_INFINITY and hard < 1 << 30:
+        pytest.skip("core files cannot be allowed here")
+    resource.setrlimit(resource.RLIMIT_CORE, (hard, hard))
+    try:
+        monkeypatch.chdir(tmp_path)
+        python = install_fake(SEGFAULT_ON_IMPORT)
+        result = run_smoke_test(python, FAKE_TIMEOUT)
+    finally:
+        resource.setrlimit(resource.RLIMIT_CORE, (soft, hard))
+    assert result.signal == "SIGSEGV"
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith("core")]
 
 
 def _alive(pid: int) -> bool:

@@ -11,19 +11,23 @@ import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from envcheck.cli import signals
 from envcheck.errors import (
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
     EXIT_NEGATIVE,
+    EXIT_NO_VERDICT,
     EXIT_OK,
     EXIT_USAGE,
     EnvcheckError,
+    Interrupted,
 )
 
 __all__ = [
     "EXIT_INTERNAL",
     "EXIT_INTERRUPTED",
     "EXIT_NEGATIVE",
+    "EXIT_NO_VERDICT",
     "EXIT_OK",
     "EXIT_USAGE",
     "CommandExit",
@@ -69,6 +73,11 @@ def handles_errors(function: F) -> F:
         try:
             return function(*args, **kwargs)
         except EnvcheckError as exc:
+            stopped = signals.received()
+            if stopped is not None:
+                # The error is the signal's doing (its children killed under the command), and
+                # the signal was swallowed where it was raised: end as the signal ends envcheck.
+                raise Interrupted(stopped) from None
             raise fail(_name_variables(str(exc), args), exc.exit_code) from None
 
     return wrapper  # type: ignore[return-value]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import shutil
 import textwrap
 
-from envcheck.cli.options import FLAG, Command, Option
+from envcheck.cli.options import FLAG, LIST, Command, Option
 
 MAX_WIDTH = 100
 _INDENT = "  "
@@ -57,7 +57,8 @@ def usage(command: Command, prog: str) -> str:
     positional = next((o for o in command.options if not o.flags), None)
     parts = [prog, "[OPTIONS]"]
     if positional is not None:
-        parts.append(f"[{positional.metavar or positional.dest.upper()}]")
+        many = "..." if positional.kind == LIST else ""  # paths: none or more
+        parts.append(f"[{positional.metavar or positional.dest.upper()}{many}]")
     if command.subcommands:
         parts.append("COMMAND [ARGS]..." if command.handler is None else "[COMMAND [ARGS]...]")
     return " ".join(parts)

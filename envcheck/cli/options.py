@@ -156,7 +156,18 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(**kwargs, add_help=False, allow_abbrev=False)
         self.page = page
         self.visible_commands: list[str] = []  # the subcommands an unknown name is compared with
+        # A command that takes paths and has subcommands too (`fleet DIR ...`, `fleet plan`):
+        # argparse cannot tell a path from a subcommand's name, so the first word picks.
+        self.routes: dict[str, argparse.ArgumentParser] = {}
         self.add_argument("-h", "--help", action=_HelpAction, page=page)
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        words = list(sys.argv[1:] if args is None else args)
+        if words and words[0] in self.routes:
+            return self.routes[words[0]].parse_known_args(words[1:], namespace)
+        return super().parse_known_args(words, namespace)
 
     def _check_value(self, action: argparse.Action, value: Any) -> None:
         # An unknown command: argparse's message lists the hidden ones too, and its wording
@@ -180,7 +191,9 @@ def _close_hint(word: str, known: Sequence[str], noun: str) -> str:
 def _add_option(parser: argparse.ArgumentParser, option: Option) -> None:
     common: dict[str, Any] = {"default": argparse.SUPPRESS}  # see parse()
     if not option.flags:
-        parser.add_argument(option.dest, nargs="?", metavar=option.metavar, **common)
+        many = option.kind == LIST  # paths: none or more
+        parser.add_argument(option.dest, nargs="*" if many else "?", metavar=option.metavar,
+                            **common)  # fmt: skip
         return
     common["dest"] = option.dest
     if option.kind == FLAG:
@@ -223,6 +236,13 @@ def _configure(
         return
     if isinstance(parser, _Parser):
         parser.visible_commands = [c.name for c in command.subcommands if not c.hidden]
+        if any(not o.flags and o.kind == LIST for o in command.options):
+            for sub in command.subcommands:
+                sub_prog = f"{prog} {sub.name}"
+                child = _Parser(page=_sub_page(page, sub, sub_prog), prog=sub_prog)
+                _configure(child, sub, options + sub.options, sub_prog, page)
+                parser.routes[sub.name] = child
+            return
     group = parser.add_subparsers(dest=f"_{command.name}_subcommand", parser_class=_Parser)
     for sub in command.subcommands:
         sub_prog = f"{prog} {sub.name}"
@@ -230,6 +250,10 @@ def _configure(
             sub.name, prog=sub_prog, page=lambda c=sub, p=sub_prog: page(c, p, False)
         )
         _configure(child, sub, options + sub.options, sub_prog, page)
+
+
+def _sub_page(page: HelpPage, command: Command, prog: str) -> Callable[[], str]:
+    return lambda: page(command, prog, False)
 
 
 @dataclass(frozen=True)

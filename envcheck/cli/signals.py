@@ -35,6 +35,8 @@ def handled() -> Iterator[None]:
     isolation = sys.modules.get("envcheck.probe.isolation")
     if isolation is not None:  # a signal in an earlier run in this process ended its children
         isolation.accept_children()
+    unraisable = sys.unraisablehook
+    sys.unraisablehook = _quiet_interrupts(unraisable)
     before: dict[int, Any] = {}
     # Python lets only the main thread set handlers (an embedding caller may use another).
     names = _HANDLED if threading.current_thread() is threading.main_thread() else {}
@@ -49,6 +51,21 @@ def handled() -> Iterator[None]:
     finally:
         for number, handler in before.items():
             signal.signal(number, handler)
+        sys.unraisablehook = unraisable
+
+
+def _quiet_interrupts(hook: Any) -> Any:
+    """sys.unraisablehook that passes over the Interrupted a signal raised where Python cannot
+    propagate it (inside the import system's weakref callbacks, a __del__): the signal is
+    recorded (received()) and its children already killed, so the command ends with it anyway;
+    the traceback Python would print is noise in front of 'envcheck: terminated (SIGTERM)'."""
+
+    def quiet(unraisable: Any) -> None:
+        if isinstance(unraisable.exc_value, Interrupted):
+            return
+        hook(unraisable)
+
+    return quiet
 
 
 def _raise_interrupted(signum: int, frame: FrameType | None) -> None:
@@ -58,6 +75,12 @@ def _raise_interrupted(signum: int, frame: FrameType | None) -> None:
         # cleanup that kills the children.
         return
     _received.append(signum)
+    # Killed here, not only where the exception lands: raised inside a weakref callback of the
+    # import system (a signal during an import), it is swallowed, and the probe threads would
+    # wait for their children's whole timeout.
+    isolation = sys.modules.get("envcheck.probe.isolation")
+    if isolation is not None:
+        isolation.kill_children_from_signal_handler()
     raise Interrupted(signum)
 
 

@@ -99,6 +99,21 @@ INDEX_URL = Option(
 )
 
 
+def _deadline(help_text: str, envvar: str) -> Option:
+    """--deadline: an overall time limit in seconds (fetch: per file; doctor: the whole run),
+    parsed alike wherever it appears."""
+    return Option(
+        ("--deadline",),
+        "deadline",
+        help_text,
+        kind=NUMBER,
+        envvar=envvar,
+        metavar="SECONDS",
+        minimum=0.1,
+        maximum=MAX_TIMEOUT_S,
+    )
+
+
 def _python_version(help_text: str) -> Option:
     return Option(
         ("--python-version",),
@@ -252,14 +267,33 @@ DOCTOR_COMMAND = Command(
             minimum=1.0,
             maximum=MAX_TIMEOUT_S,
         ),
+        _deadline(
+            "Bound the whole run, smoke tests and probe children included: past it they are "
+            "killed, the report says what was not checked, the verdict is unknown (exit 4).",
+            "ENVCHECK_DOCTOR_DEADLINE",
+        ),
         FORMAT_JSON,
-        FORMAT,
+        Option(
+            ("--format",),
+            "output_format",
+            "Report format (default text): prometheus for node_exporter's textfile collector, "
+            "nfd for a node-feature-discovery feature file, junit for CI test reports.",
+            envvar="ENVCHECK_FORMAT",
+            metavar="text|json|markdown|prometheus|nfd|junit",
+        ),
         Option(
             ("-o", "--output"),
             "output",
             "Write the report to FILE (atomically) instead of standard output.",
             envvar="ENVCHECK_OUTPUT",
             metavar="FILE",
+        ),
+        Option(
+            ("--node",),
+            "node",
+            "The node's name in the report (default: this host's name).",
+            envvar="ENVCHECK_NODE",
+            metavar="NAME",
         ),
         Option(
             ("--strict",), "strict", "Exit 1 on warnings too.", kind=FLAG, envvar="ENVCHECK_STRICT"
@@ -430,19 +464,85 @@ FETCH_COMMAND = Command(
             minimum=0.1,
             maximum=MAX_TIMEOUT_S,
         ),
-        Option(
-            ("--deadline",),
-            "deadline",
-            "Overall time limit per file, all retries included; an unfinished file is kept "
-            "as a .part that the next run resumes (default: 10 minutes, or the file's size at "
-            "100 kB/s when longer).",
-            kind=NUMBER,
-            envvar="ENVCHECK_FETCH_DEADLINE",
-            metavar="SECONDS",
-            minimum=0.1,
-            maximum=MAX_TIMEOUT_S,
+        _deadline(
+            "Overall time limit per file and per index page, all retries included; an "
+            "unfinished file is kept as a .part that the next run resumes (default: 10 minutes, "
+            "or the file's size at 100 kB/s when longer).",
+            "ENVCHECK_FETCH_DEADLINE",
         ),
         MATRIX,
+    ),
+)
+
+_FLEET_FORMAT = Option(
+    ("--format",),
+    "output_format",
+    "Output format (default text).",
+    envvar="ENVCHECK_FORMAT",
+    metavar="text|json|markdown|csv",
+)
+_MAX_AGE = Option(
+    ("--max-age",),
+    "max_age",
+    "Set apart node reports older than this (24h, 30m, 90s, 2d, or seconds).",
+    envvar="ENVCHECK_MAX_AGE",
+    metavar="AGE",
+)
+_FLEET_OUTPUT = Option(
+    ("-o", "--output"),
+    "output",
+    "Write to FILE (atomically) instead of standard output.",
+    envvar="ENVCHECK_OUTPUT",
+    metavar="FILE",
+)
+
+FLEET_COMMAND = Command(
+    "fleet",
+    "Merge many nodes' doctor reports (--format json) into groups of nodes alike, worst first, "
+    "with one fix per group.",
+    handler="envcheck.cli.commands.fleet:merge_reports",
+    options=(
+        Option(
+            (),
+            "sources",
+            "Report files, directories (their *.json files) or - (standard input).",
+            kind=LIST,
+            metavar="PATH",
+        ),
+        _FLEET_FORMAT,
+        _MAX_AGE,
+        _FLEET_OUTPUT,
+    ),
+    subcommands=(
+        Command(
+            "plan",
+            "Before a rollout: will the image (its doctor report from the Docker build) run on "
+            "each group of nodes, and why not.",
+            handler="envcheck.cli.commands.fleet:plan",
+            options=(
+                Option(
+                    ("--image",),
+                    "image",
+                    "The image's report: envcheck doctor --format json run in its Docker build.",
+                    envvar="ENVCHECK_IMAGE_REPORT",
+                    metavar="REPORT",
+                    required=True,
+                ),
+                Option(
+                    ("--nodes",),
+                    "nodes",
+                    "The nodes' reports: files, directories or - (repeatable).",
+                    kind=LIST,
+                    envvar="ENVCHECK_NODE_REPORTS",
+                    metavar="DIR",
+                    required=True,
+                ),
+                _FLEET_FORMAT,
+                _MAX_AGE,
+                _FLEET_OUTPUT,
+                MATRIX,
+            ),
+        ),
     ),
 )
 
@@ -537,6 +637,7 @@ ROOT = Command(
         EXPLAIN_COMMAND,
         INSTALL_COMMAND,
         FETCH_COMMAND,
+        FLEET_COMMAND,
         SETUP_COMMAND,
     ),
 )

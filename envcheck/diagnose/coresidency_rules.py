@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
@@ -369,3 +369,43 @@ def pin_conflicts(context: Context) -> list[Finding]:
 
 def _labels(wanted: Sequence[Pin]) -> str:
     return ", ".join(dict.fromkeys(_label(pin.framework) for pin in wanted))
+
+
+def one_finding_per_overwrite(findings: Sequence[Finding], facts: Facts) -> list[Finding]:
+    """The loaded-copy findings (which copy each framework got, measured per import order) about
+    a library whose file another wheel overwrote, folded into that overwrite finding: one cause,
+    one finding, with the orders' lines as more evidence. The rest are left as they are."""
+    overwritten = overwritten_paths(facts)
+    by_library = {
+        f.data.get("library"): i
+        for i, f in enumerate(findings)
+        if f.code == CODE and "overwritten" in f.data
+    }
+    merged = list(findings)
+    dropped: set[int] = set()
+    for index, finding in enumerate(findings):
+        copies = finding.data.get("copies")
+        target = by_library.get(finding.data.get("library"))
+        if finding.code != CODE or not isinstance(copies, dict) or target is None:
+            continue
+        paths = {path for row in copies.values() for path in row.values()}
+        if not paths or not paths <= overwritten:
+            continue  # a copy that is not the overwritten file is a cause of its own
+        into = merged[target]
+        merged[target] = replace(
+            into,
+            evidence=(*into.evidence, *(f"loaded: {line}" for line in finding.evidence)),
+            data={**into.data, "copies": copies},
+        )
+        dropped.add(index)
+    return [f for i, f in enumerate(merged) if i not in dropped]
+
+
+def overwritten_paths(facts: Facts) -> set[str]:
+    """location/path of each file under nvidia/ whose bytes are not every owner's (the files of
+    the overwrite findings)."""
+    return {
+        f"{shared.location.rstrip('/')}/{shared.path}"
+        for shared in facts.shared_files
+        if any(owner.matches is False for owner in shared.owners)
+    }

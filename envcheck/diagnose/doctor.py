@@ -19,11 +19,12 @@ from envcheck.diagnose import (
     library_rules,
     static_copies_rules,
 )
+from envcheck.diagnose.checks import DRIVER_CODES, without_artefacts
 from envcheck.diagnose.context import Context, Target
-from envcheck.diagnose.coresidency_rules import framework_conflicts
+from envcheck.diagnose.coresidency_rules import framework_conflicts, one_finding_per_overwrite
 from envcheck.errors import EnvcheckError, InputError
 from envcheck.findings import Finding, Severity, ordered
-from envcheck.framework_names import label, subject
+from envcheck.framework_names import label, subject, within
 from envcheck.matrix.model import Matrix
 from envcheck.probe.facts import Facts
 from envcheck.recommend.frameworks import (
@@ -96,7 +97,6 @@ GPU_RULES: frozenset[Rule] = _TENSORFLOW_LIBRARY_RULES | {
 Status = Literal["ok", "warning", "error"]
 ComponentStatus = Literal["ok", "warning", "error", "unknown"]
 
-DRIVER_CODES = {"driver-missing", "driver-too-old", "driver-too-new", "driver-library-mismatch"}
 NO_NVIDIA_GPU = "this machine has no NVIDIA GPU"
 
 
@@ -126,9 +126,17 @@ class Report:
     # What `recommend --framework torch|jax` says for this machine, for the PyTorch and JAX
     # judged here (TensorFlow's is `recommendation`).
     framework_recommendations: tuple[FrameworkRecommendation, ...] = ()
+    # The checks the --deadline left undone (diagnose/checks.py names): no verdict then.
+    not_checked: tuple[str, ...] = ()
 
     def verdict(self) -> str:
+        """The verdict in one sentence (the JSON's `summary`; its `verdict` is one word)."""
         who = subject(self.frameworks)
+        if self.not_checked:
+            return (
+                "No verdict: the --deadline passed before these checks were done: "
+                f"{', '.join(self.not_checked)}."
+            )
         errors = [f for f in self.findings if f.severity is Severity.ERROR]
         if errors:
             named = errors[0].data.get("framework")
@@ -141,7 +149,7 @@ class Report:
         if self.no_nvidia_gpu:
             if self.smoke and self.smoke.get("status") == "ok":
                 return f"TensorFlow works on the CPU; {NO_NVIDIA_GPU}."
-            return f"No problem found; {NO_NVIDIA_GPU}, so {who} will run on the CPU."
+            return f"No problem found; {NO_NVIDIA_GPU}, so {within(who)} will run on the CPU."
         if self.smoke and self.smoke.get("status") == "ok" and self.smoke.get("gpus"):
             return "TensorFlow uses the GPU: the smoke test ran on it."
         unchecked = [c.name for c in self.components if c.status == "unknown"]
@@ -159,7 +167,9 @@ def _status(findings: Sequence[Finding]) -> Status:
     return "ok"
 
 
-def _component_status(findings: Sequence[Finding], codes: set[str], known: bool) -> ComponentStatus:
+def _component_status(
+    findings: Sequence[Finding], codes: Collection[str], known: bool
+) -> ComponentStatus:
     mine = [f for f in findings if f.code in codes and f.severity is not Severity.INFO]
     if mine:
         return _status(mine)
@@ -343,10 +353,12 @@ def diagnose(
     smoke: dict[str, Any] | None = None,
     framework: str | None = None,
     measured: Collection[str] = (),
+    not_checked: Sequence[str] = (),
 ) -> Report:
     """`measured`: the frameworks whose loaded copies a child really mapped (the smoke and
     import-order children): their maps win over the static loader model, which then adds no
-    finding about them (one finding per cause)."""
+    finding about them (one finding per cause). `not_checked`: the checks the --deadline cut
+    short (diagnose/checks.py); what their killed children seem to say is left out."""
     context = Context(facts, matrix, target, framework)
     findings: list[Finding] = []
     for rule in RULES:
@@ -370,12 +382,12 @@ def diagnose(
                 f"({_recommend_hint(context)} shows what to install there).",
             )
         )
-    findings.extend(extra_findings)
+    findings = one_finding_per_overwrite([*findings, *extra_findings], facts)
     for error in facts.errors:
         findings.append(
             Finding("probe-incomplete", Severity.WARNING, f"Part of the probe failed: {error}.")
         )
-    findings = ordered(findings)
+    findings = ordered(without_artefacts(findings, not_checked))
     recommendation: Recommendation | None = None
     # The recommendation ranks TensorFlow releases: for an environment of other frameworks it
     # would answer a question nobody asked (`envcheck recommend` still does on request).
@@ -402,4 +414,5 @@ def diagnose(
         no_nvidia_gpu=context.no_nvidia_gpu,
         frameworks=context.judged,
         framework_recommendations=tuple(others),
+        not_checked=tuple(not_checked),
     )

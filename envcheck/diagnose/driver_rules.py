@@ -8,6 +8,7 @@ from packaging.version import Version
 from envcheck.diagnose.context import Context
 from envcheck.diagnose.framework_builds import FrameworkBuild
 from envcheck.findings import Finding, Severity
+from envcheck.framework_names import within
 from envcheck.matrix.rules import (
     Status,
     driver_branch_supports_gpu,
@@ -60,7 +61,7 @@ def driver_presence(context: Context) -> list[Finding]:
             Finding(
                 "driver-missing",
                 Severity.ERROR,
-                f"No NVIDIA driver was found, so {context.subject} can only use the CPU.",
+                f"No NVIDIA driver was found, so {within(context.subject)} can only use the CPU.",
                 evidence,
                 "Install the NVIDIA driver for your GPU (e.g. 'sudo ubuntu-drivers install' on "
                 "Ubuntu), reboot, and check with nvidia-smi.",

@@ -7,12 +7,14 @@ import os
 from dataclasses import asdict, replace
 from typing import Any
 
+from envcheck.diagnose.checks import not_checked
 from envcheck.diagnose.context import Target
 from envcheck.diagnose.doctor import Report, diagnose
 from envcheck.diagnose.facts_file import read_facts
 from envcheck.findings import Finding
 from envcheck.framework_names import FRAMEWORKS, framework_of
 from envcheck.matrix.model import Matrix
+from envcheck.probe import deadline
 from envcheck.probe.background import StartedProbe, probe_timeout
 from envcheck.probe.collect import collect_facts
 from envcheck.probe.facts import Facts
@@ -39,7 +41,8 @@ def run_doctor(
     smoke_data: dict[str, Any] | None = None
     present = [name for name in smoke_frameworks(facts) if framework in (None, name)]
     if not smoke or not present:
-        return diagnose(facts, matrix, target, extra, smoke_data, framework)
+        unchecked = not_checked(deadline.cut())
+        return diagnose(facts, matrix, target, extra, smoke_data, framework, (), unchecked)
     smoke_tests: dict[str, Any] = {}
     results = []
     # Each smoke child also answers the import order that starts with its framework, after its
@@ -73,7 +76,11 @@ def run_doctor(
             smoke_data = data
     copies, orders = _import_orders(present, results, python, timeout, answered)
     extra += copies
-    report = diagnose(facts, matrix, target, extra, smoke_data, framework, _measured(orders))
+    # Under --deadline: what its children could not finish (the last children are done now).
+    unchecked = not_checked(deadline.cut())
+    report = diagnose(
+        facts, matrix, target, extra, smoke_data, framework, _measured(orders), unchecked
+    )
     return replace(report, smoke_tests=smoke_tests, import_orders=orders)
 
 

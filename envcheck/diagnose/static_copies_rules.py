@@ -19,12 +19,12 @@ from __future__ import annotations
 from packaging.utils import canonicalize_name
 
 from envcheck.diagnose.context import Context
-from envcheck.diagnose.coresidency_rules import CODE, venv_fix
+from envcheck.diagnose.coresidency_rules import CODE, overwritten_paths, venv_fix
 from envcheck.diagnose.loaded_copies_rules import FIX, judged
 from envcheck.diagnose.pins import Pin
 from envcheck.findings import Finding, Severity
 from envcheck.framework_names import label
-from envcheck.probe.facts import Facts, FrameworkLibraryFacts, FrameworkLoadingFacts
+from envcheck.probe.facts import FrameworkLibraryFacts, FrameworkLoadingFacts
 
 FOUND_BY = "static loader model"
 
@@ -34,22 +34,12 @@ def _name(distribution: str) -> str:
     return str(canonicalize_name(distribution.split(" ", 1)[0]))
 
 
-def _overwritten(facts: Facts) -> set[str]:
-    """The paths of files under nvidia/ whose bytes are not every owner's (the overwrite finding's
-    files), as location/path."""
-    return {
-        f"{shared.location.rstrip('/')}/{shared.path}"
-        for shared in facts.shared_files
-        if any(owner.matches is False for owner in shared.owners)
-    }
-
-
 def static_copy_findings(context: Context) -> list[Finding]:
     facts = context.facts
     if not facts.framework_libraries:
         return []
     all_pins = context.pins
-    overwritten = _overwritten(facts)
+    overwritten = overwritten_paths(facts)
     findings = []
     for loading in facts.framework_libraries:
         if context.framework not in (None, loading.framework):

@@ -294,3 +294,31 @@ def gpu_build_available(release: TensorflowRelease, os_name: str, arch: str) -> 
     if release.linux_gpu:
         return Outcome("os", Status.OK, "Linux GPU build")
     return Outcome("os", Status.INCOMPATIBLE, "no Linux GPU build")
+
+
+# Forward compatibility: NVIDIA's cuda-compat package lets a newer CUDA run on an older driver
+# branch, but only on data-center GPUs (and selected NGC-ready RTX cards, which the GPU table
+# does not mark): NVIDIA, CUDA Compatibility, "Forward Compatibility"
+# (https://docs.nvidia.com/deploy/cuda-compatibility/, the source nvidia-cuda-compatibility of
+# matrix/error_codes.toml; CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE 804 elsewhere).
+FORWARD_COMPATIBLE_SEGMENTS = frozenset({"datacenter"})
+
+
+def forward_compatibility(gpu: str, segment: str | None) -> Outcome:
+    """Whether the CUDA forward-compatibility package can run a newer CUDA than the driver's on
+    `gpu` (its row's segment in matrix/gpus.toml: geforce, workstation, datacenter, jetson)."""
+    if segment is None:
+        return Outcome("forward-compatibility", Status.UNKNOWN, f"{gpu} is not in the GPU table")
+    if segment in FORWARD_COMPATIBLE_SEGMENTS:
+        return Outcome(
+            "forward-compatibility",
+            Status.OK,
+            f"{gpu} is a data-center GPU: NVIDIA's CUDA forward-compatibility package "
+            "(cuda-compat) in the image can run a newer CUDA on this driver",
+        )
+    return Outcome(
+        "forward-compatibility",
+        Status.INCOMPATIBLE,
+        f"{gpu} is a {segment} GPU: CUDA forward compatibility is for data-center GPUs only, "
+        "so only a newer driver helps",
+    )

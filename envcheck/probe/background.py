@@ -4,27 +4,27 @@ The doctor's wall time is mostly waiting: for the driver cascade's children (NVM
 the framework scan's child. Neither needs the version matrix, so a command starts them before it
 imports the diagnosis and loads the matrix, and `collect_facts` collects their results later.
 The children run in threads that only wait on subprocesses (no GIL held), on another core.
-This module imports only what starting them takes: each thread imports the code that reads its
-child's answer, so the first child starts before the heavy modules load, not after them.
+The code the threads run is imported here, in the main thread, before any thread starts: an
+import in a thread racing the main thread's imports deadlocks when a signal lands inside the
+main thread's import (the module lock it held is never released, and the exit waits for the
+thread forever).
 """
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from envcheck.probe.driver import probe_driver
+from envcheck.probe.facts import DriverFacts, GpuFacts
+from envcheck.probe.frameworks import EnvironmentScan, probe_environment
+from envcheck.probe.interpreter import Interpreter, describe_interpreter
 from envcheck.probe.isolation import ChildGroup, user_python_path
 
-if TYPE_CHECKING:
-    from envcheck.probe.facts import DriverFacts, GpuFacts
-    from envcheck.probe.frameworks import EnvironmentScan
-    from envcheck.probe.interpreter import Interpreter
-
-    DriverResult = tuple[DriverFacts, tuple[GpuFacts, ...]]
+DriverResult = tuple[DriverFacts, tuple[GpuFacts, ...]]
 
 
 def probe_timeout(smoke_timeout: float) -> float:
@@ -67,49 +67,21 @@ def start_probe(
     pool = ThreadPoolExecutor(max_workers=3, thread_name_prefix="envcheck-probe")
     try:
         frameworks = pool.submit(
-            _scan,
+            probe_environment,
             python=python,
             import_tensorflow=import_frameworks,
             timeout=max(timeout, 30.0),
             group=group,
             pythonpath=user_python_path(env),
         )
-        interpreter = None if python is None else pool.submit(_interpreter, python, timeout, group)
-        driver = pool.submit(_driver, env, timeout, group)
+        interpreter = (
+            None
+            if python is None
+            else pool.submit(describe_interpreter, python, timeout, group=group)
+        )
+        driver = pool.submit(probe_driver, env, timeout=timeout, group=group)
     finally:
         pool.shutdown(wait=False)  # the threads finish their job; nothing else is queued
     return StartedProbe(
         python, timeout, env, time.monotonic(), frameworks, driver, group, interpreter
     )
-
-
-# Each imports its module in its own thread (see the module's docstring).
-def _scan(
-    *,
-    python: str | None,
-    import_tensorflow: bool,
-    timeout: float,
-    group: ChildGroup,
-    pythonpath: Sequence[str],
-) -> EnvironmentScan:
-    from envcheck.probe.frameworks import probe_environment  # noqa: PLC0415
-
-    return probe_environment(
-        python=python,
-        import_tensorflow=import_tensorflow,
-        timeout=timeout,
-        group=group,
-        pythonpath=pythonpath,
-    )
-
-
-def _interpreter(python: str, timeout: float, group: ChildGroup) -> Interpreter:
-    from envcheck.probe.interpreter import describe_interpreter  # noqa: PLC0415
-
-    return describe_interpreter(python, timeout, group=group)
-
-
-def _driver(env: Mapping[str, str], timeout: float, group: ChildGroup) -> DriverResult:
-    from envcheck.probe.driver import probe_driver  # noqa: PLC0415
-
-    return probe_driver(env, timeout=timeout, group=group)

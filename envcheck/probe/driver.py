@@ -395,7 +395,7 @@ def _query_smi(
 ) -> tuple[tuple[SmiRow, ...], str]:
     query = [executable, f"--query-gpu={','.join(fields)}", "--format=csv,noheader,nounits"]
     try:
-        completed = group.run(query, timeout=timeout)
+        completed = group.run(query, timeout=timeout, check="driver")
     except subprocess.TimeoutExpired:
         return (), f"timed out after {timeout:.1f} s"
     except OSError as exc:

@@ -39,6 +39,9 @@ class PlatformFacts:
     # None where the OS was not asked (or a facts file predates the field).
     nvidia_gpu: str | None = None
     nvidia_gpu_evidence: tuple[str, ...] = ()  # e.g. "PCI 0000:01:00.0 10de:2504 class 0x030000"
+    # The NVIDIA Container Toolkit's programs and CDI specs found (platform_facts.py), by name;
+    # None where not asked (not Linux, or a facts file that predates the field).
+    container_toolkit: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -202,7 +205,8 @@ _TYPES: dict[str, dict[str, str]] = {
     "platform": {"os": "s", "arch": "s", "python": "s", "python_bits": "i",
                  "python_executable": "s", "wsl": "s?", "container": "s?", "device_nodes": "[s]",
                  "cuda_visible_devices": "s?", "nvidia_visible_devices": "s?",
-                 "nvidia_gpu": "s?", "nvidia_gpu_evidence": "[s]"},
+                 "nvidia_gpu": "s?", "nvidia_gpu_evidence": "[s]",
+                 "container_toolkit": "[s]?"},
     "driver": {"version": "s?", "cuda": "s?", "found_via": "s?", "state": "s",
                "kernel_module": "s?", "user_library": "s?", "errors": "[s]", "steps": "[d]"},
     "step": {"step": "s", "ok": "b", "detail": "s"},
@@ -281,7 +285,7 @@ def _fields(record: Any, kind: str, where: str) -> dict[str, Any]:
     for spec in fields(_RECORDS[kind]):
         expected = _TYPES[kind][spec.name]
         if spec.name not in record:
-            if expected.startswith("["):
+            if expected.startswith("[") and not expected.endswith("?"):
                 values[spec.name] = ()  # an empty list may be left out
             elif spec.default is MISSING and spec.default_factory is MISSING:
                 raise FactsFileError(
@@ -293,7 +297,8 @@ def _fields(record: Any, kind: str, where: str) -> dict[str, Any]:
             raise FactsFileError(
                 f"{where}.{spec.name} must be {_type_name(expected)}, not {_shown(value)}"
             )
-        values[spec.name] = tuple(value) if expected.startswith("[") else value
+        listed = expected.startswith("[") and value is not None
+        values[spec.name] = tuple(value) if listed else value
     return values
 
 

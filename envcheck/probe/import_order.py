@@ -291,7 +291,7 @@ def run_order(
         "pythonpath": user_python_path(os.environ if env is None else env),
     }
     command = [interpreter, "-I", "-c", smoke_source("import_order"), json.dumps(argument)]
-    child = run_streaming_child(command, timeout=timeout, env=env)
+    child = run_streaming_child(command, timeout=timeout, env=env, check="import-orders")
     if child.start_error is not None:
         return run_from_output(order, "", f"could not start {interpreter}: {child.start_error}",
                                None, False, child.seconds)  # fmt: skip

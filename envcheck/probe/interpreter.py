@@ -83,7 +83,9 @@ def _python_version_plainly(python: str, timeout: float) -> str | None:
     """X.Y.Z from `python -c ...` without the options Python 2 lacks; None if it says none."""
     source = "import sys; sys.stdout.write('%d.%d.%d' % tuple(sys.version_info[:3]))"
     try:  # in a child group of its own: a signal or a timeout kills what it started
-        completed = ChildGroup().run([python, "-E", "-s", "-c", source], timeout=timeout)
+        completed = ChildGroup().run(
+            [python, "-E", "-s", "-c", source], timeout=timeout, check="interpreter"
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     text = completed.stdout.strip()

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Literal, TypeVar
 
+from envcheck.probe import deadline
+
 T = TypeVar("T")
 R = TypeVar("R")
 DEFAULT_TIMEOUT_S = 10.0
@@ -177,6 +179,17 @@ def unregister_child(process: subprocess.Popen[Any]) -> None:
         _LIVE.discard(process)
 
 
+def kill_children_from_signal_handler() -> None:
+    """kill_live_children(ending=True) without the lock, for a signal handler: it runs between
+    two bytecodes of the main thread, which may hold the lock. Copying the set and polling a
+    process are safe there; a child registered meanwhile sees _ENDING and is killed by
+    register_child."""
+    _ENDING.append(True)
+    for process in list(_LIVE):
+        if process.poll() is None:
+            kill_tree(process)
+
+
 def kill_live_children(ending: bool = False) -> int:
     """Kill the process group of every registered child still running; how many there were.
     `ending`: envcheck is ending (a signal), so every child registered from now on is killed
@@ -293,20 +306,20 @@ def _read_until_end(
     `limit`; in the last two cases kill its process group and read what is left (for at most
     DRAIN_TIMEOUT_S: a grandchild outside the group may hold the pipes). What
     Popen.communicate does, with bounded memory."""
-    deadline = time.monotonic() + timeout
+    ends = time.monotonic() + timeout
     try:
         pipes = _Pipes(process, limit)
         timed_out = not pipes.settled.wait(timeout)
         if not timed_out and not pipes.over:
             try:  # the pipes are closed; the child may still be running
-                process.wait(max(deadline - time.monotonic(), 0))
+                process.wait(max(ends - time.monotonic(), 0))
             except subprocess.TimeoutExpired:
                 timed_out = True
         if timed_out or pipes.over:
             kill_tree(process)
-            pipes.settled.wait(DRAIN_TIMEOUT_S)
+            pipes.settled.wait(_drain_time())
             with contextlib.suppress(subprocess.TimeoutExpired):
-                process.wait(DRAIN_TIMEOUT_S)
+                process.wait(_drain_time())
     except BaseException:  # interrupted: never leave the group running
         kill_tree(process)
         raise
@@ -334,15 +347,26 @@ class ChildGroup:
         self._cancelled = False
 
     def run(
-        self, command: Sequence[str], *, timeout: float, env: Mapping[str, str] | None = None
+        self,
+        command: Sequence[str],
+        *,
+        timeout: float,
+        env: Mapping[str, str] | None = None,
+        check: str = "",
     ) -> subprocess.CompletedProcess[str]:
         """subprocess.run(command, capture_output=True, text=True, timeout=timeout) that
         cancel() can stop, reading at most OUTPUT_LIMIT bytes of stdout; raises
         ChildCancelledError when it was cancelled (or had been, before the start), and
-        ChildOutputTooLargeError when stdout passed the limit (the child is killed there)."""
+        ChildOutputTooLargeError when stdout passed the limit (the child is killed there).
+        The run's --deadline (probe/deadline.py) shortens `timeout`; a child it cuts short or
+        refuses is noted as `check` (a TimeoutExpired or a ChildCancelledError as usual)."""
+        wait = deadline.bounded(timeout)
         with self._lock:
             if self._cancelled:
                 raise ChildCancelledError(command[0])
+            if deadline.expired():
+                deadline.note_cut(check or Path(command[0]).name)
+                raise ChildCancelledError(command[0], "the --deadline passed")
             process = subprocess.Popen(
                 list(command),
                 stdin=subprocess.DEVNULL,
@@ -358,7 +382,7 @@ class ChildGroup:
         try:
             # text=True's encoding: the locale's (nvidia-smi writes in it).
             ending = _read_until_end(
-                process, timeout, locale.getpreferredencoding(False), OUTPUT_LIMIT
+                process, wait, locale.getpreferredencoding(False), OUTPUT_LIMIT
             )
         finally:
             with self._lock:
@@ -369,7 +393,9 @@ class ChildGroup:
         if ending.too_large:
             raise ChildOutputTooLargeError(command, ending.stdout, ending.stderr)
         if ending.timed_out:
-            raise subprocess.TimeoutExpired(command, timeout, ending.stdout, ending.stderr)
+            if wait < timeout:
+                deadline.note_cut(check or Path(command[0]).name)
+            raise subprocess.TimeoutExpired(command, wait, ending.stdout, ending.stderr)
         return subprocess.CompletedProcess(
             command, process.returncode, ending.stdout, ending.stderr
         )
@@ -382,10 +408,29 @@ class ChildGroup:
 
 
 class ChildCancelledError(OSError):
-    """The child was not run, or was killed, because its probe was cancelled."""
+    """The child was not run, or was killed, because its probe was cancelled (or the run's
+    --deadline had passed)."""
 
-    def __init__(self, program: str) -> None:
-        super().__init__(f"cancelled ({program} not run to the end)")
+    def __init__(self, program: str, why: str = "cancelled") -> None:
+        super().__init__(f"{why} ({program} not run to the end)")
+
+
+def _drain_time() -> float:
+    """How long to read what a killed child left in its pipes: DRAIN_TIMEOUT_S, or under a
+    --deadline the time left (at least a moment: the bytes are usually there already)."""
+    if not deadline.active():
+        return DRAIN_TIMEOUT_S
+    return max(0.2, deadline.bounded(DRAIN_TIMEOUT_S))
+
+
+# The check (a name in the report's `not_checked`) each child script belongs to.
+_CHECKS = {
+    "nvml": "driver",
+    "libcuda": "driver",
+    "library_version": "libraries",
+    "interpreter": "interpreter",
+    "frameworks": "frameworks",
+}
 
 
 def run_child(
@@ -412,10 +457,13 @@ def run_child(
     command.append(json.dumps(argument))
     started = time.monotonic()
     try:
-        completed = (group or ChildGroup()).run(command, timeout=timeout, env=env)
+        completed = (group or ChildGroup()).run(
+            command, timeout=timeout, env=env, check=_CHECKS.get(name, name)
+        )
     except subprocess.TimeoutExpired as exc:
         stderr = decoded(exc.stderr)
-        return ChildResult("timeout", None, None, None, stderr[-_STDERR_TAIL:], timeout)
+        waited = float(exc.timeout)  # the deadline may have cut `timeout` short
+        return ChildResult("timeout", None, None, None, stderr[-_STDERR_TAIL:], waited)
     except ChildOutputTooLargeError as exc:
         seconds = time.monotonic() - started
         return ChildResult("too-large", None, None, None, exc.stderr[-_STDERR_TAIL:], seconds)
@@ -489,11 +537,20 @@ class StreamedChild:
 
 
 def run_streaming_child(
-    command: Sequence[str], *, timeout: float, env: Mapping[str, str] | None = None
+    command: Sequence[str],
+    *,
+    timeout: float,
+    env: Mapping[str, str] | None = None,
+    check: str = "",
 ) -> StreamedChild:
     """Run `command` in a process group of its own, registered for the signal handler; on the
-    timeout kill the whole group and keep what it printed. Never raises for the child."""
+    timeout kill the whole group and keep what it printed. Never raises for the child. Under
+    the run's --deadline a child it cuts short, or would start too late, is noted as `check`."""
     started = time.monotonic()
+    wait = deadline.bounded(timeout)
+    if deadline.expired():
+        deadline.note_cut(check)
+        return StreamedChild("", "", None, False, 0.0, "not started: the --deadline passed")
     try:
         process = subprocess.Popen(
             list(command),
@@ -510,7 +567,9 @@ def run_streaming_child(
     except ChildCancelledError as exc:
         return StreamedChild("", "", None, False, time.monotonic() - started, str(exc))
     try:
-        ending = _read_until_end(process, timeout, "utf-8", OUTPUT_LIMIT)
+        ending = _read_until_end(process, wait, "utf-8", OUTPUT_LIMIT)
+        if ending.timed_out and wait < timeout:
+            deadline.note_cut(check)
     finally:
         if process.poll() is None:  # interrupted (KeyboardInterrupt): never leave it running
             kill_tree(process)

@@ -126,6 +126,36 @@ def _read(path: Path) -> str:
     return file_system.read_text(path) or ""
 
 
+# The NVIDIA Container Toolkit's programs: any one of them on a host means a container engine
+# can be set up to hand containers the GPU (the runtime, its OCI hook, the CLI the hook runs,
+# nvidia-ctk that writes CDI specs). Looked for on PATH and where packages install them.
+TOOLKIT_PROGRAMS = (
+    "nvidia-container-runtime",
+    "nvidia-container-runtime-hook",
+    "nvidia-container-cli",
+    "nvidia-ctk",
+)
+_PROGRAM_DIRS = ("usr/bin", "usr/local/bin", "usr/sbin", "bin")
+_CDI_DIRS = ("etc/cdi", "var/run/cdi")  # Container Device Interface specs (nvidia-ctk cdi generate)
+
+
+def container_toolkit(root: Path, environ: Mapping[str, str]) -> tuple[str, ...]:
+    """The toolkit's programs found, by name, and its CDI specs ("cdi:nvidia.yaml"); () for
+    none. Names only, so that nodes set up alike report alike (the report's key facts)."""
+    places = [Path(d) for d in environ.get("PATH", "").split(os.pathsep) if d.startswith("/")]
+    places = [root / str(d).lstrip("/") for d in places] + [root / d for d in _PROGRAM_DIRS]
+    found = [
+        name for name in TOOLKIT_PROGRAMS if any(file_system.is_file(d / name) for d in places)
+    ]
+    for directory in _CDI_DIRS:
+        found += [
+            f"cdi:{spec.name}"
+            for spec in file_system.children(root / directory)
+            if "nvidia" in spec.name.lower() and spec.suffix in (".yaml", ".yml", ".json")
+        ]
+    return tuple(dict.fromkeys(found))
+
+
 def read_platform(
     environ: Mapping[str, str] | None = None,
     root: Path = Path("/"),
@@ -162,4 +192,6 @@ def read_platform(
         nvidia_visible_devices=env.get("NVIDIA_VISIBLE_DEVICES"),
         nvidia_gpu=nvidia_gpu,
         nvidia_gpu_evidence=nvidia_gpu_evidence,
+        # Asked where containers get the GPU through it: Linux hosts (and WSL2's Linux).
+        container_toolkit=container_toolkit(root, env) if system == "Linux" else None,
     )

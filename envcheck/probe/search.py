@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
-from envcheck.probe import file_system
+from envcheck.probe import deadline, file_system
 
 LD_CACHE = "ld.so.cache"
 DEFAULT_DIRECTORY = "default directory"
@@ -575,7 +575,7 @@ def read_ld_cache(timeout: float = 5.0, machine: str | None = None) -> tuple[tup
                 capture_output=True,
                 text=True,
                 errors="replace",
-                timeout=timeout,
+                timeout=deadline.bounded(timeout),  # under --deadline: what is left
                 env=environment,
                 stdin=subprocess.DEVNULL,
                 check=False,
@@ -623,7 +623,7 @@ def read_ld_so_system_dirs(
                 capture_output=True,
                 text=True,
                 errors="replace",
-                timeout=timeout,
+                timeout=deadline.bounded(timeout),
                 env={**os.environ, "LC_ALL": "C"},
                 stdin=subprocess.DEVNULL,
                 check=False,

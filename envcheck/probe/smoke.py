@@ -415,7 +415,7 @@ def run_smoke_and_order(
     if then:
         argument["then"] = list(then)
     command.append(json.dumps(argument))
-    child = run_streaming_child(command, timeout=timeout, env=env)
+    child = run_streaming_child(command, timeout=timeout, env=env, check=f"smoke-test:{framework}")
     if child.start_error is not None:
         reason = f"could not start {interpreter}: {child.start_error}"
         return SmokeResult(

@@ -13,25 +13,26 @@ import re
 from typing import Any
 
 from envcheck.diagnose.doctor import Report
-from envcheck.errors import assert_never
+from envcheck.diagnose.verdict import NodeResult
 from envcheck.framework_names import label as framework_label
 from envcheck.report import recommendation as recommendation_report
-from envcheck.report.formats import Format
+from envcheck.report.formats import Format, NodeFormat
+from envcheck.report.node import SCHEMA, contract_fields, render_node
+from envcheck.report.stamp import Stamp
 from envcheck.report.terminal_text import shown, shown_lines
 
-SCHEMA = "envcheck.report/1"
+__all__ = ["SCHEMA", "render", "to_json", "to_markdown", "to_text"]
 
 
 _COLOURS = {"error": "\x1b[31m", "warning": "\x1b[33m", "ok": "\x1b[32m", "unknown": "\x1b[36m"}
 _RESET = "\x1b[0m"
 
 
-def to_json(report: Report) -> dict[str, Any]:
+def to_json(report: Report, result: NodeResult, stamp: Stamp) -> dict[str, Any]:
+    """The whole report: the contract fields (report/node.py) first, then the diagnosis."""
     return {
-        "schema": SCHEMA,
+        **contract_fields(result, stamp),
         "status": report.status,
-        "verdict": report.verdict(),
-        "findings": [f.to_json() for f in report.findings],
         "components": [
             {"name": c.name, "found": c.found, "required": c.required, "status": c.status}
             for c in report.components
@@ -61,6 +62,8 @@ def _table(rows: list[list[str]]) -> list[str]:
 
 def to_text(report: Report, colour: bool = False) -> str:
     lines = [_paint(shown_lines(report.verdict()), report.status, colour), ""]
+    if report.not_checked:
+        lines[1:1] = [f"Not checked (the --deadline passed first): {', '.join(report.not_checked)}"]
     rows = [["component", "found", "required", "status"]]
     rows += [
         [shown(c.name), shown(c.found), shown(c.required), c.status] for c in report.components
@@ -163,12 +166,13 @@ def to_markdown(report: Report, home: str | None = None, user: str | None = None
     return shown_lines(redact("\n".join(lines), home, user)) + "\n"
 
 
-def render(report: Report, output: Format, colour: bool = False, home: str | None = None,
+def render(report: Report, result: NodeResult, stamp: Stamp, output: Format | NodeFormat,
+           colour: bool = False, home: str | None = None,
            user: str | None = None) -> str:  # fmt: skip
     if output is Format.TEXT:
         return to_text(report, colour)
     if output is Format.JSON:
-        return json.dumps(to_json(report), indent=2) + "\n"
+        return json.dumps(to_json(report, result, stamp), indent=2) + "\n"
     if output is Format.MARKDOWN:
         return to_markdown(report, home, user)
-    return assert_never(output)
+    return render_node(result, stamp, output)

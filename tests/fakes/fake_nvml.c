@@ -4,13 +4,21 @@
  *   FAKE_NVML_DRIVER    driver release, e.g. 535.104.05
  *   FAKE_NVML_CUDA      CUDA driver version encoded as 12020
  *   FAKE_NVML_GPUS      ';'-separated "name|major.minor|memory_mib|uuid" entries
+ *   FAKE_NVML_INIT_SLEEP seconds nvmlInit sleeps first: an NVML that hangs (a GPU fallen off
+ *                        the bus), for the doctor's --deadline
  */
+#include <unistd.h>
+
 #include "fake_gpu_table.h"
 
 typedef struct { unsigned long long total, free, used; } nvmlMemory_t;
 typedef void *nvmlDevice_t;
 
-int nvmlInitWithFlags(unsigned int flags) { (void)flags; return atoi(env_or("FAKE_NVML_INIT_RC", "0")); }
+int nvmlInitWithFlags(unsigned int flags) {
+    (void)flags;
+    sleep((unsigned int)atoi(env_or("FAKE_NVML_INIT_SLEEP", "0")));
+    return atoi(env_or("FAKE_NVML_INIT_RC", "0"));
+}
 int nvmlInit_v2(void) { return nvmlInitWithFlags(0); }
 int nvmlInit(void) { return nvmlInitWithFlags(0); }
 int nvmlShutdown(void) { return 0; }

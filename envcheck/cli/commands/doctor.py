@@ -2,38 +2,103 @@
 
 The probe's child processes start first, and the diagnosis (rules, matrix, report) loads while
 they run: most of the doctor's wall time is waiting for them (bench/run.py measures it).
+Under --deadline every child is bounded by it (probe/deadline.py) and a watchdog writes a
+report without a verdict if the doctor's own is not out in time (doctor_deadline.py).
 """
 
 from __future__ import annotations
 
 import argparse
+import re
+import socket
+import sys
+import time
+from collections.abc import Callable
+from datetime import datetime, timezone
 from pathlib import Path
 
-from envcheck.atomic_file import check_writable
+from envcheck import __version__
+from envcheck.atomic_file import check_writable, write_atomically
+from envcheck.cli.commands.doctor_deadline import Watchdog
 from envcheck.cli.exits import handles_errors
-from envcheck.errors import EnvcheckError
+from envcheck.errors import EnvcheckError, InputError
+from envcheck.probe import deadline
 from envcheck.probe.background import StartedProbe, probe_timeout, start_probe
-from envcheck.report.formats import Format, choose_format
+from envcheck.report.formats import Format, NodeFormat, choose_doctor_format
+from envcheck.report.stamp import Stamp
+
+# A node name as schedulers and DNS write them; no spaces or control characters, which would
+# break the text formats (a Prometheus label, a JUnit attribute, a Slurm hostlist).
+_NODE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@-]{0,252}")
 
 
 @handles_errors
 def run(args: argparse.Namespace) -> int:
-    chosen = choose_format(args.output_format, args.as_json)
+    deadline.start(args.deadline)  # first: the run's time starts now
+    chosen = choose_doctor_format(args.output_format, args.as_json)
+    stamp = _stamp(args.node)
     if args.python is not None and not Path(args.python).exists():
         raise EnvcheckError(f"--python {args.python!r} does not exist")
     if args.output is not None:
         check_writable(args.output)  # now, not after a smoke test of minutes
+    watchdog = None
+    if args.deadline is not None:
+        watchdog = Watchdog(args.deadline, _no_verdict(args.output, chosen, stamp))
+        watchdog.start()
     if args.facts_file is not None:
-        return _report(args, chosen, None)
+        return _report(args, chosen, None, stamp, watchdog)
     started = start_probe(python=args.python, timeout=probe_timeout(args.timeout))
     try:
-        return _report(args, chosen, started)
+        return _report(args, chosen, started, stamp, watchdog)
     finally:
         started.cancel()  # after an error (a bad --target-gpu, Ctrl-C): exit now, not after NVML
 
 
-def _report(args: argparse.Namespace, chosen: Format, started: StartedProbe | None) -> int:
+def _report(
+    args: argparse.Namespace,
+    chosen: Format | NodeFormat,
+    started: StartedProbe | None,
+    stamp: Stamp,
+    watchdog: Watchdog | None,
+) -> int:
     # Loaded now, while the probe's children run (see the module's docstring).
     from envcheck.cli.commands.doctor_report import report  # noqa: PLC0415
 
-    return report(args, chosen, started)
+    return report(args, chosen, started, stamp, watchdog)
+
+
+def _stamp(node: str | None) -> Stamp:
+    if node is not None and not _NODE.fullmatch(node):
+        raise InputError(
+            f"--node {node!r} is not a node name (letters, digits and . _ : @ -, "
+            "beginning with a letter or digit, at most 253 characters)"
+        )
+    now = time.time()
+    when = datetime.fromtimestamp(now, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return Stamp(node or _host_name(), when, __version__, now)
+
+
+def _host_name() -> str:
+    name = socket.gethostname()
+    return name if _NODE.fullmatch(name) else "unknown"
+
+
+def _no_verdict(
+    output: str | None, chosen: Format | NodeFormat, stamp: Stamp
+) -> Callable[[], None]:
+    """The watchdog's report (doctor_deadline.py): nothing was decided in time. Its modules
+    are imported now, not when it fires: the main thread may then hold the import lock (stuck
+    importing from a file system that stopped answering), and the watchdog must not wait on
+    it."""
+    from envcheck.diagnose.verdict import no_result  # noqa: PLC0415
+    from envcheck.report.node import render_node  # noqa: PLC0415
+
+    def write() -> None:
+        result = no_result("the --deadline passed before the doctor finished")
+        text = render_node(result, stamp, chosen)
+        if output is None:
+            sys.stdout.write(text)
+        else:
+            write_atomically(Path(output), text)
+
+    return write

@@ -237,8 +237,18 @@ def run_step(name, state, seen):
 
 
 def suppress_crash_dialogs():
-    """On Windows a crash or a missing DLL would open a dialog and hang until the timeout."""
+    """On Windows a crash or a missing DLL would open a dialog and hang until the timeout. On
+    POSIX a crash would leave a core file (gigabytes, for a framework) in the user's current
+    directory: the child's crash is reported by its signal, so no core is written."""
     if sys.platform != "win32":
+        try:
+            import resource
+
+            resource.setrlimit(
+                resource.RLIMIT_CORE, (0, resource.getrlimit(resource.RLIMIT_CORE)[1])
+            )
+        except (ImportError, ValueError, OSError):
+            pass
         return
     try:
         import ctypes

@@ -1,0 +1,64 @@
+"""`envcheck fleet`: the doctor reports of many nodes merged into groups of nodes alike; and
+`envcheck fleet plan`: whether an image will run on each group. Exit codes: 0 no group fails,
+1 a group fails (or nothing could be merged at all), 2 usage."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from envcheck.atomic_file import check_writable, write_atomically
+from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, handles_errors
+from envcheck.errors import InputError
+from envcheck.fleet.ages import parse_duration
+from envcheck.fleet.merge import Fleet, merge
+from envcheck.fleet.sources import check_sources, documents
+from envcheck.report.formats import choose_fleet_format
+
+
+def _fleet(sources: list[str], max_age: str | None) -> Fleet:
+    if not sources:
+        raise InputError("name the node reports: files, directories or - (envcheck fleet DIR)")
+    seconds = parse_duration(max_age) if max_age else None
+    check_sources(sources)
+    return merge(documents(sources, sys.stdin.buffer), time.time(), seconds)
+
+
+def _write(output: str | None, text: str) -> None:
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        write_atomically(Path(output), text)
+
+
+@handles_errors
+def merge_reports(args: argparse.Namespace) -> int:
+    from envcheck.report.fleet import render  # noqa: PLC0415 - only this command renders it
+
+    chosen = choose_fleet_format(args.output_format)
+    if args.output is not None:
+        check_writable(args.output)
+    fleet = _fleet(list(args.sources or []), args.max_age)
+    _write(args.output, render(fleet, chosen))
+    return EXIT_NEGATIVE if fleet.failing or not fleet.groups else EXIT_OK
+
+
+@handles_errors
+def plan(args: argparse.Namespace) -> int:
+    # Imported here: the diagnosis (rules, matrix) is only this subcommand's.
+    from envcheck.cli.commands.matrix_choice import load  # noqa: PLC0415
+    from envcheck.fleet.plan import plan as plan_image  # noqa: PLC0415
+    from envcheck.fleet.plan import read_image  # noqa: PLC0415
+    from envcheck.report.fleet_plan import render  # noqa: PLC0415
+
+    chosen = choose_fleet_format(args.output_format)
+    if args.output is not None:
+        check_writable(args.output)
+    image = read_image(args.image)
+    matrix = load(args.matrix_option)
+    fleet = _fleet(list(args.nodes or []), args.max_age)
+    result = plan_image(image, fleet, matrix)
+    _write(args.output, render(result, chosen))
+    return EXIT_NEGATIVE if result.failing or not result.groups else EXIT_OK

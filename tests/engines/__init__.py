@@ -1,0 +1,1 @@
+"""The engines clusters run envcheck on, each exercised for real: Slurm, Kubernetes."""
