@@ -322,8 +322,15 @@ def _check_top_level(data: Mapping[str, Any], name: str, allowed: set[str]) -> N
         raise MatrixDataError(f"{name}: unknown top-level key(s) {', '.join(unknown)}")
 
 
+# Requirements this packaging found valid on an earlier run (kept in the parsed cache):
+# importing packaging.requirements costs a sixth of explain's start-up, which never reads them.
+_VALID_REQUIREMENTS: set[str] = set()
+
+
 def _requirement(row: _Row, key: str, text: str) -> str:
-    # Imported here: only tensorflow.toml's pins need it, and explain never reads them.
+    if text in _VALID_REQUIREMENTS:
+        return text
+    # Imported here: only tensorflow.toml's pins need it.
     from packaging.requirements import InvalidRequirement, Requirement  # noqa: PLC0415
 
     try:
@@ -339,6 +346,10 @@ def load_tensorflow(directory: Path) -> tuple[tuple[TensorflowRelease, ...], dic
     data = _read_toml(directory, name)
     _check_top_level(data, name, {"release"})
     sources = _read_sources(data, name)
+    pins = _requirements_content(data)
+    recalled = parsed_cache.load(pins) == {"valid": True}
+    if recalled:
+        _VALID_REQUIREMENTS.update(_requirement_texts(data))
     releases = []
     for row in _rows(data, name, "release", sources):
         versions = row.versions("versions")
@@ -388,7 +399,29 @@ def load_tensorflow(directory: Path) -> tuple[tuple[TensorflowRelease, ...], dic
             )
         )
         row.done()
+    if not recalled:
+        parsed_cache.store(pins, {"valid": True})  # (every pin passed: an invalid one raised)
     return tuple(releases), sources
+
+
+def _requirement_texts(data: Mapping[str, Any]) -> list[str]:
+    """The requirements tensorflow.toml's rows name (each checked as its row is read)."""
+    rows = data.get("release")
+    texts: list[str] = []
+    for table in rows if isinstance(rows, list) else ():
+        for key in ("and_cuda", "install_pins"):
+            named = table.get(key) if isinstance(table, dict) else None
+            if isinstance(named, list):
+                texts += [text for text in named if isinstance(text, str)]
+    return texts
+
+
+def _requirements_content(data: Mapping[str, Any]) -> bytes:
+    """What names the cache entry that says these requirements passed this packaging."""
+    import packaging  # noqa: PLC0415 (the package alone: its version)
+
+    texts = sorted(set(_requirement_texts(data)))
+    return "\n\0".join(["valid-requirements-1", packaging.__version__, *texts]).encode()
 
 
 @checked_against_toml
