@@ -156,14 +156,15 @@ def main() -> None:
         results.extend(_fetch_vs_pip(args.runs))
     print(f"load after: {load()}")
     baseline = next((s for name, s, _ in results if name == "envcheck probe"), None)
-    print(f"{'command':50} {'median s':>9} {'x probe':>8} {'peak MB':>8}")
+    width = max([50, *(len(name) for name, _, _ in results)])
+    print(f"{'command':{width}} {'median s':>9} {'x probe':>8} {'peak MB':>8}")
     for name, seconds, peak in results:
         if seconds is None:
-            print(f"{name:50} {'failed':>9}")
+            print(f"{name:{width}} {'failed':>9}")
             continue
         ratio = f"{seconds / baseline:8.2f}" if baseline else f"{'':8}"
         memory = f" {peak:8.0f}" if peak is not None else ""
-        print(f"{name:50} {seconds:9.3f} {ratio}{memory}".rstrip())
+        print(f"{name:{width}} {seconds:9.3f} {ratio}{memory}".rstrip())
     print()
     for line in [*_targets(results), *explain_targets(explained)]:
         print(line)
