@@ -40,8 +40,11 @@ _RUNNER = r"""
 import json, sys, traceback
 root, engine, listing = sys.argv[1], sys.argv[2], sys.argv[3]
 sys.path.insert(0, root)
-from envcheck.explain import explain as explain_module
-from envcheck.explain.explain import explain_log
+try:  # (explain/explain.py before it was named explanation.py, in an older checkout)
+    from envcheck.explain import explanation as explain_module
+except ImportError:
+    from envcheck.explain import explain as explain_module
+explain_log = explain_module.explain_log
 from envcheck.explain.reader import read_chunks
 from envcheck.explain.triggers import folded_scan
 from envcheck.matrix.load import bundled_matrix_dir

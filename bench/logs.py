@@ -1,5 +1,4 @@
-"""The logs issue 22 (item 3) times `envcheck explain` on, generated (no timing script uses
-them yet; bench/explain_outputs.py builds its inputs from them).
+"""The logs `envcheck explain` is timed on (bench/run.py, bench/explain_logs.py), generated.
 
 - training: a training run's output, mostly lines no trigger picks (progress bars, epochs,
   TensorFlow's executor notices), with a real problem now and then.

@@ -18,7 +18,9 @@ under 0.15 s, fetch within 1.2x of pip download, explain within 4x of the bare l
 training, TensorFlow INFO and repeated INFO logs and within 10x on the logs of distinct lines.
 With --venv PATH (repeatable) it also times the doctor on that environment's frameworks against
 their bare imports and import + conv scripts (bench/frameworks.py, which runs those rows alone).
-Run: python bench/run.py [--runs 5] [--venv PATH ...]
+Run: python bench/run.py [--runs 5] [--venv PATH ...] [--only explain] [--mb 100]
+(--only explain: the explain rows alone, with their targets; --mb: the size of each explain log
+but the one of lines distinct in words, --words-mb.)
 """
 
 from __future__ import annotations
@@ -128,6 +130,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument(
+        "--only", choices=("explain",), help="run only these rows (explain: bench/logs.py's logs)"
+    )
+    parser.add_argument("--mb", type=int, default=100, help="size of each explain log but one")
+    parser.add_argument(
         "--words-mb", type=int, default=5, help="size of the log of lines distinct in words"
     )
     parser.add_argument(
@@ -136,6 +142,40 @@ def main() -> None:
     )  # fmt: skip
     args = parser.parse_args()
     byte_compile()
+    results: list[tuple[str, float | None, float | None]] = []
+    print(f"load before: {load()}")
+    if args.only is None:
+        results += _commands(args.runs, args.venv)
+    # explain on the logs of bench/logs.py against a bare loop over each one's lines.
+    explained = measure_logs(args.runs, mb=args.mb, words_mb=args.words_mb)
+    for log in explained:
+        label = f" ({log.name}, {log.size / MB:.0f} MB, {log.lines:,} lines)"
+        results.append((f"envcheck explain{label}{engine()}", log.explain, log.peak_mb))
+        results.append((f"bare line loop{label}", log.bare, None))
+    if args.only is None:
+        results.extend(_fetch_vs_pip(args.runs))
+    print(f"load after: {load()}")
+    baseline = next((s for name, s, _ in results if name == "envcheck probe"), None)
+    width = max([50, *(len(name) for name, _, _ in results)])
+    print(f"{'command':{width}} {'median s':>9} {'x probe':>8} {'peak MB':>8}")
+    for name, seconds, peak in results:
+        if seconds is None:
+            print(f"{name:{width}} {'failed':>9}")
+            continue
+        ratio = f"{seconds / baseline:8.2f}" if baseline else f"{'':8}"
+        memory = f" {peak:8.0f}" if peak is not None else ""
+        print(f"{name:{width}} {seconds:9.3f} {ratio}{memory}".rstrip())
+    print()
+    for line in [*_targets(results), *explain_targets(explained)]:
+        print(line)
+    times = {name: seconds for name, seconds, _ in results if seconds is not None}
+    for venv in args.venv:
+        for line in venv_targets(venv, times):
+            print(line)
+
+
+def _commands(runs: int, venvs: list[str]) -> list[tuple[str, float | None, float | None]]:
+    """The commands timed against each other (every row but explain's and fetch's)."""
     env = dict(os.environ)
     envcheck = [sys.executable, "-m", "envcheck"]
     with tempfile.TemporaryDirectory() as tmp:
@@ -162,35 +202,8 @@ def main() -> None:
         if importlib.util.find_spec("torch") is not None:
             torch = [sys.executable, "-m", "torch.utils.collect_env"]
             rows.append(("python -m torch.utils.collect_env", torch, env))
-        rows += [row for venv in args.venv for row in venv_rows(venv, env)]
-        print(f"load before: {load()}")
-        results: list[tuple[str, float | None, float | None]] = [
-            (name, seconds, None) for name, seconds in time_interleaved(rows, args.runs)
-        ]
-    # explain on the logs of bench/logs.py against a bare loop over each one's lines.
-    explained = measure_logs(args.runs, words_mb=args.words_mb)
-    for log in explained:
-        label = f" ({log.name}, {log.size / MB:.0f} MB, {log.lines:,} lines)"
-        results.append((f"envcheck explain{label}{engine()}", log.explain, log.peak_mb))
-        results.append((f"bare line loop{label}", log.bare, None))
-    results.extend(_fetch_vs_pip(args.runs))
-    print(f"load after: {load()}")
-    baseline = next((s for name, s, _ in results if name == "envcheck probe"), None)
-    print(f"{'command':50} {'median s':>9} {'x probe':>8} {'peak MB':>8}")
-    for name, seconds, peak in results:
-        if seconds is None:
-            print(f"{name:50} {'failed':>9}")
-            continue
-        ratio = f"{seconds / baseline:8.2f}" if baseline else f"{'':8}"
-        memory = f" {peak:8.0f}" if peak is not None else ""
-        print(f"{name:50} {seconds:9.3f} {ratio}{memory}".rstrip())
-    print()
-    for line in [*_targets(results), *explain_targets(explained)]:
-        print(line)
-    times = {name: seconds for name, seconds, _ in results if seconds is not None}
-    for venv in args.venv:
-        for line in venv_targets(venv, times):
-            print(line)
+        rows += [row for venv in venvs for row in venv_rows(venv, env)]
+        return [(name, seconds, None) for name, seconds in time_interleaved(rows, runs)]
 
 
 if __name__ == "__main__":

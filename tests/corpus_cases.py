@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from envcheck.diagnose.log_diagnosis import reason_over_log
-from envcheck.explain.explain import Explanation, explain_log
+from envcheck.explain.explanation import Explanation, explain_log
 from envcheck.explain.reader import read_chunks
 from envcheck.findings import Severity, current_code
 from envcheck.matrix.model import Matrix

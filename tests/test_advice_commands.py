@@ -24,7 +24,7 @@ import pytest
 
 from envcheck.diagnose.context import Target
 from envcheck.diagnose.doctor import Report, diagnose
-from envcheck.explain.explain import explain_lines
+from envcheck.explain.explanation import explain_lines
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import load_matrix
 from envcheck.probe.facts import Facts

@@ -23,14 +23,14 @@ from typing import Any
 
 import pytest
 
-from envcheck.explain.explain import (
+from envcheck.explain.explanation import (
     HITS_KEPT_PER_SIGNATURE,
     RELEVANT_LINES,
     EmptyLogError,
     Explanation,
     explain_lines,
 )
-from envcheck.explain.explain import explain_log as explain_chunks
+from envcheck.explain.explanation import explain_log as explain_chunks
 from envcheck.explain.log_findings import MAX_EVIDENCE
 from envcheck.explain.reader import SNIFF, NotTextError, read_chunks
 from envcheck.findings import Finding, Severity

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from envcheck.explain.explain import explain_lines
+from envcheck.explain.explanation import explain_lines
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import load_matrix
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from envcheck.explain.explain import Explanation, explain_lines
+from envcheck.explain.explanation import Explanation, explain_lines
 from envcheck.findings import Finding
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import load_matrix

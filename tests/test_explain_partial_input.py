@@ -8,7 +8,7 @@ are made here, at the places a console of a given width would make them.
 
 from __future__ import annotations
 
-from envcheck.explain.explain import Explanation, explain_lines
+from envcheck.explain.explanation import Explanation, explain_lines
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import load_matrix
 

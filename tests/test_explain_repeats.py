@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 
 from envcheck.explain import cycles as cycles_module
-from envcheck.explain import explain as explain_module
+from envcheck.explain import explanation as explain_module
 from envcheck.explain.digits import DigitReader, digit_blind, masked, relaxed
-from envcheck.explain.explain import Explanation, _Reading, explain_log
+from envcheck.explain.explanation import Explanation, _Reading, explain_log
 from envcheck.explain.log_facts import PATTERNS as FACT_PATTERNS
 from envcheck.explain.matcher import CLEANING_PATTERNS, clean_line
 from envcheck.explain.triggers import Trigger, folded_scan, re2_scan
@@ -189,6 +189,24 @@ def test_a_restarted_run_with_its_numbers_changing_reads_as_every_line_read_afre
     explanation = _explain(data)
     assert {"libcudart.so.11.0", "libcudart.so.10.1"} <= set(explanation.facts.libraries)
     assert set(explanation.facts.gpus) == {"GeForce RTX 2080 Ti", "GeForce RTX 3090 Ti"}
+
+
+def test_a_varying_digit_turned_into_another_byte_is_read(
+    engine: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A place whose digit varies from cycle to cycle must hold a digit in every cycle passed
+    over: a line break there (a line split in two) or a letter is read, not passed over."""
+    lines = []
+    for n in range(3000):
+        stamp = _stamp(n)
+        if n % 397 == 200:
+            stamp = stamp[:-1] + ("\n" if n % 2 else "x")
+        lines.append(DSO.format(stamp=stamp, library="libcudart.so.11.0"))
+        lines.append(CREATED.format(stamp=_stamp(n)))
+    data = ("\n".join(lines) + "\n").encode()
+    _both_ways(data, monkeypatch)
+    assert _Counting.passed > 3000, engine
+    assert _explain(data).lines_read == data.count(b"\n")
 
 
 def test_a_repeated_line_is_judged_once(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from envcheck.explain.explain import scan_triggers
+from envcheck.explain.explanation import scan_triggers
 from envcheck.explain.matcher import clean_line
 from envcheck.explain.scanner import MAX_LINE, ChunkScanner
 from envcheck.explain.triggers import (
@@ -132,7 +132,7 @@ def test_both_engines_pick_the_same_lines_of_every_public_log() -> None:
 def _bundled_triggers() -> list[Trigger]:
     """The trigger list scan_triggers builds for the bundled signatures (rebuilt here through
     its parts, so the test can hand the same list to each engine)."""
-    from envcheck.explain.explain import ALARM_TRIGGERS  # noqa: PLC0415
+    from envcheck.explain.explanation import ALARM_TRIGGERS  # noqa: PLC0415
     from envcheck.explain.log_facts import FACT_GATES  # noqa: PLC0415
     from envcheck.explain.triggers import signature_triggers  # noqa: PLC0415
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from envcheck.explain.explain import EmptyLogError, Explanation, explain_lines
+from envcheck.explain.explanation import EmptyLogError, Explanation, explain_lines
 from envcheck.explain.log_facts import decode_cudnn
 from envcheck.explain.matcher import FOLLOW_WINDOW
 from envcheck.explain.reader import read_chunks

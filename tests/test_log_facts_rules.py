@@ -14,7 +14,7 @@ from envcheck.diagnose.log_diagnosis import (
     merge_findings,
     reason_over_log,
 )
-from envcheck.explain.explain import Explanation, explain_lines
+from envcheck.explain.explanation import Explanation, explain_lines
 from envcheck.explain.log_facts import LogFacts
 from envcheck.findings import Finding, Severity
 from envcheck.matrix.load import bundled_matrix_dir

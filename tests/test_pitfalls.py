@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from envcheck.diagnose.doctor import diagnose
-from envcheck.explain.explain import Explanation, explain_lines
+from envcheck.explain.explanation import Explanation, explain_lines
 from envcheck.explain.matcher import LogHit, match_lines
 from envcheck.findings import Finding, Severity
 from envcheck.matrix.advisories import load_known_bugs

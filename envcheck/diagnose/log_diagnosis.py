@@ -18,7 +18,7 @@ from envcheck.diagnose import rule_set
 from envcheck.diagnose.context import Context
 from envcheck.diagnose.library_rules import install_fix
 from envcheck.errors import InputError
-from envcheck.explain.explain import Explanation
+from envcheck.explain.explanation import Explanation
 from envcheck.explain.log_facts import LogFacts
 from envcheck.explain.log_findings import MAX_EVIDENCE
 from envcheck.findings import Finding, ordered

@@ -21,13 +21,14 @@ over a carriage return or a line longer than the scanner keeps whole.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from envcheck.explain.digits import MASK
 from envcheck.explain.matcher import clean_line
-from envcheck.explain.scanner import MAX_LINE, ChunkScanner, _ends, decode
+from envcheck.explain.scanner import MAX_LINE, ChunkScanner, decode, line_ends
 
 if TYPE_CHECKING:
     from envcheck.explain.matcher import Followers
@@ -50,18 +51,22 @@ class _Run:
         self, cycle: bytes, mask: bytes, pinned: dict[int, int], next_cycle: bytes
     ) -> None:
         self._cycle, self._mask, self._pinned = cycle, mask, pinned
-        # The digit places that differ between the cycle and the next (which matched it).
-        self._varying = [at for at, (one, two) in enumerate(zip(cycle, next_cycle)) if one != two]
+        # The digit places that differ between the cycle and the next (which matched it),
+        # found in C: the bytes that differ are those of the two XORed that are not zero.
+        size = len(cycle)
+        xored = (int.from_bytes(cycle, "big") ^ int.from_bytes(next_cycle, "big")).to_bytes(
+            size, "big"
+        )
+        differing = [found.start() for found in _NOT_ZERO.finditer(xored)]
+        self._varying = differing
 
     def matching(self, buffer: bytes, position: int, count: int) -> int:
         """How many of the `count` stretches of the cycle's length from `position` read like
         the cycle: the same bytes but for digits at digit places that are not pinned."""
         cycle = self._cycle
         period = len(cycle)
-        stretches = bytearray(buffer[position : position + count * period])
-        good = count
-        for at in self._varying:
-            good = min(good, self._settle(stretches, at, count))
+        stretches = bytearray(memoryview(buffer)[position : position + count * period])
+        good = self._settled(stretches, self._varying, count)
         whole = cycle * count
         low = 0
         while good > 0:
@@ -74,17 +79,36 @@ class _Run:
                 break
             # A digit that varies further on, not pinned: it need only be a digit.
             self._varying.append(at)
-            good = min(good, self._settle(stretches, at, count))
+            good = min(good, self._settled(stretches, [at], count))
         return good
 
-    def _settle(self, stretches: bytearray, at: int, count: int) -> int:
-        """Check that place `at` of every stretch holds a digit (how many do, from the first)
-        and write the cycle's own digit there."""
-        period = len(self._cycle)
-        column = stretches[at::period]
-        held = count - len(column.lstrip(b"0123456789"))
-        stretches[at::period] = self._cycle[at : at + 1] * count
-        return held
+    def _settled(self, stretches: bytearray, places: list[int], count: int) -> int:
+        """Check that the places `places` of every stretch hold digits (how many stretches do,
+        from the first) and write the cycle's own digits there. The columns are read and
+        checked together: a cycle of TensorFlow's start-up has ~150 digits that vary."""
+        period, cycle = len(self._cycle), self._cycle
+        columns = [stretches[at::period] for at in places]
+        good = count
+        if b"".join(columns).translate(None, b"0123456789"):
+            # (Some place holds another byte: the stretches up to the first that does.)
+            good = min(count - len(column.lstrip(b"0123456789")) for column in columns)
+        for at in places:
+            stretches[at::period] = _repeated(cycle[at], count)
+        return good
+
+
+# The bytes of a repeated digit, by digit and count (the counts of a run double: few of them).
+_REPEATS: dict[tuple[int, int], bytes] = {}
+_NOT_ZERO = re.compile(b"[^\\x00]")
+
+
+def _repeated(digit: int, count: int) -> bytes:
+    found = _REPEATS.get((digit, count))
+    if found is None:
+        if len(_REPEATS) > 4096:
+            _REPEATS.clear()
+        found = _REPEATS[(digit, count)] = bytes((digit,)) * count
+    return found
 
 
 def _first_difference(one: bytes | bytearray, other: bytes | bytearray, low: int = 0) -> int:
@@ -292,7 +316,7 @@ class Cycles:
         if pending:
             # The last line passed over is the unexplained line the next may finish.
             start = self._buffer.rfind(b"\n", begin, position - 1) + 1 or begin
-            text = clean_line(decode(_ends(self._buffer[start : position - 1])))
+            text = clean_line(decode(line_ends(self._buffer[start : position - 1])))
             reading.set_pending(scanner.lines, text)
             self._last = (start, text)
         self._moved_on(before, now, cycles)

@@ -32,7 +32,9 @@ _HALF = MAX_LINE // 2
 _MARKER_ROOM = 64
 
 
-def _ends(line: bytes) -> bytes:
+def line_ends(line: bytes) -> bytes:
+    """`line`, or its two ends around a marker when it is longer than MAX_LINE: an endless
+    line costs bounded memory (also the cycle reader's, explain/cycles.py)."""
     if len(line) <= MAX_LINE + _MARKER_ROOM:
         return line
     return b"%s [... %d bytes not read ...] %s" % (
@@ -187,10 +189,10 @@ class ChunkScanner:
                     before = buffer[self.where : start - 1]
                 else:
                     self.where, before = -1, self._last_line
-                yield self.lines - 1, decode(_ends(before.removesuffix(b"\r")))
+                yield self.lines - 1, decode(line_ends(before.removesuffix(b"\r")))
             if buffer.find(b"\r", start, end) == -1:
                 self.where = start
-                yield self.lines, decode(_ends(buffer[start:end]))
+                yield self.lines, decode(line_ends(buffer[start:end]))
             else:
                 yield from self._parts_with_triggers(buffer, prepared, start, at, end)
             self._yielded = self.lines
@@ -200,7 +202,7 @@ class ChunkScanner:
     def _keep_last_line(self, buffer: bytes, stop: int, begin: int) -> None:
         """The region's last line, the line before the next buffer's first (kept by its ends)."""
         start = buffer.rfind(b"\n", begin, stop - 1) + 1 or begin
-        self._last_line = _ends(buffer[start : stop - 1])
+        self._last_line = line_ends(buffer[start : stop - 1])
 
     def _parts_with_triggers(
         self, buffer: bytes, prepared: object, start: int, at: int, end: int
@@ -212,14 +214,14 @@ class ChunkScanner:
             right = buffer.find(b"\r", at, end)
             right = end if right == -1 else right
             self.where = left
-            yield self.lines, decode(_ends(buffer[left:right]))
+            yield self.lines, decode(line_ends(buffer[left:right]))
             if right >= end:
                 return
             at = self._triggers.next(prepared, buffer, right + 1, end)
 
     def _parts(self, line: bytes) -> Iterator[tuple[int, str]]:
         for part in line.removesuffix(b"\r").split(b"\r") if b"\r" in line else (line,):
-            yield self.lines, decode(_ends(part))
+            yield self.lines, decode(line_ends(part))
 
 
 class Passer(Protocol):

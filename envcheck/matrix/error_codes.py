@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Literal
 
 from envcheck.findings import CODES, Severity
+from envcheck.matrix.compiled_patterns import compiled, prime
 from envcheck.matrix.records import Source
 from envcheck.matrix.rows import (
     MatrixDataError,
@@ -233,12 +234,16 @@ def _escaped(text: str) -> str:
     return text.replace("{", "{{").replace("}", "}}")
 
 
-def _signature_of(row: ErrorCode, numbered: bool) -> Signature:
+def _pattern_of(row: ErrorCode, numbered: bool) -> str:
     forms = [rf"\b{re.escape(row.name)}\b"]
     if len(row.description.split()) >= _SPECIFIC_WORDS:
         forms.append(re.escape(row.description))
     if numbered:
         forms.append(_NUMBER_FORMS.format(number=row.number))
+    return "|".join(forms)
+
+
+def _signature_of(row: ErrorCode, pattern: str) -> Signature:
     code = row.code or ""
     said = row.description or row.meaning.rstrip(".")
     message = f"{row.name} ({row.number}): {said}. Usually: {row.cause}".rstrip()
@@ -246,7 +251,7 @@ def _signature_of(row: ErrorCode, numbered: bool) -> Signature:
         message += f" Otherwise: {row.alternative}"
     return Signature(
         id=f"{row.family.replace('_', '-')}-{row.number}-{_kebab(row.name)}",
-        pattern=re.compile("|".join(forms)),
+        pattern=compiled(pattern),
         code=code,
         severity=Severity.INFO if code == "program-error" else Severity.ERROR,
         message=_escaped(message),
@@ -269,10 +274,13 @@ def error_signatures(codes: ErrorCodes) -> tuple[Signature, ...]:
     print it (a driver-API number only where the runtime does not map the same number)."""
     mapped = [row for row in codes.rows if row.code and not row.alias_of]
     runtime_numbers = {row.number for row in mapped if row.family == "cuda_runtime"}
-    signatures = []
-    for row in mapped:
-        numbered = row.family == "cuda_runtime" or (
-            row.family == "cuda_driver" and row.number not in runtime_numbers
+    patterns = [
+        _pattern_of(
+            row,
+            row.family == "cuda_runtime"
+            or (row.family == "cuda_driver" and row.number not in runtime_numbers),
         )
-        signatures.append(_signature_of(row, numbered))
-    return tuple(signatures)
+        for row in mapped
+    ]
+    prime(patterns)
+    return tuple(_signature_of(row, pattern) for row, pattern in zip(mapped, patterns))

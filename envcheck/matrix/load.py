@@ -13,8 +13,10 @@ import importlib.util
 import os
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from envcheck.errors import InputError
+from envcheck.matrix import parsed_cache
 from envcheck.matrix.records import (
     PLATFORMS,
     ArchitectureTargets,
@@ -63,8 +65,15 @@ FILES = (
 )
 
 
+# Requirements this packaging found valid on an earlier run (kept in the parsed cache):
+# importing packaging.requirements costs a sixth of explain's start-up, which never reads them.
+_VALID_REQUIREMENTS: set[str] = set()
+
+
 def _requirement(row: Row, key: str, text: str) -> str:
-    # Imported here: only tensorflow.toml's pins need it, and explain never reads them.
+    if text in _VALID_REQUIREMENTS:
+        return text
+    # Imported here: only tensorflow.toml's pins need it.
     from packaging.requirements import InvalidRequirement, Requirement  # noqa: PLC0415
 
     try:
@@ -80,6 +89,10 @@ def load_tensorflow(directory: Path) -> tuple[tuple[TensorflowRelease, ...], dic
     data = read_toml(directory, name)
     check_top_level(data, name, {"release"})
     sources = read_sources(data, name)
+    pins = _requirements_content(data)
+    recalled = parsed_cache.load(pins) == {"valid": True}
+    if recalled:
+        _VALID_REQUIREMENTS.update(_requirement_texts(data))
     releases = []
     for row in table_rows(data, name, "release", sources):
         versions = row.versions("versions")
@@ -129,7 +142,29 @@ def load_tensorflow(directory: Path) -> tuple[tuple[TensorflowRelease, ...], dic
             )
         )
         row.done()
+    if not recalled:
+        parsed_cache.store(pins, {"valid": True})  # (every pin passed: an invalid one raised)
     return tuple(releases), sources
+
+
+def _requirement_texts(data: Mapping[str, Any]) -> list[str]:
+    """The requirements tensorflow.toml's rows name (each checked as its row is read)."""
+    rows = data.get("release")
+    texts: list[str] = []
+    for table in rows if isinstance(rows, list) else ():
+        for key in ("and_cuda", "install_pins"):
+            named = table.get(key) if isinstance(table, dict) else None
+            if isinstance(named, list):
+                texts += [text for text in named if isinstance(text, str)]
+    return texts
+
+
+def _requirements_content(data: Mapping[str, Any]) -> bytes:
+    """What names the cache entry that says these requirements passed this packaging."""
+    import packaging  # noqa: PLC0415 (the package alone: its version)
+
+    texts = sorted(set(_requirement_texts(data)))
+    return "\n\0".join(["valid-requirements-1", packaging.__version__, *texts]).encode()
 
 
 @checked_against_toml

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from envcheck.findings import CODES, Severity, current_code
+from envcheck.matrix.compiled_patterns import compiled, prime
 from envcheck.matrix.rows import (
     MatrixDataError,
     Row,
@@ -105,7 +107,7 @@ class Signature:
 
 def _compile(row: Row, key: str, text: str) -> re.Pattern[str]:
     try:
-        return re.compile(text)
+        return compiled(text)
     except re.error as exc:
         raise row.error(key, f"invalid regular expression {text!r}: {exc}") from exc
 
@@ -332,6 +334,18 @@ def load_signatures(directory: Path) -> tuple[Signature, ...]:
     return tuple(signatures)
 
 
+def _pattern_texts(tables: list[Any]) -> Iterator[str]:
+    """The regular expressions the rows name (checked as they are read, not here)."""
+    for table in tables:
+        if not isinstance(table, dict):
+            continue
+        yield from (text for text in [table.get("pattern")] if isinstance(text, str))
+        routes = table.get("code_when")
+        for route in routes if isinstance(routes, list) else ():
+            if isinstance(route, dict) and isinstance(route.get("match"), str):
+                yield route["match"]
+
+
 def _load_file(directory: Path, name: str) -> list[Signature]:
     data = read_toml(directory, name)
     check_top_level(
@@ -341,6 +355,7 @@ def _load_file(directory: Path, name: str) -> list[Signature]:
     tables = data.get("signature")
     if not isinstance(tables, list) or not tables:
         raise MatrixDataError(f"{name}: no [[signature]] rows")
+    prime(_pattern_texts(tables))
     signatures: list[Signature] = []
     seen: set[str] = set()
     for index, table in enumerate(tables, start=1):

@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from envcheck.errors import assert_never
-from envcheck.explain.explain import Explanation
+from envcheck.explain.explanation import Explanation
 from envcheck.explain.log_facts import LogFacts
 from envcheck.report.formats import Format
 from envcheck.report.terminal_text import shown, shown_lines

@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from envcheck.explain import explain as explain_module
-from envcheck.explain.explain import Explanation, explain_log
+from envcheck.explain import explanation as explain_module
+from envcheck.explain.explanation import Explanation, explain_log
 from envcheck.explain.log_facts import PATTERNS as FACT_PATTERNS
 from envcheck.explain.matcher import CLEANING_PATTERNS
 from envcheck.explain.scanner import MAX_LINE

@@ -10,7 +10,7 @@ from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, handles_errors
 from envcheck.cli.report_output import prompt_for_paste, requested_format, write_report
 from envcheck.cli.table import EXPLAIN_FORMATS
 from envcheck.diagnose.log_diagnosis import reason_over_log
-from envcheck.explain.explain import explain_log
+from envcheck.explain.explanation import explain_log
 from envcheck.explain.reader import read_chunks
 from envcheck.report.explanation import render
 from envcheck.report.formats import choose_format
