@@ -15,7 +15,7 @@ from pathlib import Path
 
 from envcheck.matrix.model import Matrix
 from envcheck.probe.background import StartedProbe, start_probe
-from envcheck.probe.binary_files import python_machine
+from envcheck.probe.binary_files import python_machine, read_once
 from envcheck.probe.facts import Facts, FrameworkFacts, PlatformFacts, WheelFacts
 from envcheck.probe.framework_loading import framework_loading
 from envcheck.probe.interpreter import Interpreter, describe_interpreter
@@ -77,50 +77,51 @@ def collect_facts(
     # they are searched while the driver cascade may still be running.
     scan = started.frameworks.result()
     frameworks, wheels, framework_errors = scan.frameworks, scan.wheels, scan.errors
-    windows = platform.os == "windows"
-    requester = None if windows else tensorflow_requester(frameworks)
-    runpath, rpath, requester_problems = requester_paths(requester)
-    extra = (
-        *nvidia_wheel_dirs(_site_dirs(frameworks, wheels), windows=windows),
-        *conda_dirs(env, windows=windows),
-    )
-    search = host_search(
-        runpath=runpath,
-        rpath=rpath,
-        extra=extra,
-        env=env,
-        executable=python or sys.executable,
-    )
-    listing = ListingCache()
-    if isinstance(search, LinuxSearch):
-        search = replace(
-            search,
-            exists=listing.exists,
-            usable=loader_skips(*python_machine()),
-            listed=listing.names,
+    with read_once():  # the search, the libraries and the loader model read the same files
+        windows = platform.os == "windows"
+        requester = None if windows else tensorflow_requester(frameworks)
+        runpath, rpath, requester_problems = requester_paths(requester)
+        extra = (
+            *nvidia_wheel_dirs(_site_dirs(frameworks, wheels), windows=windows),
+            *conda_dirs(env, windows=windows),
         )
-    owners = {**conda_owners(env.get("CONDA_PREFIX")), **wheel_owners(wheels)}
-    libraries = probe_libraries(
-        wanted_libraries(matrix, frameworks, windows, tensorflow_loader_names(requester)),
-        search,
-        python_machine(),
-        owners,
-        call_versions=call_versions,
-        timeout=timeout,
-        listing=listing,
-    )
-    if not all_libraries and not any(f.name == "tensorflow" for f in frameworks):
-        # Without TensorFlow every CUDA and cuDNN name is looked for; the copies that exist are
-        # facts, the dozens of names that do not are noise (--all-libraries keeps them).
-        libraries = tuple(lib for lib in libraries if lib.path)
-    # What PyTorch and JAX load, by the same search (TensorFlow's requester and the wheel
-    # directories aside: each object searches from itself).
-    loading = framework_loading(
-        frameworks,
-        scan.paths,
-        search if isinstance(search, LinuxSearch) and platform.os in ("linux", "wsl") else None,
-        python or sys.executable,
-    )
+        search = host_search(
+            runpath=runpath,
+            rpath=rpath,
+            extra=extra,
+            env=env,
+            executable=python or sys.executable,
+        )
+        listing = ListingCache()
+        if isinstance(search, LinuxSearch):
+            search = replace(
+                search,
+                exists=listing.exists,
+                usable=loader_skips(*python_machine()),
+                listed=listing.names,
+            )
+        owners = {**conda_owners(env.get("CONDA_PREFIX")), **wheel_owners(wheels)}
+        libraries = probe_libraries(
+            wanted_libraries(matrix, frameworks, windows, tensorflow_loader_names(requester)),
+            search,
+            python_machine(),
+            owners,
+            call_versions=call_versions,
+            timeout=timeout,
+            listing=listing,
+        )
+        if not all_libraries and not any(f.name == "tensorflow" for f in frameworks):
+            # Without TensorFlow every CUDA and cuDNN name is looked for; the copies that exist are
+            # facts, the dozens of names that do not are noise (--all-libraries keeps them).
+            libraries = tuple(lib for lib in libraries if lib.path)
+        # What PyTorch and JAX load, by the same search (TensorFlow's requester and the wheel
+        # directories aside: each object searches from itself).
+        loading = framework_loading(
+            frameworks,
+            scan.paths,
+            search if isinstance(search, LinuxSearch) and platform.os in ("linux", "wsl") else None,
+            python or sys.executable,
+        )
     driver, gpus = started.driver.result()
     if platform.os == "windows" and driver.state == "missing":
         state, evidence = nvidia_gpu_presence(Path("/"), platform.os, platform.wsl)
