@@ -12,10 +12,13 @@ Severity is a warning for a copy: without a GPU nothing here proves the other bu
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from envcheck.findings import Finding, Severity
 from envcheck.framework_names import label
-from envcheck.probe.import_order import ImportOrderFacts, OrderRun
+
+if TYPE_CHECKING:  # only its types: `doctor --no-smoke` runs no import order
+    from envcheck.probe.import_order import ImportOrderFacts, OrderRun
 
 # Sonames that NVIDIA's CUDA 12 and CUDA 13 wheels share: which build a process has is told by
 # who wrote the file, not by the name (the file lists of nvidia-*-cu12 and the CUDA 13 wheels
