@@ -112,11 +112,13 @@ def site_claims(site: str) -> dict[str, list[Claim]]:
     """RECORD path under nvidia/ -> the claims on it of every distribution in `site`."""
     claims: dict[str, list[Claim]] = {}
     for info in file_system.matching(site, "*.dist-info"):
-        record = file_system.read_text_limited(info / "RECORD", RECORD_LIMIT)
+        data = file_system.read_bytes_limited(info / "RECORD", RECORD_LIMIT)
         # A row under nvidia/ starts a line: TensorFlow's and torch's RECORDs (MBs) have none,
-        # and str's search passes them at memory speed where a MULTILINE scan steps each byte.
-        if not record or not (record.startswith("nvidia/") or "\nnvidia/" in record):
+        # and a search of the bytes passes them at memory speed, undecoded (decoding keeps
+        # every ASCII byte), where a MULTILINE scan steps each byte.
+        if not data or not (data.startswith(b"nvidia/") or b"\nnvidia/" in data):
             continue
+        record = data.decode("utf-8", errors="replace")
         distribution = _distribution(info.name)
         # The rows under nvidia/ found by one linear scan in C: TensorFlow's RECORD has ~30,000
         # rows and torch's ~15,000, and a Python test per row cost more than the rest.
