@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
 from envcheck.matrix.model import Matrix
-from envcheck.probe.background import StartedProbe, start_probe
+from envcheck.probe.background import StartedProbe
 from envcheck.probe.binary_files import python_machine, read_once
 from envcheck.probe.facts import Facts, FrameworkFacts, PlatformFacts, WheelFacts
 from envcheck.probe.framework_loading import framework_loading
@@ -47,24 +46,18 @@ def _site_dirs(frameworks: tuple[FrameworkFacts, ...], wheels: tuple[WheelFacts,
 
 def collect_facts(
     matrix: Matrix,
-    python: str | None = None,
-    timeout: float = 10.0,
-    import_frameworks: bool = False,
-    environ: Mapping[str, str] | None = None,
+    started: StartedProbe,
     call_versions: bool = True,
-    started: StartedProbe | None = None,
     all_libraries: bool = False,
 ) -> Facts:
-    """Probe this machine (and the environment of `python`, when given).
+    """Probe this machine (and the environment of the probed Python, when one was given).
 
-    `started` is the probe's child processes already running (start_probe, called with the same
-    python, timeout and environment); without it they start here. `all_libraries` keeps a "not
-    found" entry for every name looked for when no TensorFlow decides which names matter.
-    InputError when `python` is no runnable Python 3: its facts are never replaced by this
-    interpreter's.
+    `started` is the probe's child processes already running (start_probe): the one carrier
+    of which Python is probed, each step's timeout and the environment, so no second copy of
+    them can disagree. `all_libraries` keeps a "not found" entry for every name looked for
+    when no TensorFlow decides which names matter. InputError when the probed Python is no
+    runnable Python 3: its facts are never replaced by this interpreter's.
     """
-    if started is None:
-        started = start_probe(python, timeout, import_frameworks, environ)
     python, timeout, env = started.python, started.timeout, dict(started.environ)
     platform = read_platform(env)
     if python is not None:
