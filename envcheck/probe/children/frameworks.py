@@ -315,19 +315,22 @@ def read_build_file(path, errors, problems):
     return jsonable(values)
 
 
-def read_record(meta_dir):
-    """A RECORD's bytes, read once per run (RECORDS): TensorFlow's (~3 MB) is asked for by
-    record_check and again by shared_files. None when it is not a regular file or over
-    RECORD_BYTES (the callers then read it their own way, or skip it)."""
+def read_record(meta_dir, keep=False):
+    """A RECORD's bytes; None when it is not a regular file. TensorFlow's (~3 MB) is read by
+    record_check (`keep`: kept in RECORDS) and again by shared_files, which takes it from
+    there; nothing else is kept (a site may hold 10,000 RECORDs). Past RECORD_BYTES the
+    callers read it their own way, or skip it."""
     path = os.path.join(meta_dir, "RECORD")  # noqa: PTH118
-    if path not in RECORDS:
-        try:
-            with open_nofollow(path) as stream:
-                data = read_up_to(stream, RECORD_BYTES + 1)
-        except OSError:
-            data = None
+    if path in RECORDS:
+        return RECORDS[path] if keep else RECORDS.pop(path)
+    try:
+        with open_nofollow(path) as stream:
+            data = read_up_to(stream, RECORD_BYTES + 1)
+    except OSError:
+        data = None
+    if keep:
         RECORDS[path] = data
-    return RECORDS[path]
+    return data
 
 
 def read_up_to(stream, limit):
@@ -362,7 +365,7 @@ def lines_containing(text, needle):
 
 def record_check(meta_dir, relative, path):
     """Whether `path` is the file this distribution installed, by the hash in its RECORD."""
-    data = read_record(meta_dir)
+    data = read_record(meta_dir, keep=True)
     try:
         if data is not None and len(data) <= RECORD_BYTES:
             text = data.decode("utf-8", "replace")
@@ -436,7 +439,7 @@ HASH_BYTES = 64 << 20  # hashed per run at most: only same-size copies need a ha
 MAX_SHARED = 1000
 MAX_ROW_ERRORS = 3  # per RECORD, then a count
 HASHES = ("sha256", "sha384", "sha512", "sha224", "sha1", "md5")  # hashlib's, fixed-length
-RECORDS = {}  # RECORD path -> its bytes (read_record)
+RECORDS = {}  # RECORD path -> its bytes, kept by record_check for shared_files (read_record)
 # What str.splitlines breaks lines at besides \n and \r.
 RARE_LINE_BREAKS = "\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 
