@@ -1,5 +1,5 @@
 """The exception base of envcheck, the errors that mean "the user's input is wrong", and the exit
-codes (README, "Exit codes": this module is that table).
+codes (docs/exit-codes.md: this module is that table).
 
 Every error class carries the exit code it ends a command with; `envcheck.cli` reads it once.
 Library code raises them with a message that quotes the input and ends with what the user can do.

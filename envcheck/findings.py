@@ -1,8 +1,8 @@
 """Findings: what is wrong (or notable), the evidence, and the concrete fix.
 
-Codes are a public contract (README, JSON); the table in README lists them. A finding says
-what was seen; "could not determine" is not a finding of a problem but a component whose
-status is `unknown` in the report, never shown as fine and never as broken.
+Codes are a public contract (docs/json.md; docs/finding-codes.md lists them, from finding_codes.py).
+A finding says what was seen; "could not determine" is not a finding of a problem but a
+component whose status is `unknown` in the report, never shown as fine and never as broken.
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
+
+from envcheck.finding_codes import CODE_TABLE
 
 
 class Severity(str, Enum):
@@ -23,47 +25,8 @@ class Severity(str, Enum):
         return {"error": 0, "warning": 1, "info": 2}[self.value]
 
 
-CODES = frozenset(
-    {
-        "driver-missing",
-        "driver-too-old",
-        "driver-library-mismatch",
-        "no-gpu",
-        "cuda-library-missing",
-        "cuda-version-mismatch",
-        "cudnn-missing",
-        "cudnn-version-mismatch",
-        "cudnn-sublibrary-missing",
-        "library-wrong-architecture",
-        "library-dependency-missing",
-        "library-shadowed",
-        "windows-native-gpu-unsupported",
-        "compute-capability-unsupported",
-        "python-unsupported",
-        # Framework-neutral (issue 20): the framework is in the finding's data ("framework").
-        "framework-cpu-only",  # the installed framework cannot use CUDA at all
-        "framework-missing",  # no deep-learning framework installed
-        "framework-conflict",
-        "xla-toolchain-missing",
-        "gpu-out-of-memory",
-        "smoke-test-crashed",
-        "smoke-test-timeout",
-        "benign-warning",
-        "known-bug",
-        # Added for kinds of problem the table does not name:
-        "smoke-test-failed",  # a smoke step raised (the message says which and why)
-        "library-load-mismatch",  # the child loaded another copy than the probe predicted
-        "probe-incomplete",  # a part of the probe could not run (the report says which)
-        "usage-pitfall",  # a mistake in user code (explain)
-        "driver-too-new",  # a driver branch past the GPU architecture's last (Kepler after R470)
-        # Failure classes of logs (explain, issue 15):
-        "gpu-unusable",  # the GPU or driver in a bad state (unknown error after suspend, Xid)
-        "container-gpu-unavailable",  # a container without GPU access or toolkit
-        "platform-unsupported",  # no build for this OS, libc, CPU or architecture
-        "nccl-error",  # NCCL communication failed
-        "program-error",  # the program's own bug (shape, index, device-side assert): a note
-    }
-)
+# Every code a finding can carry, with its meaning: envcheck/finding_codes.py, the one registry.
+CODES = frozenset(entry.code for entry in CODE_TABLE)
 
 
 # Codes renamed when the doctor learnt more frameworks than TensorFlow (issue 20): a facts file,

@@ -16,7 +16,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "envcheck"
 
 # Lowest first. Within a layer, names must not import each other.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("__init__", "errors"),
+    ("__init__", "errors", "finding_codes"),
     (
         "versions",
         "platforms",
@@ -30,7 +30,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("probe", "explain"),
     ("recommend",),
     ("diagnose",),
-    ("install", "fetch", "fleet"),
+    ("acquire", "fleet"),
     ("report",),
     ("cli",),
     ("__main__",),
@@ -97,3 +97,14 @@ def test_the_check_sees_an_upward_import_inside_a_function(tmp_path: Path) -> No
         (4, "findings"),
     ]
     assert LAYER["diagnose"] > LAYER["probe"]  # so a probe module importing it would fail
+
+
+def test_every_package_has_its_row_in_the_architecture_table() -> None:
+    # docs/architecture.md's "Who owns what" is the map a maintainer reads: a package (a folder
+    # of envcheck with modules, such as acquire/) that is not in it is one nobody can find.
+    table = (PACKAGE.parent / "docs" / "architecture.md").read_text()
+    packages = sorted(
+        p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists() and p.name in LAYER
+    )
+    assert "acquire" in packages
+    assert [name for name in packages if f"`{name}/`" not in table] == []

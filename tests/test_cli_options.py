@@ -347,7 +347,7 @@ def test_doctor_does_not_import_other_commands(tmp_path: Path) -> None:
         "except SystemExit:\n"
         "    pass\n"
         "bad = [m for m in sys.modules if m.split('.')[0] in ('typer', 'click', 'requests',"
-        " 'pydantic', 'rich') or m.startswith(('envcheck.install', 'envcheck.index',"
+        " 'pydantic', 'rich') or m.startswith(('envcheck.acquire', 'envcheck.index',"
         " 'envcheck.cli.commands.fetch', 'envcheck.cli.commands.install'))]\n"
         "print('BAD', sorted(bad), file=sys.stderr)\n"
     )
@@ -376,7 +376,7 @@ def test_each_timeout_variable_belongs_to_one_command() -> None:
 
 
 def test_ctrl_c_exits_130_with_one_line() -> None:
-    # The exit-code table (errors.py, README): an interrupted command exits 130, as fetch did,
+    # The exit-code table (errors.py, docs/exit-codes.md): an interrupted command exits 130, as fetch did,
     # whatever the command. `explain -` waits on a stdin that never ends until SIGINT.
     import signal  # noqa: PLC0415
     import time  # noqa: PLC0415

@@ -243,7 +243,8 @@ def test_cudnn_older_than_the_build(fake_report: dict[str, Any]) -> None:
                            "fingerprint", "not_checked", "summary", "key_facts",
                            "status", "findings", "components", "facts",
                            "smoke_test", "smoke_tests", "import_orders",
-                           "recommendation", "framework_recommendations"}  # fmt: skip
+                           "recommendation", "recommendation_installed",
+                           "framework_recommendations"}  # fmt: skip
     assert report["verdict"] == "fail"
     assert report["status"] == "error"
     assert report["smoke_test"] is None

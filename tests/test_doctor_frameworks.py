@@ -254,8 +254,8 @@ def test_no_gpu_note_points_at_the_frameworks_recommendation(matrix: Matrix) -> 
     note = next(f for f in report.findings if f.code == "no-gpu")
     assert note.message.startswith("PyTorch and JAX can only use the CPU")
     assert (
-        "envcheck recommend --framework torch --gpu NAME --driver VER or envcheck recommend "
-        "--framework jax --gpu NAME --driver VER" in note.fix
+        "`envcheck recommend --framework torch --gpu NAME --driver VER` or `envcheck recommend "
+        "--framework jax --gpu NAME --driver VER`" in note.fix
     )
 
 

@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -508,6 +508,37 @@ def test_cli_markdown_and_text_formats() -> None:
     bad = run_cli(path, "--format", "yaml")
     assert bad.returncode == EXIT_USAGE
     assert bad.stdout == b"" and len(bad.stderr.decode().strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("name", ["tf2_linux_cudnn8_missing.log", "tf22_windows_cudart64_101.log"])
+def test_markdown_quotes_the_evidence_the_text_quotes(name: str) -> None:
+    # Issue 23: the Markdown report dropped the log lines the text report quotes.
+    explanation = explain_log(name)
+    text = render(explanation, Format.TEXT)
+    markdown = render(explanation, Format.MARKDOWN)
+    quoted = [line[4:] for line in text.splitlines() if line.startswith("  > ")]
+    assert quoted
+    for line in quoted:
+        assert f"  - evidence: `{line}`" in markdown.splitlines()
+
+
+def test_markdown_evidence_with_backticks_stays_one_code_span() -> None:
+    finding = Finding(
+        "cuda-library-missing", Severity.ERROR, "m.", evidence=("a `b` and ``c``",), lines=(1,)
+    )
+    explanation = replace(explain_log("harmless_only.log"), findings=(finding,))
+    assert "  - evidence: ``` a `b` and ``c`` ```" in render(explanation, Format.MARKDOWN)
+
+
+def test_the_cudnn_fix_names_no_cuda_library_it_is_not_about() -> None:
+    # tf2_linux_cudnn8_missing.log: libcusolver.so.11 (line 1) and libcudnn.so.8 (line 2) are
+    # missing. The cuDNN finding's fix repeated what the log's CUDA libraries imply.
+    explanation = explain_log("tf2_linux_cudnn8_missing.log")
+    cusolver = only(explanation, "cuda-library-missing")
+    cudnn = only(explanation, "cudnn-missing")
+    assert "libcusolver.so.11" in cusolver.fix and "CUDA 11.2" in cusolver.fix
+    assert "libcusolver" not in cudnn.fix
+    assert "asks for CUDA" not in cudnn.fix
 
 
 def test_cli_reads_stdin() -> None:

@@ -22,10 +22,15 @@ from packaging.requirements import Requirement
 from packaging.tags import Tag
 from packaging.utils import canonicalize_name
 
+from envcheck.acquire.wheelhouse_fetch import (
+    fetch_wheelhouse,
+    host_platform_tag,
+    pip_download_command,
+    plan_target,
+)
 from envcheck.cli import main as cli
 from envcheck.cli.commands.fetch import TerminalProgress
 from envcheck.errors import InputError
-from envcheck.fetch import fetch_wheelhouse, host_platform_tag, pip_download_command, plan_target
 from envcheck.index.config import IndexLocation, pip_config_files, resolve_index
 from envcheck.index.errors import DownloadsFailedError, NoMatchingWheelError
 from envcheck.index.http import RetryPolicy, Timeouts, exponential_backoff
@@ -251,8 +256,9 @@ def test_yanked_and_requires_python_as_pip_treats_them() -> None:
 
 def test_linux_target_gets_the_and_cuda_pins_windows_only_tensorflow(matrix: Matrix) -> None:
     release = matrix.releases_matching(TF)[0]
+    # The GPU build, as asked (--gpu): without it this host's driver decides, as for recommend.
     linux = plan_target(
-        matrix, TF, WheelTarget.create("manylinux_2_17_x86_64", PythonVersion(3, 11))
+        matrix, TF, WheelTarget.create("manylinux_2_17_x86_64", PythonVersion(3, 11)), build="gpu"
     )
     assert [str(r) for r in linux.requirements] == [
         f"tensorflow=={TF}",
@@ -319,6 +325,7 @@ def test_linux_wheelhouse_holds_tensorflow_and_every_and_cuda_wheel(
             "3.11",
             "--index-url",
             pypi.url,
+            "--gpu",
             "--json",
         )
     )

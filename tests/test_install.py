@@ -28,16 +28,16 @@ from pathlib import Path
 
 import pytest
 
-from envcheck.install import NoPlanError
-from envcheck.install.constraints import constraints_text
-from envcheck.install.plan import (
+from envcheck.acquire.install_constraints import constraints_text
+from envcheck.acquire.install_errors import NoPlanError
+from envcheck.acquire.install_plan import (
     Action,
     TargetInterpreter,
     make_plan,
     read_target,
     target_machine,
 )
-from envcheck.install.run import (
+from envcheck.acquire.install_run import (
     Change,
     DryRun,
     ResolvedPackage,
@@ -46,15 +46,14 @@ from envcheck.install.run import (
     parse_freeze,
     parse_pip_report,
     parse_uv_dry_run,
-    redact_url,
     resolved_versions,
-    secret_masker,
 )
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import Matrix, load_matrix
 from envcheck.recommend.machine import MachineDescription
 from envcheck.recommend.rank import Candidate
 from envcheck.report.install import plan_text
+from envcheck.urls import redact, secret_masker
 from envcheck.versions import DriverVersion, PythonVersion
 
 DRIVER = "550.54.14"
@@ -481,9 +480,9 @@ def test_freeze_changes() -> None:
 
 def test_credentials_are_masked() -> None:
     url = f"https://alice:{SECRET}@index.invalid/simple/"
-    assert redact_url(url) == "https://alice:****@index.invalid/simple/"
-    assert redact_url("https://tok3n@index.invalid/simple/") == "https://****@index.invalid/simple/"
-    mask = secret_masker(url)
+    assert redact(url) == "https://alice:****@index.invalid/simple/"
+    assert redact("https://tok3n@index.invalid/simple/") == "https://****@index.invalid/simple/"
+    mask = secret_masker(urls=(url,))
     assert SECRET not in mask(f"GET {url} failed; password was {SECRET}")
     assert mask("ordinary words stay") == "ordinary words stay"
 
@@ -731,6 +730,21 @@ def test_a_system_interpreter_is_refused(index: str) -> None:
     )
     assert result.returncode == 2
     assert "is not a virtual or conda environment" in result.stderr
+
+
+def test_a_dry_run_into_a_system_interpreter_says_the_real_run_refuses(index: str) -> None:
+    # Issue 23 (5): the dry run planned, checked and exited 0, then the real run refused.
+    base = Path(sys.base_prefix) / ("python.exe" if os.name == "nt" else "bin/python3")
+    if not base.exists() or sys.base_prefix == sys.prefix:
+        pytest.skip("the tests run in a venv whose base interpreter is at a known place")
+    args = ("--python", str(base), "--tensorflow", "2.15", "--index-url", index)
+    dry = envcheck_install(*args, "--dry-run")
+    real = envcheck_install(*args, "--yes")
+    assert dry.returncode == real.returncode == 2, dry.stdout + dry.stderr
+    assert "Dry run: nothing was installed." not in dry.stdout
+    last = dry.stderr.splitlines()[-1]
+    assert last.startswith("envcheck: error: dry run: nothing was installed, and the real run ")
+    assert "is not a virtual or conda environment" in last
 
 
 @pytest.mark.parametrize(

@@ -23,11 +23,11 @@ from pathlib import Path
 import pytest
 from packaging.requirements import Requirement
 
+from envcheck.acquire.install_plan import TargetInterpreter, make_framework_plan
+from envcheck.acquire.wheelhouse_fetch import plan_framework_target
 from envcheck.cli import main as cli
 from envcheck.errors import InputError
-from envcheck.fetch import plan_framework_target
 from envcheck.index.wheels import WheelTarget
-from envcheck.install.plan import TargetInterpreter, make_framework_plan
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import Matrix, load_matrix
 from envcheck.recommend.frameworks import recommend_jax, recommend_torch
@@ -197,12 +197,13 @@ def test_install_dry_run_of_a_variant_says_what_the_real_run_refuses(venv_python
     env = clean_env(ENVCHECK_DRIVER_VERSION=OLD_DRIVER)
     args = ("install", "--framework", "torch", "--python", venv_python)
     dry = envcheck(*args, "--dry-run", env=env)
-    assert dry.returncode == 0, dry.stderr
     assert "PyTorch 2.14.1 cu126" in dry.stdout
-    assert "Dry run: nothing was installed; the real run would refuse: " in dry.stdout
-    assert "--torch-index-url" in dry.stdout
+    assert dry.stderr.startswith(
+        "envcheck: error: dry run: nothing was installed, and the real run would refuse: "
+    )
+    assert "--torch-index-url" in dry.stderr
     real = envcheck(*args, "--yes", env=env)
-    assert real.returncode == 2, real.stdout + real.stderr
+    assert real.returncode == dry.returncode == 2, real.stdout + real.stderr
     assert real.stderr.startswith("envcheck: error: PyTorch 2.14.1 cu126 is on PyTorch's own")
     assert real.stderr.count("\n") == 1
 
@@ -230,7 +231,10 @@ def test_install_dry_run_checks_the_variant_on_its_index(
         (("--framework", "torch", "--tensorflow", "2.15"), "--tensorflow applies to"),
         (("--framework-version", "2.14"), "--framework-version applies to --framework torch"),
         (("--framework", "jax", "--framework-version", "0.x!"), "is neither a version"),
-        (("--framework", "torch", "--torch-index-url", "ftp://h/whl"), "--torch-index-url 'ftp"),
+        (
+            ("--framework", "torch", "--torch-index-url", "ftp://h/whl"),
+            "'ftp://h/whl' (from --torch-index-url) is not an http(s):// or file://",
+        ),
     ],
 )
 def test_install_bad_framework_input_is_one_line_exit_2(

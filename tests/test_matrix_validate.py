@@ -253,6 +253,20 @@ def test_missing_file(tmp_path: Path) -> None:
     assert result.stdout.splitlines()[-1] == f"{directory}: 1 problem(s)"
 
 
+def test_every_missing_or_broken_file_in_one_run(tmp_path: Path) -> None:
+    # Issue 23: a run reported the first file that did not load, the next run the next one.
+    directory = _copy(tmp_path)
+    gone = ("libraries.toml", "pytorch.toml", "log_signatures_frameworks.toml")
+    for name in gone:
+        (directory / name).unlink()
+    _edit(directory / "gpus.toml", "schema = 1\n", "schema = 2\n")
+    code, report = _validate_json(tmp_path, directory)
+    assert code == EXIT_NEGATIVE
+    expected = [f"load: {directory / name}: file is missing" for name in gone]
+    expected.append(f"load: {directory / 'gpus.toml'}: schema must be 1, found 2")
+    assert sorted(_messages(report)) == sorted(expected)
+
+
 # --- unusable input, and the ENVCHECK_MATRIX variable -------------------------------------------
 
 

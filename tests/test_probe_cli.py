@@ -182,3 +182,62 @@ def test_without_tensorflow_only_existing_copies_unless_all_libraries(
     not_found = {lib["file"] for lib in everything if not lib["path"]}
     assert {"libcudart.so.10.0", "libcudart.so.11.0", "libcudnn.so.7", "libcudnn.so.8"} <= not_found
     assert len(everything) > len(default) + 20
+
+
+BUILD_INFO_CPU = (
+    "import collections\n"
+    "build_info = collections.OrderedDict([('cpu_compiler', '/usr/lib/llvm-18/bin/clang'), "
+    "('is_cuda_build', False), ('is_rocm_build', False), ('is_tensorrt_build', False)])\n"
+)
+
+
+def test_tensorflow_cpu_is_probed_for_what_it_asks_and_each_file_once(
+    machine: dict[str, Any], tmp_path: Path
+) -> None:
+    # tensorflow-cpu 2.21.0 (build_info.py as the real wheel has it: no CUDA) beside a CUDA 13
+    # toolkit on LD_LIBRARY_PATH. The build asks for no CUDA library: no "not found" list of
+    # every CUDA line's names (47 of them before), no "this build" about a cupti it never
+    # loads, and the CUDA 13 files each once, however many names they stand beside.
+    venv = tmp_path / "cpu"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    site = Path(
+        subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            check=True, capture_output=True, text=True,
+        ).stdout.strip()
+    )  # fmt: skip
+    platform_dir = site / "tensorflow" / "python" / "platform"
+    platform_dir.mkdir(parents=True)
+    (platform_dir / "build_info.py").write_text(BUILD_INFO_CPU)
+    _dist(site, "tensorflow-cpu", "2.21.0")
+    toolkit = tmp_path / "cuda-13.0" / "lib"
+    toolkit.mkdir(parents=True)
+    for name in ("libcudart.so.13", "libcupti.so.13"):
+        (toolkit / name).write_bytes(b"")
+    (toolkit / "libcupti.so").symlink_to("libcupti.so.13")
+    env = {**machine["env"], "LD_LIBRARY_PATH": f"{toolkit}:{machine['env']['LD_LIBRARY_PATH']}"}
+    for bare in (False, True):
+        args = ["--json", "--python", str(python)]
+        if bare:  # no framework at all: the other versions are still facts, each file once
+            bare_venv = tmp_path / "bare"
+            subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(bare_venv)],
+                           check=True)  # fmt: skip
+            args[-1] = str(bare_venv / "bin" / "python")
+        completed = subprocess.run(
+            [sys.executable, "-m", "envcheck", "probe", *args],
+            env=env, capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
+        assert completed.returncode == 0, completed.stderr
+        libraries = json.loads(completed.stdout)["libraries"]
+        assert [lib["file"] for lib in libraries if not lib["path"]] == []
+        paths = [lib["path"] for lib in libraries]
+        assert len(paths) == len(set(paths)), paths
+        assert not any("this build" in p for lib in libraries for p in lib["problems"])
+        if bare:
+            (cudart,) = [
+                lib for lib in libraries if lib["path"] == str(toolkit / "libcudart.so.13")
+            ]
+            assert {"libcudart.so.11.0", "libcudart.so.12"} <= set(cudart["asked_as"])
+        else:  # tensorflow-cpu asks for none of them
+            assert [lib["name"] for lib in libraries] == []

@@ -3,7 +3,7 @@
 Opt-in (ENVCHECK_REAL_INSTALLS=1): the first run downloads about 7 GB of wheels through pip
 (from your pip configuration's index, or pip's default) into virtual environments kept under
 ENVCHECK_REAL_INSTALLS_DIR (default ~/.cache/envcheck/real-installs); later runs reuse them.
-See README.md, "Tests on real installs".
+See docs/development.md, "Tests on real installs".
 
 The judge is scripts/tf_loader_judge.py, run inside each environment: it imports TensorFlow and
 calls its own DsoLoader functions, the dlopen() TensorFlow makes before it registers a GPU, and
@@ -39,7 +39,7 @@ pytestmark = [
 CACHE = Path(
     os.environ.get("ENVCHECK_REAL_INSTALLS_DIR", Path.home() / ".cache/envcheck/real-installs")
 )
-# What a Docker build step declares (README): a driver and a GPU of the fleet.
+# What a Docker build step declares (docs/guide-docker.md): a driver and a GPU of the fleet.
 TARGET = ("--target-driver", "570.133.07", "--target-gpu", "A100")
 # (pip install arguments, in order) per environment.
 INSTALLS = {
@@ -368,3 +368,46 @@ def test_tensorflow_and_torch_in_one_environment_overwrite_cudnn_and_nccl() -> N
         assert f"torch 2.14.1 requires {cu13}==" in requirements
         assert f"tensorflow 2.21.0 requires {cu13[:-2]}12" in requirements
         assert "separate virtual environments" in finding["fix"]
+
+
+def test_tf_2_21_0_is_not_recommended_first_while_its_own_install_fails_the_doctor() -> None:
+    # Issue 23, point 13: the doctor fails tensorflow[and-cuda]==2.21.0 as pip installs it (the
+    # cuSOLVER RUNPATH gap, above); recommend for the same target must not rank it first, and
+    # says why with the path line that makes it pass.
+    venv = environment("tf-2.21.0-and-cuda")
+    code, report = doctor(venv, "--no-smoke", *TARGET)
+    assert code == 1 and [e["code"] for e in errors(report)] == ["cuda-library-missing"]
+    done = subprocess.run(
+        [sys.executable, "-m", "envcheck", "recommend", "--json", "--python",
+         str(venv / "bin/python"), "--driver", "570.133.07", "--gpu", "A100"],
+        capture_output=True, text=True, env=clean_env(), timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    candidates = json.loads(done.stdout)["candidates"]
+    assert candidates[0]["tensorflow"] == "2.20.0"
+    (second,) = [c for c in candidates if c["tensorflow"] == "2.21.0"]
+    assert candidates.index(second) == 1
+    assert any("nvidia.cusolver" in note for note in second["notes"]), second["notes"]
+
+
+def test_a_truncated_libcudart_first_on_the_path_heads_the_report(tmp_path: Path) -> None:
+    # Issue 23, point 14: the real 2.21.0 install with a truncated libcudart.so.12 first on
+    # LD_LIBRARY_PATH (the install itself is left untouched). The import dies with SIGBUS; the
+    # report ties the crash to the file the probe read, and in a Docker build the damaged copy
+    # heads the report.
+    venv = environment("tf-2.21.0-and-cuda")
+    good = site_packages(venv) / "nvidia" / "cuda_runtime" / "lib" / "libcudart.so.12"
+    broken = tmp_path / "libcudart.so.12"
+    broken.write_bytes(good.read_bytes()[:100_000])
+    env = clean_env(LD_LIBRARY_PATH=str(tmp_path))
+    code, report = doctor(venv, "--timeout", "300", env=env)
+    assert code == 1
+    crash = [f for f in errors(report) if f["code"] == "smoke-test-crashed"]
+    assert crash and str(broken) in crash[0]["message"], errors(report)
+    assert "findings above" not in crash[0]["fix"]
+    code, report = doctor(venv, "--no-smoke", *TARGET, env=env)
+    assert code == 1
+    assert errors(report)[0]["code"] == "library-shadowed", errors(report)
+    assert str(good.parent) in errors(report)[0]["fix"]
+    rows = {c["name"]: c["status"] for c in report["components"]}
+    assert (rows["CUDA runtime"], rows["cuDNN"]) == ("error", "ok"), rows

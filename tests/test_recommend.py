@@ -227,12 +227,19 @@ def test_windows_python_310_gets_tf_2_10(matrix: Matrix) -> None:
 def test_rtx_4090_linux(matrix: Matrix) -> None:
     result = recommend(matrix, describe(matrix, driver="535.104.05", gpu="RTX 4090"))
     best = result.candidates[0]
-    # The newest release with native Ada SASS: sm_89 is in 2.17+ (facts 3.2), newest is 2.21.0.
+    # The newest release with native Ada SASS: sm_89 is in 2.17+ (facts 3.2), newest is 2.21.0;
+    # but 2.21.0's own install skips the GPU until cuSOLVER's directory is on the loader's path
+    # (known_bugs.toml, breaks_gpu_install), so 2.20.0, whose install works as it is, comes first
+    # and 2.21.0 right after it, saying why (issue 23, point 13).
     with_sm89 = [r for r in matrix.releases if ComputeCapability(8, 9) in r.sass]
     assert newest(with_sm89) == Version("2.21.0")
-    assert (best.kind, best.status, best.tensorflow) == ("gpu", "compatible", Version("2.21.0"))
+    assert (best.kind, best.status, best.tensorflow) == ("gpu", "compatible", Version("2.20.0"))
     assert not best.needs_ptx_jit
-    assert best.commands == ('python -m pip install "tensorflow[and-cuda]==2.21.0"',)
+    assert best.commands == ('python -m pip install "tensorflow[and-cuda]==2.20.0"',)
+    second = result.candidates[1]
+    assert (second.tensorflow, second.status) == (Version("2.21.0"), "compatible")
+    assert second.needs_workaround
+    assert any("nvidia.cusolver" in n and "LD_LIBRARY_PATH" in n for n in second.notes)
     # Driver below CUDA 12.5.1's own 555.42.06 (facts 2.1): runs, with the note.
     assert any("555.42.06" in n for n in best.notes)
 
@@ -243,8 +250,9 @@ def test_rtx_4090_linux_cli_text() -> None:
         "--gpu", "RTX 4090", "--python-version", "3.11",
     )  # fmt: skip
     assert completed.returncode == 0
-    assert "1. TensorFlow 2.21.0  (CUDA 12.5.1, cuDNN 9.3; compatible)" in completed.stdout
-    assert '$ python -m pip install "tensorflow[and-cuda]==2.21.0"' in completed.stdout
+    assert "1. TensorFlow 2.20.0  (CUDA 12.5.1, cuDNN 9.3; compatible)" in completed.stdout
+    assert "2. TensorFlow 2.21.0  (CUDA 12.5.1, cuDNN 9.3; compatible)" in completed.stdout
+    assert "ranked after the releases whose install works as it is" in completed.stdout
 
 
 # --- (e) macOS ----------------------------------------------------------------------------------
@@ -341,7 +349,11 @@ def test_h100_on_r535_needs_a_driver_for_the_mlir_kernels(matrix: Matrix) -> Non
     assert any("Updating the NVIDIA driver to 555.42.06" in a for a in result.advice), result.advice
     assert any("Python 3.11" in a and "2.15.1" in a for a in result.advice), result.advice
     newer = recommend(matrix, describe(matrix, python="3.12", driver="555.42.06", gpu="H100"))
-    assert gpu_candidates(newer)[0].tensorflow == Version("2.21.0")
+    # 2.20.0 first: 2.21.0's own install needs cuSOLVER's path (known_bugs.toml), next.
+    assert [c.tensorflow for c in gpu_candidates(newer)[:2]] == [
+        Version("2.20.0"),
+        Version("2.21.0"),
+    ]
     assert not any("Updating the NVIDIA driver" in a for a in newer.advice), newer.advice
 
 
@@ -358,7 +370,8 @@ def test_rtx_5090_runs_by_jit_but_is_never_called_compatible(matrix: Matrix) -> 
     assert candidates
     assert all(c.needs_ptx_jit for c in candidates)
     assert all(any("JIT" in n for n in c.notes) for c in candidates)
-    assert candidates[0].tensorflow == Version("2.21.0")
+    # 2.21.0's own install needs cuSOLVER's path (breaks_gpu_install): after 2.20.0.
+    assert [c.tensorflow for c in candidates[:2]] == [Version("2.20.0"), Version("2.21.0")]
     for candidate in candidates:
         affected = Version("2.16") <= candidate.tensorflow < Version("2.22")
         assert (candidate.status == "unverified") is affected, candidate.tensorflow
@@ -548,7 +561,8 @@ def test_host_detection_through_nvidia_smi(tmp_path: Path) -> None:
     assert data["machine"]["gpus"] == [
         {"name": "NVIDIA GeForce RTX 4090", "compute_capability": "8.9"}
     ]
-    assert data["candidates"][0]["tensorflow"] == "2.21.0"
+    # 2.20.0 first: 2.21.0's own install needs cuSOLVER's path (breaks_gpu_install).
+    assert data["candidates"][0]["tensorflow"] == "2.20.0"
 
 
 @on_linux_host
@@ -601,3 +615,22 @@ def test_a_version_given_to_python_points_to_python_version() -> None:
 def test_python_and_python_version_together_are_a_usage_error() -> None:
     completed = run_cli("--python", sys.executable, "--python-version", "3.11", "--driver", "none")
     assert_usage_error(completed, "not both")
+
+
+@pytest.mark.parametrize("os_name", ["linux", "wsl"])
+def test_no_release_ranked_first_needs_a_known_bug_s_workaround_to_use_the_gpu(
+    matrix: Matrix, os_name: str
+) -> None:
+    # What recommend puts first is what install installs and fetch downloads: its own install
+    # must pass the doctor. A release whose install needs a workaround (breaks_gpu_install) may
+    # be listed, after one that does not, never first while such a one exists.
+    for driver, gpu in (("535.104.05", "RTX 4090"), ("570.133.07", "A100"), ("580.65.06", "H100")):
+        result = recommend(matrix, describe(matrix, os_name=os_name, driver=driver, gpu=gpu))
+        gpu_choices = [c for c in result.candidates if c.kind == "gpu"]
+        assert gpu_choices and not gpu_choices[0].needs_workaround, (driver, gpu)
+        for candidate in gpu_choices:
+            broken = [
+                b for b in matrix.known_bugs
+                if b.breaks_gpu_install and b.affects(candidate.tensorflow, os_name, cuda_build=True)
+            ]  # fmt: skip
+            assert candidate.needs_workaround == bool(broken), candidate.tensorflow

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from envcheck.probe.facts import ANOTHER_VERSION, LibraryFacts
 from envcheck.report.facts import to_text
-from tests.facts_builder import lib, machine
+from tests.facts_builder import LINUX, driver, lib, machine
 
 CUDA13 = "/usr/local/cuda-13.0/lib/libcudart.so.13"
 
@@ -45,3 +47,17 @@ def test_only_other_versions_is_not_none_found() -> None:
     text = to_text(machine(libraries=(_another("libcudart.so.12"),)))
     assert "none of the CUDA or cuDNN libraries was found" not in text
     assert f"! {CUDA13} is another version: the loader is asked for libcudart.so.12," in text
+
+
+def test_a_machine_without_an_nvidia_gpu_is_not_missing_a_driver() -> None:
+    facts = machine(
+        platform=replace(LINUX, device_nodes=(), nvidia_gpu="absent",
+                         nvidia_gpu_evidence=("no NVIDIA display device among 6 PCI devices",)),
+        driver=driver(None, None, "missing"), gpus=(),
+    )  # fmt: skip
+    (line,) = [line for line in to_text(facts).splitlines() if line.startswith("Driver:")]
+    assert "missing" not in line
+    assert "no NVIDIA GPU" in line
+    # With an NVIDIA GPU (or none known), a driver that is not found is missing.
+    gpu_machine = machine(driver=driver(None, None, "missing"))
+    assert "[missing]" in to_text(gpu_machine)

@@ -43,7 +43,7 @@ CANNOT_DLOPEN = (
 )
 SKIPPING = "Skipping registering GPU devices..."
 
-# README.md's example line, the §7 row 6 wording with 8.0.5 / 8.1.0, then row 6's follow-up
+# The README's example line, the §7 row 6 wording with 8.0.5 / 8.1.0, then row 6's follow-up
 # line and row 8 (the first conv's consequence).
 CUDNN_MISMATCH = (
     "Loaded runtime CuDNN library: 8.0.5 but source was compiled with: 8.1.0.  CuDNN library "
@@ -267,7 +267,7 @@ def test_timeout_names_the_step_it_hung_in() -> None:
     finding = one(found, "smoke-test-timeout")
     assert finding.severity is Severity.ERROR
     assert finding.message == "The TensorFlow smoke test hung: timed out after 120 s during conv2d."
-    assert "--timeout" in finding.fix
+    assert "--smoke-timeout" in finding.fix
     assert finding.evidence == (LIBDEVICE,)
     assert "smoke-test-crashed" not in {f.code for f in found}
     # What the log said before the hang is still a finding of its own.

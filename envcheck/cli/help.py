@@ -1,8 +1,8 @@
 """The `--help` pages, written from the command table (envcheck.cli.table).
 
 Not argparse's formatter: its headings and columns change between Python versions (3.9 says
-"optional arguments", 3.13 moves metavars), and the README's command reference is compared
-with this output by a test. Pure functions of the table and a width.
+"optional arguments", 3.13 moves metavars), and the command reference (docs/commands.md) is
+compared with this output by a test. Pure functions of the table and a width.
 """
 
 from __future__ import annotations
@@ -50,6 +50,9 @@ def option_help(option: Option) -> str:
         notes.append(f"at most {option.maximum:g}")
     if option.required:
         notes.append("required")
+    if option.old_flags:
+        notes.append(f"old name{'s' if len(option.old_flags) > 1 else ''}, still accepted: "
+                     + ", ".join(option.old_flags))  # fmt: skip
     return f"{option.help} [{'; '.join(notes)}]" if notes else option.help
 
 

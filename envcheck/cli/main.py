@@ -36,7 +36,7 @@ PROG = "envcheck"
 
 
 def parser() -> argparse.ArgumentParser:
-    """The parser of the whole command line (the README's --help blocks come from it)."""
+    """The parser of the whole command line (docs/commands.md's --help blocks come from it)."""
     return build_parser(ROOT, PROG, __version__, help_page)
 
 

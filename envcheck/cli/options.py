@@ -54,6 +54,9 @@ class Option:
     minimum: float | None = None
     maximum: float | None = None
     required: bool = False
+    # Spellings an earlier envcheck used for this option: still accepted, so that scripts keep
+    # working, but listed in the help only as old names.
+    old_flags: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -197,13 +200,13 @@ def _add_option(parser: argparse.ArgumentParser, option: Option) -> None:
         return
     common["dest"] = option.dest
     if option.kind == FLAG:
-        parser.add_argument(*option.flags, action="store_true", **common)
+        parser.add_argument(*option.flags, *option.old_flags, action="store_true", **common)
         return
     if option.kind == LIST:
         common["action"] = "append"
     else:
         common["type"] = _argparse_type(option)
-    parser.add_argument(*option.flags, metavar=option.metavar, **common)
+    parser.add_argument(*option.flags, *option.old_flags, metavar=option.metavar, **common)
 
 
 def build_parser(root: Command, prog: str, version: str, page: HelpPage) -> argparse.ArgumentParser:

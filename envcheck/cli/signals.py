@@ -1,5 +1,5 @@
 """SIGTERM, SIGHUP and SIGINT end envcheck alike: the child processes die with it, and it exits
-with 128 + the signal's number (README, "Exit codes").
+with 128 + the signal's number (docs/exit-codes.md).
 
 Each child runs in its own session (so that a timeout can kill its whole group), which also
 means a signal sent to envcheck never reaches it: without this, `timeout`, a CI cancel or

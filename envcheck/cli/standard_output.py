@@ -1,6 +1,6 @@
 """Standard output that cannot take envcheck's output: a full disk, a quota, an I/O error.
 
-Exit 2 with one line, as for an `-o` file that cannot be written (README, "Exit codes"), never
+Exit 2 with one line, as for an `-o` file that cannot be written (docs/exit-codes.md), never
 "internal error" and never a traceback. A reader that left (`| head`) is another matter: that is
 main's BrokenPipeError, quiet. Imported by entry.py's --version path too, so it stays small.
 """

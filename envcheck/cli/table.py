@@ -8,6 +8,14 @@ Options that several commands share are defined once here.
 from __future__ import annotations
 
 from envcheck.cli.options import FLAG, INTEGER, LIST, NUMBER, Command, Option
+from envcheck.cli.report_output import OUTPUT, format_option, output_option
+from envcheck.report.formats import FleetFormat, Format, NodeFormat
+
+# Each reporting command's formats, text (the default) first, as report/formats.py names them.
+EXPLAIN_FORMATS = tuple(f.value for f in Format)
+DOCTOR_FORMATS = EXPLAIN_FORMATS + tuple(f.value for f in NodeFormat)
+FLEET_FORMATS = tuple(f.value for f in FleetFormat)
+PROBE_FORMATS = RECOMMEND_FORMATS = (Format.TEXT.value, Format.JSON.value)
 
 # A day: any longer is a typo, and the platform's timers overflow somewhere above it.
 MAX_TIMEOUT_S = 86_400.0
@@ -20,13 +28,6 @@ MATRIX = Option(
     metavar="DIR",
 )
 JSON = Option(("--json",), "as_json", "Print JSON.", kind=FLAG)
-FORMAT = Option(
-    ("--format",),
-    "output_format",
-    "Report format (default text).",
-    envvar="ENVCHECK_FORMAT",
-    metavar="text|json|markdown",
-)
 FRAMEWORK = Option(
     ("--framework",),
     "framework",
@@ -89,6 +90,21 @@ COMPUTE_CAPABILITY = Option(
     "The GPU's compute capability, e.g. 8.6.",
     envvar="ENVCHECK_COMPUTE_CAPABILITY",
     metavar="X.Y",
+)
+# install and fetch: the build to take instead of the one the machine can use (recommend's).
+CPU_BUILD = Option(
+    ("--cpu",),
+    "cpu_build",
+    "Take the CPU package even where the machine could use the GPU build.",
+    kind=FLAG,
+    envvar="ENVCHECK_CPU_BUILD",
+)
+GPU_BUILD = Option(
+    ("--gpu",),
+    "gpu_build",
+    "Take the GPU build (CUDA wheels) even where no usable NVIDIA driver is found.",
+    kind=FLAG,
+    envvar="ENVCHECK_GPU_BUILD",
 )
 INDEX_URL = Option(
     ("--index-url",),
@@ -199,7 +215,9 @@ RECOMMEND_COMMAND = Command(
         FRAMEWORK_CHOICE,
         FRAMEWORK_VERSION,
         TORCH_INDEX_URL,
-        JSON,
+        FORMAT_JSON,
+        format_option(RECOMMEND_FORMATS, envvar="ENVCHECK_RECOMMEND_FORMAT"),
+        output_option("ENVCHECK_RECOMMEND_OUTPUT"),
         Option(("--all",), "show_all", "List every candidate, not the best three.", kind=FLAG),
         MATRIX,
     ),
@@ -210,12 +228,17 @@ PROBE_COMMAND = Command(
     "Collect the facts: platform, driver and GPUs, frameworks, and the CUDA/cuDNN libraries.",
     handler="envcheck.cli.commands.probe:run",
     options=(
-        Option(("--json",), "as_json", "Print JSON (schema envcheck.facts/1).", kind=FLAG),
+        Option(
+            ("--json",), "as_json", "Same as --format json (schema envcheck.facts/1).", kind=FLAG
+        ),
+        format_option(PROBE_FORMATS, envvar="ENVCHECK_PROBE_FORMAT"),
+        output_option("ENVCHECK_PROBE_OUTPUT"),
         _python_executable("Probe the environment of this interpreter (e.g. a project's venv)."),
         Option(
-            ("--timeout",),
+            ("--step-timeout",),
             "timeout",
-            "Time limit for each isolated step (NVML, libcuda, a library's version call).",
+            "Time limit of each isolated step (NVML, libcuda, a library's version call).",
+            old_flags=("--timeout",),
             kind=NUMBER,
             envvar="ENVCHECK_STEP_TIMEOUT",
             metavar="SECONDS",
@@ -257,9 +280,10 @@ DOCTOR_COMMAND = Command(
             envvar="ENVCHECK_NO_SMOKE",
         ),
         Option(
-            ("--timeout",),
+            ("--smoke-timeout",),
             "timeout",
-            "Time limit of the smoke test.",
+            "Time limit of each framework's smoke test (the probe's steps: at most 10 s each).",
+            old_flags=("--timeout",),
             kind=NUMBER,
             envvar="ENVCHECK_SMOKE_TIMEOUT",
             metavar="SECONDS",
@@ -273,21 +297,12 @@ DOCTOR_COMMAND = Command(
             "ENVCHECK_DOCTOR_DEADLINE",
         ),
         FORMAT_JSON,
-        Option(
-            ("--format",),
-            "output_format",
-            "Report format (default text): prometheus for node_exporter's textfile collector, "
-            "nfd for a node-feature-discovery feature file, junit for CI test reports.",
-            envvar="ENVCHECK_FORMAT",
-            metavar="text|json|markdown|prometheus|nfd|junit",
+        format_option(
+            DOCTOR_FORMATS,
+            " prometheus for node_exporter's textfile collector, nfd for a "
+            "node-feature-discovery feature file, junit for CI test reports.",
         ),
-        Option(
-            ("-o", "--output"),
-            "output",
-            "Write the report to FILE (atomically) instead of standard output.",
-            envvar="ENVCHECK_OUTPUT",
-            metavar="FILE",
-        ),
+        OUTPUT,
         Option(
             ("--node",),
             "node",
@@ -338,7 +353,8 @@ EXPLAIN_COMMAND = Command(
     options=(
         Option((), "source", "The log file; - reads stdin.", metavar="FILE|-", default="-"),
         FORMAT_JSON,
-        FORMAT,
+        format_option(EXPLAIN_FORMATS),
+        output_option("ENVCHECK_EXPLAIN_OUTPUT"),
         MATRIX,
     ),
 )
@@ -353,6 +369,8 @@ INSTALL_COMMAND = Command(
         TENSORFLOW_SPEC,
         FRAMEWORK_VERSION,
         _python_executable("Install into the environment of this interpreter (default: this one)."),
+        CPU_BUILD,
+        GPU_BUILD,
         Option(
             ("--dry-run",),
             "dry_run_only",
@@ -413,12 +431,14 @@ FETCH_COMMAND = Command(
         Option(
             ("--driver",),
             "driver",
-            "With --framework torch or jax: the target's NVIDIA driver, e.g. 580.65.06, or "
-            "'none', which decides the CUDA build as recommend does (default: detected here; "
-            "required for a target with another OS).",
+            "The target's NVIDIA driver, e.g. 580.65.06, or 'none', which decides the CPU or "
+            "CUDA build as recommend does (default: detected here; required for a target with "
+            "another OS unless --cpu or --gpu says which).",
             envvar="ENVCHECK_DRIVER_VERSION",
             metavar="VER",
         ),
+        CPU_BUILD,
+        GPU_BUILD,
         Option(
             ("--platform",),
             "platform",
@@ -452,11 +472,20 @@ FETCH_COMMAND = Command(
             envvar="ENVCHECK_VERIFY",
             metavar="DIR",
         ),
+        Option(
+            ("--dry-run",),
+            "dry_run_only",
+            "Show the plan (each file, its size, the total) and download nothing.",
+            kind=FLAG,
+            envvar="ENVCHECK_DRY_RUN",
+        ),
         JSON,
         Option(
-            ("--timeout",),
+            ("--read-timeout",),
             "timeout",
-            "Network read timeout; timeouts and 5xx answers are retried with backoff.",
+            "Time limit of each network read (a connection, a block of a download); timeouts "
+            "and 5xx answers are retried with backoff.",
+            old_flags=("--timeout",),
             kind=NUMBER,
             envvar="ENVCHECK_FETCH_TIMEOUT",
             metavar="SECONDS",
@@ -474,13 +503,7 @@ FETCH_COMMAND = Command(
     ),
 )
 
-_FLEET_FORMAT = Option(
-    ("--format",),
-    "output_format",
-    "Output format (default text).",
-    envvar="ENVCHECK_FORMAT",
-    metavar="text|json|markdown|csv",
-)
+_FLEET_FORMAT = format_option(FLEET_FORMATS)
 _MAX_AGE = Option(
     ("--max-age",),
     "max_age",
@@ -488,13 +511,7 @@ _MAX_AGE = Option(
     envvar="ENVCHECK_MAX_AGE",
     metavar="AGE",
 )
-_FLEET_OUTPUT = Option(
-    ("-o", "--output"),
-    "output",
-    "Write to FILE (atomically) instead of standard output.",
-    envvar="ENVCHECK_OUTPUT",
-    metavar="FILE",
-)
+_FLEET_OUTPUT = OUTPUT
 
 FLEET_COMMAND = Command(
     "fleet",
@@ -555,7 +572,7 @@ SETUP_COMMAND = Command(
             "windows-python",
             "Which installed Python the TensorFlow venv should use, and whether the GPU needs "
             "WSL2.",
-            handler="envcheck.cli.commands.setup:windows_python",
+            handler="envcheck.cli.commands.windows_setup:windows_python",
             options=(
                 Option(
                     ("--py-list",),
@@ -598,7 +615,7 @@ SETUP_COMMAND = Command(
         Command(
             "wsl-state",
             "Is WSL absent, WSL 1 only, WSL 2, or without a Linux distribution; and what to do.",
-            handler="envcheck.cli.commands.setup:wsl_state",
+            handler="envcheck.cli.commands.windows_setup:wsl_state",
             options=(
                 Option(
                     ("--status-exit-code",),

@@ -6,6 +6,7 @@ from packaging.version import InvalidVersion, Version
 
 from envcheck.diagnose.context import Context
 from envcheck.findings import Finding, Severity
+from envcheck.matrix.advisories import KnownBug
 
 
 def known_bugs(context: Context) -> list[Finding]:
@@ -33,6 +34,15 @@ def known_bugs(context: Context) -> list[Finding]:
                     f"Known bug: {bug.title}.",
                     (bug.url,),
                     bug.workaround,
+                    # Bound to no install detail (only a TensorFlow range): whether it bites
+                    # depends on the program, so a report counts it instead of repeating it.
+                    data={"usage_dependent": True} if _usage_dependent(bug) else {},
                 )
             )
     return findings
+
+
+def _usage_dependent(bug: KnownBug) -> bool:
+    return not (
+        bug.cuda_build_only or bug.os or bug.cudnn or bug.min_compute_capability or bug.symptoms
+    )

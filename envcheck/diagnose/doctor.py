@@ -26,7 +26,7 @@ from envcheck.errors import EnvcheckError, InputError
 from envcheck.findings import Finding, Severity, ordered
 from envcheck.framework_names import label, subject, within
 from envcheck.matrix.model import Matrix
-from envcheck.probe.facts import Facts
+from envcheck.probe.facts import Facts, LibraryFacts
 from envcheck.recommend.frameworks import (
     FrameworkRecommendation,
     recommend_jax,
@@ -128,6 +128,9 @@ class Report:
     framework_recommendations: tuple[FrameworkRecommendation, ...] = ()
     # The checks the --deadline left undone (diagnose/checks.py names): no verdict then.
     not_checked: tuple[str, ...] = ()
+    # The installed TensorFlow ("tensorflow-cpu 2.21.0") when it is the recommendation's first
+    # choice and works here: the recommendation then says so instead of asking to reinstall it.
+    installed_choice: str | None = None
 
     def verdict(self) -> str:
         """The verdict in one sentence (the JSON's `summary`; its `verdict` is one word)."""
@@ -157,6 +160,23 @@ class Report:
             names = ", ".join(unchecked)
             return f"No problem found in what could be checked; not checked: {names}."
         return "No problem found."
+
+
+# Within a severity, what stops everything else comes first: a damaged copy the loader picks
+# (a truncated libcudart crashes the import before any missing library matters), then the
+# rest, then the smoke test's own failures, which are the symptoms the others explain.
+_FIRST_CAUSES = frozenset({"library-shadowed", "library-wrong-architecture"})
+_SYMPTOMS = frozenset({"smoke-test-crashed", "smoke-test-failed", "smoke-test-timeout"})
+
+
+def by_cause(findings: Sequence[Finding]) -> list[Finding]:
+    """`findings` (already ordered by severity) with the most causal first in each severity."""
+
+    def rank(finding: Finding) -> tuple[int, int]:
+        cause = 0 if finding.code in _FIRST_CAUSES else 2 if finding.code in _SYMPTOMS else 1
+        return (finding.severity.rank, cause)
+
+    return sorted(findings, key=rank)
 
 
 def _status(findings: Sequence[Finding]) -> Status:
@@ -279,18 +299,28 @@ def components(context: Context, findings: Sequence[Finding]) -> tuple[Component
             f"CUDA runtime{whose}",
             f"{cudart.version or '?'} at {cudart.path}" if cudart else "not found",
             f"CUDA {cuda.release[0]}.x (built with {cuda})" if cuda else "-",
-            _component_status(findings, {"cuda-library-missing", "cuda-version-mismatch"},
+            # The runtime's own row: a finding about cuSOLVER is not the runtime's status.
+            _component_status([f for f in findings if _about(f, cudart, "libcudart")],
+                              {"cuda-library-missing", "cuda-version-mismatch",
+                               "library-shadowed", "library-wrong-architecture"},
                               cudart is not None),
         ),
         Component(
             f"cuDNN{whose}", f"{cudnn.version or '?'} at {cudnn.path}" if cudnn else "not found",
             f">= {context.build_cudnn}, same major" if context.build_cudnn else "-",
-            _component_status(findings, {"cudnn-missing", "cudnn-version-mismatch",
+            _component_status([f for f in findings if _about(f, cudnn, "libcudnn")],
+                              {"cudnn-missing", "cudnn-version-mismatch",
                                          "cudnn-sublibrary-missing", "library-shadowed"},
                               cudnn is not None),
         ),
     ]  # fmt: skip
     return tuple(rows)
+
+
+def _about(finding: Finding, selected: LibraryFacts | None, stem: str) -> bool:
+    """Whether `finding` is about the library `stem` (its file name or its selected path)."""
+    text = " ".join((finding.message, *finding.evidence))
+    return stem in text or (selected is not None and selected.path in text)
 
 
 def _components_without_gpu(context: Context, findings: Sequence[Finding]) -> tuple[Component, ...]:
@@ -319,10 +349,29 @@ def _recommend_hint(context: Context) -> str:
     """The recommend command(s) for another machine, for the frameworks judged here."""
     keys = [key for key in context.judged if key != "tensorflow"]
     commands = [
-        "envcheck recommend" + (f" --framework {key}" if key else "") + " --gpu NAME --driver VER"
+        "`envcheck recommend" + (f" --framework {key}" if key else "") + " --gpu NAME --driver VER`"
         for key in (([""] if "tensorflow" in context.judged or not keys else []) + keys)
     ]
     return " or ".join(commands)
+
+
+def _installed_choice(
+    context: Context, recommendation: Recommendation | None, findings: Sequence[Finding]
+) -> str | None:
+    """The installed TensorFlow, when it is the first choice for this machine and nothing is
+    wrong with it: the CPU choice on a machine without a GPU (tensorflow-cpu is that choice too:
+    the same release, without the GPU code), or a CUDA build where a GPU choice comes first."""
+    tf = context.tensorflow
+    if recommendation is None or not recommendation.candidates or tf is None:
+        return None
+    if any(f.severity is Severity.ERROR for f in findings):
+        return None
+    first = recommendation.candidates[0]
+    if context.tensorflow_version != first.tensorflow:
+        return None
+    if first.kind == "gpu" and context.is_cuda_build is not True:
+        return None
+    return f"{tf.distribution} {tf.version}"
 
 
 def machine_from_facts(context: Context) -> MachineDescription:
@@ -342,6 +391,7 @@ def machine_from_facts(context: Context) -> MachineDescription:
         gpus=gpus,
         found_via={"driver": facts.driver.found_via or "not found", "python": "probe"},
         searched=tuple(step.step for step in facts.driver.steps if not step.ok),
+        no_nvidia_gpu=context.no_nvidia_gpu,
     )
 
 
@@ -387,7 +437,7 @@ def diagnose(
         findings.append(
             Finding("probe-incomplete", Severity.WARNING, f"Part of the probe failed: {error}.")
         )
-    findings = ordered(without_artefacts(findings, not_checked))
+    findings = by_cause(ordered(without_artefacts(findings, not_checked)))
     recommendation: Recommendation | None = None
     # The recommendation ranks TensorFlow releases: for an environment of other frameworks it
     # would answer a question nobody asked (`envcheck recommend` still does on request).
@@ -404,6 +454,7 @@ def diagnose(
             with contextlib.suppress(EnvcheckError):
                 others.append(FRAMEWORK_RECOMMENDERS[key](matrix, machine))
     return Report(
+        installed_choice=_installed_choice(context, recommendation, findings),
         status=_status(findings),
         findings=tuple(findings),
         components=components(context, findings),

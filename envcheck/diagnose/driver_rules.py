@@ -191,7 +191,8 @@ def _driver_for_gpus(context: Context, first: FrameworkBuild) -> list[Finding]:
                 _driver_fix(context, first)
                 if branch.ok
                 else f"Install an R{last} driver for this GPU, then the {what} that "
-                f"envcheck recommend --driver <R{last} release> names, or use a newer GPU."
+                f"`envcheck recommend --driver VER --gpu NAME` names (VER an R{last} release), "
+                "or use a newer GPU."
             )
             findings.append(
                 Finding(
@@ -210,13 +211,17 @@ def _driver_fix(context: Context, build: FrameworkBuild | None) -> str:
     requirement = context.matrix.driver_requirement(cuda, context.os) if cuda else None
     floor = f" {requirement.minimum} or newer" if requirement else " a newer one"
     if build is None or build.key == "tensorflow":
-        older = "an older TensorFlow (envcheck recommend)"
+        older = "an older TensorFlow (`envcheck recommend` names one)"
     elif build.key == "torch":
-        older = "a PyTorch build for an older CUDA (envcheck recommend --framework torch)"
+        older = (
+            "a PyTorch build for an older CUDA (`envcheck recommend --framework torch` names one)"
+        )
     elif cuda is not None and cuda.release[0] >= 13:
         older = 'JAX\'s CUDA 12 plugin (python -m pip install "jax[cuda12]")'
     else:
-        older = "a JAX release built for an older CUDA (envcheck recommend --framework jax)"
+        older = (
+            "a JAX release built for an older CUDA (`envcheck recommend --framework jax` names one)"
+        )
     return f"Update the NVIDIA driver to{floor}, or install {older}."
 
 

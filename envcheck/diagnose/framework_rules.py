@@ -77,7 +77,7 @@ def _cpu_only(context: Context, build: FrameworkBuild, gpu_wanted: bool) -> Find
     if not gpu_wanted:
         fix = (
             "Nothing to change to use the CPU. For an NVIDIA GPU, install its driver first; "
-            "envcheck recommend then names the GPU build."
+            "`envcheck recommend --gpu NAME --driver VER` names the GPU build for it."
         )
     elif build.key == "tensorflow":
         fix = (
@@ -86,12 +86,22 @@ def _cpu_only(context: Context, build: FrameworkBuild, gpu_wanted: bool) -> Find
             if context.os in ("linux", "wsl")
             else "See the recommendation below."
         )
+        # The same release's GPU install may need a known bug's workaround to use the GPU.
+        gaps = [
+            b.workaround
+            for b in context.known_bugs
+            if context.os in ("linux", "wsl")
+            and b.breaks_gpu_install
+            and b.affects(context.tensorflow_version, context.os, cuda_build=True)
+        ]
+        if gaps:
+            fix += f"; then: {' '.join(gaps)}"
     elif build.key == "torch":
         release = build.version.public if build.version else main.version
         fix = (
             f"python -m pip uninstall -y torch && python -m pip install torch=={release} from "
-            "the PyTorch wheel index of the CUDA variant for this driver (envcheck recommend "
-            "--framework torch names it)."
+            "the PyTorch wheel index of the CUDA variant for this driver (`envcheck recommend "
+            "--framework torch` names it)."
         )
     else:
         fix = (

@@ -4,6 +4,7 @@ copies that shadow the right one."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
@@ -35,7 +36,8 @@ def _install_fix(context: Context) -> str:
     release, version = context.release, context.tensorflow_version
     if release is None or version is None:
         return (
-            "Install the CUDA and cuDNN versions this TensorFlow was built with (envcheck matrix)."
+            "Install the CUDA and cuDNN versions this TensorFlow was built with (`envcheck matrix` "
+            "lists them)."
         )
     recipe = install_recipe(release, version, context.os, gpu=True)
     if recipe.extra:
@@ -44,6 +46,23 @@ def _install_fix(context: Context) -> str:
     return (
         f"Install CUDA {release.cuda} and cuDNN {release.cudnn} and put them on the loader's "
         f"path{': ' + setup if setup else ''}."
+    )
+
+
+def _cudnn_complete_fix(context: Context) -> str:
+    """The command that puts cuDNN's sub-libraries back: the installed cuDNN wheel again (its
+    files restored, nothing else changed), else the release's own install."""
+    wheel = next(
+        (w for w in context.facts.wheels if re.fullmatch(r"nvidia-cudnn-cu\d+", w.name)), None
+    )
+    if wheel is not None:
+        return (
+            "Reinstall the cuDNN wheel, which ships every sub-library beside the shim: "
+            f'python -m pip install --force-reinstall --no-deps "{wheel.name}=={wheel.version}"'
+        )
+    return (
+        "Install the complete cuDNN package (all sub-libraries) next to the shim: "
+        f"{_install_fix(context)}"
     )
 
 
@@ -90,7 +109,7 @@ def missing_libraries(context: Context) -> list[Finding]:
                         f"cuDNN's {wanted} is missing: the first convolution or RNN will fail "
                         f"('Could not load library {wanted}').",
                         tuple(where),
-                        "Install the complete cuDNN package (all sub-libraries) next to the shim.",
+                        _cudnn_complete_fix(context),
                     )
                 )
         elif role in optional:
@@ -267,11 +286,23 @@ def shadowed_copies(context: Context) -> list[Finding]:
                     f"The {selected.file} that loads ({selected.path}) is not usable, while a "
                     f"good copy at {good[0].path} is shadowed by it.",
                     tuple(f"{c.path} ({c.found_via}, {c.version or 'version ?'})" for c in copies),
-                    f"Put {good[0].path.rsplit('/', 1)[0]} first (e.g. at the front of "
-                    f"LD_LIBRARY_PATH/PATH), or remove the copy at {selected.path}.",
+                    _first_fix(context, good[0].path, selected.path),
                 )
             )
     return findings
+
+
+def _first_fix(context: Context, good: str, bad: str) -> str:
+    """Put the good copy's directory first, as a command: the loader searches LD_LIBRARY_PATH
+    (PATH on Windows) before a RUNPATH or the system's directories."""
+    if context.os == "windows":
+        folder = good.rsplit("\\", 1)[0]
+        return f'Remove the copy at {bad}, or put the good one first: set "PATH={folder};%PATH%"'
+    folder = good.rsplit("/", 1)[0]
+    return (
+        f"Remove the copy at {bad}, or put the good one first: "
+        f'export LD_LIBRARY_PATH="{folder}${{LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}"'
+    )
 
 
 def _too_old(role: str, copy: LibraryFacts, build: Version | None) -> bool:

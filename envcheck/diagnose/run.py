@@ -4,6 +4,7 @@ atomic write of a report file. The only module of the doctor that does I/O."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import asdict, replace
 from typing import Any
 
@@ -12,7 +13,7 @@ from envcheck.diagnose.context import Target
 from envcheck.diagnose.doctor import Report, diagnose
 from envcheck.diagnose.facts_file import read_facts
 from envcheck.findings import Finding
-from envcheck.framework_names import FRAMEWORKS, framework_of
+from envcheck.framework_names import FRAMEWORKS, framework_of, label
 from envcheck.matrix.model import Matrix
 from envcheck.probe import deadline
 from envcheck.probe.background import StartedProbe, probe_timeout, start_probe
@@ -29,8 +30,10 @@ def run_doctor(
     target: Target | None = None,
     started: StartedProbe | None = None,
     framework: str | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> Report:
-    """Diagnose a facts file, or this machine (`started`: its probe, already running)."""
+    """Diagnose a facts file, or this machine (`started`: its probe, already running).
+    `progress` hears of each step that takes seconds (a smoke test), before it starts."""
     if facts_file is not None:
         facts = read_facts(facts_file)
     else:
@@ -54,6 +57,8 @@ def run_doctor(
 
     def one(name: str) -> tuple[list[Finding], dict[str, Any], Any, Any]:
         then = answers.get(name, (name,))[1:]
+        if progress is not None:
+            progress(f"running the {label(name)} smoke test…")
         return _smoke(matrix, facts, python, timeout, target, name, then)
 
     if _no_gpu(facts, target) and len(present) > 1:

@@ -31,6 +31,12 @@ _TAIL_LINES = 5
 _CONSEQUENCES_OF_NO_DRIVER = frozenset({"driver-missing", "no-gpu", "cuda-library-missing"})
 
 
+# The probe's problems with a file itself (binary_files.py, libraries.py): a loader that maps
+# such a file can die with SIGBUS or SIGSEGV. Another version or a missing dependency makes the
+# load fail with an error instead, which the log's own lines name.
+_DAMAGE = ("truncated", "malformed", "wrong architecture", "ELF file is not", "PE file is not")
+
+
 def smoke_findings(
     result: SmokeResult,
     signatures: Sequence[Signature],
@@ -46,19 +52,41 @@ def smoke_findings(
     tail = tuple(result.stderr.strip().splitlines()[-_TAIL_LINES:])
     findings = _missed_gpus(findings, result, gpus_expected)
     if result.status == "crashed":
+        # A copy the loader picks that the probe found damaged (truncated, wrong architecture)
+        # is the likely cause of a crash while loading: the finding names it, not "see above".
+        damaged = [
+            replace(lib, problems=broken)
+            for lib in predicted
+            if result.framework == "tensorflow" and lib.selected and lib.path
+            for broken in [tuple(p for p in lib.problems if p.startswith(_DAMAGE))]
+            if broken
+        ]
+        cause = (
+            f"; the probe found the {damaged[0].file} the loader picks damaged: "
+            f"{damaged[0].path} ({damaged[0].problems[0]})"
+            if damaged
+            else ""
+        )
+        fix = (
+            f"Remove or replace {damaged[0].path} (the loader takes it via "
+            f"{damaged[0].found_via}), or put a good copy first; then run the doctor again."
+            if damaged
+            else "Where no other finding names a cause, run the step alone to see the full log "
+            f"(python -c 'import {result.framework}; ...')."
+        )
         findings.append(
             Finding(
                 "smoke-test-crashed",
                 Severity.ERROR,
-                f"The {title} smoke test crashed: {result.describe()}.",
+                f"The {title} smoke test crashed: {result.describe()}{cause}.",
                 (
                     f"signal: {result.signal or 'none'} (exit code {result.returncode})",
                     f"last step reached: {result.last_step or 'none'}",
+                    *(f"{lib.path}: {'; '.join(lib.problems)}" for lib in damaged),
                     *tail,
                 ),
-                "The findings above name the likely cause; run the step alone to see the full "
-                f"log (python -c 'import {result.framework}; ...').",
-                data=data,
+                fix,
+                data={**data, "damaged": [lib.path for lib in damaged]} if damaged else data,
             )
         )
     elif result.status == "timeout":
@@ -69,7 +97,7 @@ def smoke_findings(
                 f"The {title} smoke test hung: {result.describe()}.",
                 tail,
                 "A first run on a GPU without native kernels can JIT-compile for many minutes: "
-                "retry with a longer --timeout; otherwise a driver or library hangs.",
+                "retry with a longer --smoke-timeout; otherwise a driver or library hangs.",
                 data=data,
             )
         )
@@ -84,7 +112,8 @@ def smoke_findings(
                 f"The {title} smoke test's {step} step failed: "
                 f"{(detail or result.describe()).rstrip('.')}",
                 tuple(s.detail for s in failed[1:3]) + tail,
-                "See the evidence; envcheck explain on the full log may recognise more.",
+                "See the evidence; `envcheck explain FILE` on the program's full output (FILE) may "
+                "recognise more.",
                 data=data,
             )
         )

@@ -179,12 +179,13 @@ def _with_matrix(finding: Finding, facts: LogFacts, matrix: Matrix) -> Finding:
     route = matrix.log_frameworks.get(framework) if framework else None
     macos = "macos" in facts.platforms
     fix = finding.fix
-    if finding.code in _LIBRARY_CODES and facts.libraries:
-        names = ", ".join(sorted(facts.libraries))
-        majors = sorted({w.split(".")[0] for v in facts.libraries.values() for w in v.split("/")})
+    libraries = _libraries_of(finding, facts)
+    if finding.code in _LIBRARY_CODES and libraries:
+        names = ", ".join(sorted(libraries))
+        majors = sorted({w.split(".")[0] for v in libraries.values() for w in v.split("/")})
         who = route.framework if route else "the framework"
         fix += (
-            f" {names} {'belongs' if len(facts.libraries) == 1 else 'belong'} to CUDA "
+            f" {names} {'belongs' if len(libraries) == 1 else 'belong'} to CUDA "
             f"{' or '.join(majors)}: install that CUDA's libraries, or a build of {who} made "
             "for the CUDA you have."
         )
@@ -202,9 +203,10 @@ def _for_tensorflow(finding: Finding, facts: LogFacts, matrix: Matrix) -> Findin
         return replace(finding, fix=finding.fix + _driver_floor(facts, matrix))
     if finding.code == "python-unsupported":
         return replace(finding, fix=finding.fix + _python_support(facts, matrix))
-    if finding.code not in _LIBRARY_CODES or not facts.libraries:
+    libraries = _libraries_of(finding, facts)
+    if finding.code not in _LIBRARY_CODES or not libraries:
         return finding
-    wanted = sorted(set(facts.libraries.values()))
+    wanted = sorted(set(libraries.values()))
     cuda_lines = {part for w in wanted for part in w.split("/")}
     series = sorted(
         {
@@ -214,14 +216,26 @@ def _for_tensorflow(finding: Finding, facts: LogFacts, matrix: Matrix) -> Findin
         },
         key=lambda text: tuple(int(p) for p in text.split(".")),
     )
-    names = ", ".join(sorted(facts.libraries))
+    names = ", ".join(sorted(libraries))
     built_for = f" (TensorFlow {series[0]}-{series[-1]})" if series else ""
     extra = (
         f" The log's TensorFlow asks for CUDA {' or '.join(wanted)} libraries ({names})"
         f"{built_for}: install that CUDA, or a TensorFlow built for the CUDA you have "
-        "(envcheck recommend)."
+        "(`envcheck recommend` names one)."
     )
     return replace(finding, fix=(finding.fix + extra).strip())
+
+
+def _libraries_of(finding: Finding, facts: LogFacts) -> dict[str, str]:
+    """The CUDA libraries the log asked for that `finding` is about: those its message or
+    evidence names. A finding that names none (TensorFlow's "Cannot dlopen some GPU libraries"
+    summary) is about all of them, except a cuDNN one: the log's CUDA libraries are not what
+    it failed to load, and their CUDA version is no fix for it."""
+    text = " ".join((finding.message, *finding.evidence))
+    named = {name: cuda for name, cuda in facts.libraries.items() if name in text}
+    if named or finding.code == "cudnn-missing":
+        return named
+    return dict(facts.libraries)
 
 
 def _implied_tensorflow(facts: LogFacts, matrix: Matrix) -> list[Version]:

@@ -30,12 +30,24 @@ class NotTextError(InputError):
     """The input is binary, not a text log (exit 2)."""
 
 
+def _until_end(stream: BinaryIO, size: int, before: bytes, asked: int) -> Iterator[bytes]:
+    """The stream's further chunks. A buffered read returns less than it was asked for only at
+    the end of the input, and there it stops: on a terminal the end is one Ctrl-D, and another
+    read would wait for a second one (a user pasting a log saw explain hang)."""
+    if len(before) < asked:
+        return
+    while chunk := stream.read(size):
+        yield chunk
+        if len(chunk) < size:
+            return
+
+
 def _chunks(stream: BinaryIO, name: str, size: int) -> Iterator[bytes]:
     """The log as UTF-8 byte chunks: UTF-16 (with its BOM) transcoded, binary refused."""
     head = stream.read(SNIFF)
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) and b"\x00" in head:
         decoder = codecs.getincrementaldecoder("utf-16")(errors="replace")  # reads the BOM
-        for chunk in chain([head], iter(lambda: stream.read(size), b"")):
+        for chunk in chain([head], _until_end(stream, size, head, SNIFF)):
             yield decoder.decode(chunk).encode("utf-8")
         yield decoder.decode(b"", final=True).encode("utf-8")
         return
@@ -45,7 +57,7 @@ def _chunks(stream: BinaryIO, name: str, size: int) -> Iterator[bytes]:
             "file?); give the text TensorFlow printed (a .log or .txt file, or paste it on stdin)"
         )
     yield head
-    yield from iter(lambda: stream.read(size), b"")
+    yield from _until_end(stream, size, head, SNIFF)
 
 
 def read_chunks(source: str, size: int = CHUNK) -> Iterator[bytes]:

@@ -6,5 +6,5 @@ else PEP 503 HTML), `wheels` picks a file by wheel tags for a target platform an
 `download` fetches files verified and resumable within the bounds of `limits` (size cap,
 per-file deadline), `lock` lets one fetch at a time write a wheelhouse, `wheelhouse` keeps the
 manifest, and `errors` says what failed. Nothing here decides which TensorFlow to fetch (that
-is `envcheck.fetch`) or prints anything (that is the CLI).
+is `envcheck.acquire`) or prints anything (that is the CLI).
 """

@@ -18,11 +18,11 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import quote, unquote, urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 from envcheck.bounded_input import NotRegularFileError, UnsuitableFileError, read_regular_file
 from envcheck.errors import InputError
-from envcheck.urls import redact
+from envcheck.urls import auth_secrets, redact, split_credentials, with_credentials
 
 # pip's own command whose configuration `envcheck fetch` follows: its [download] section.
 MAX_CONFIG_BYTES = 16 * 1024 * 1024  # a pip.conf is a few lines
@@ -41,30 +41,17 @@ class IndexLocation:
     @property
     def display(self) -> str:
         """The URL as it may be printed: `user:****@host` or `****@host` for a bare token."""
-        if self.auth is None:
-            return self.url
-        parts = urlsplit(self.url)
-        user, password = self.auth
-        shown = f"{quote(user, safe='')}:****" if password else "****"
-        return urlunsplit(parts._replace(netloc=f"{shown}@{parts.netloc}"))
+        return redact(self.with_credentials)
+
+    @property
+    def with_credentials(self) -> str:
+        """The URL with its credentials, for a child's environment (never for a message)."""
+        return with_credentials(self.url, self.auth)
 
     @property
     def secrets(self) -> tuple[str, ...]:
         """The strings that must never appear in output (for a last scrub of messages)."""
-        if self.auth is None:
-            return ()
-        user, password = self.auth
-        return tuple(s for s in ((password,) if password else (user,)) if len(s) >= 3)
-
-
-def split_credentials(url: str) -> tuple[str, tuple[str, str] | None]:
-    """`https://u:p@host/x` -> (`https://host/x`, ("u", "p")); URLs without userinfo unchanged."""
-    parts = urlsplit(url)
-    userinfo, at, host = parts.netloc.rpartition("@")
-    if not at:
-        return url, None
-    user, _, password = userinfo.partition(":")
-    return urlunsplit(parts._replace(netloc=host)), (unquote(user), unquote(password))
+        return auth_secrets(self.auth)
 
 
 def pip_config_files(
@@ -193,13 +180,17 @@ def resolve_index(
     return _location(url, found_via, cert.value if cert else None)
 
 
-def check_index_url(url: str, option: str) -> None:
-    """InputError (the URL redacted) unless `url` can be an index's root: for a URL that is
-    read only later (--torch-index-url), checked before any work."""
-    _location(url.strip(), option, None)
+def check_index_url(url: str, option: str, allow_file: bool = False) -> str:
+    """`url` stripped; InputError (the URL redacted) unless it can be an index's root: for a
+    URL that is read only later (--torch-index-url) or by an installer (`allow_file`: pip and
+    uv also read a file:// index), checked before any work."""
+    _location(url.strip(), option, None, allow_file)
+    return url.strip()
 
 
-def _location(url: str, found_via: str, cert: str | None) -> IndexLocation:
+def _location(
+    url: str, found_via: str, cert: str | None, allow_file: bool = False
+) -> IndexLocation:
     try:
         parts = urlsplit(url)
         hostname = parts.hostname
@@ -208,6 +199,13 @@ def _location(url: str, found_via: str, cert: str | None) -> IndexLocation:
             f"index URL {redact(url)!r} (from {found_via}) is not a valid URL ({exc}); an IPv6 "
             "address goes in brackets, e.g. http://[::1]:8080/simple/"
         ) from None
+    if allow_file and parts.scheme == "file":
+        return IndexLocation(url=url, auth=None, found_via=found_via, cert=cert)
+    if allow_file and (parts.scheme not in ("http", "https") or not hostname):
+        raise InputError(
+            f"index URL {redact(url)!r} (from {found_via}) is not an http(s):// or file:// URL "
+            "of a package index's simple API (e.g. https://HOST/simple/)"
+        )
     if parts.scheme not in ("http", "https") or not hostname:
         raise InputError(
             f"index URL {redact(url)!r} (from {found_via}) is not an http(s) URL; envcheck "

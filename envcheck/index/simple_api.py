@@ -19,10 +19,10 @@ from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
 from packaging.utils import canonicalize_name
 
 from envcheck.bounded_input import loads_json
-from envcheck.index.config import split_credentials
 from envcheck.index.errors import IndexResponseError, NotFoundError, UnsafeFileNameError
 from envcheck.index.http import HttpClient, refused_access_message
 from envcheck.index.limits import MAX_LISTED_BYTES
+from envcheck.urls import split_credentials
 
 JSON_TYPE = "application/vnd.pypi.simple.v1+json"
 HTML_TYPE = "application/vnd.pypi.simple.v1+html"

@@ -39,7 +39,7 @@ _PLATFORM_TAG = re.compile(
     rf"|musllinux_\d+_\d+_{_LINUX_ARCH}|linux_{_LINUX_ARCH}"
     rf"|win32|win_amd64|win_arm64|macosx_\d+_\d+_{_MACOS_ARCH}"
 )
-_SHOWN_TAGS = 6
+_SHOWN_TAGS = 12  # of one version's wheels, the target's Python and machine first
 _SHOWN_IGNORED = 2
 # The newest release a tag may name, far above any there is (glibc 2.41, musl 1.2.5, macOS 26 in
 # 2025): a target accepts every older release's wheels, so expand_platform lists one tag per
@@ -213,6 +213,54 @@ def select_file(page: ProjectPage, requirement: Requirement, target: WheelTarget
     )
 
 
+def _closeness(tag: str, target: WheelTarget) -> tuple[bool, bool, str]:
+    """Sort key of a wheel's tag for a message: the target's Python first, then its OS and
+    architecture, so the near misses are the ones shown when the list is cut."""
+    interpreter = f"cp{target.python.major}{target.python.minor}"
+    _, _, platform = tag.rpartition("-")
+    same_python = tag.startswith((f"{interpreter}-", "py3-"))
+    same_machine = platform_os_arch(platform) == platform_os_arch(target.platform)
+    return (not same_python, not same_machine, tag)
+
+
+def _glibc(platform: str) -> tuple[int, str] | None:
+    """(glibc minor, architecture) a manylinux platform tag needs; None for other tags."""
+    found = re.fullmatch(r"manylinux_2_(\d+)_(\w+)", platform)
+    if found:
+        return int(found[1]), found[2]
+    legacy = re.fullmatch(r"(manylinux2014|manylinux2010|manylinux1)_(\w+)", platform)
+    return (_LEGACY_GLIBC[legacy[1]][1], legacy[2]) if legacy else None
+
+
+def _glibc_note(tags: list[str], target: WheelTarget) -> str:
+    """Why a manylinux wheel of the target's Python and architecture does not fit: it needs a
+    newer glibc than the target's tag says (PEP 600: a manylinux_2_X machine runs wheels for
+    glibc 2.X and older only), and the --platform that takes it if the target has that glibc."""
+    wanted = _glibc(target.platform)
+    if wanted is None:
+        return ""
+    interpreter = f"cp{target.python.major}{target.python.minor}"
+    needs = sorted(
+        {
+            glibc
+            for tag in tags
+            if tag.startswith((f"{interpreter}-", "py3-"))
+            for platform in tag.rpartition("-")[2].split(".")
+            if (glibc := _glibc(platform)) is not None
+            and glibc[1] == wanted[1]
+            and glibc[0] > wanted[0]
+        }
+    )
+    if not needs:
+        return ""
+    minor = needs[0][0]
+    return (
+        f" (its manylinux_2_{minor}_{wanted[1]} wheel needs glibc 2.{minor} or newer, and "
+        f"{target.platform} says the target has glibc 2.{wanted[0]}: if it has 2.{minor} or "
+        f"newer, pass --platform manylinux_2_{minor}_{wanted[1]})"
+    )
+
+
 def _no_match_message(
     requirement: Requirement,
     target: WheelTarget,
@@ -221,7 +269,8 @@ def _no_match_message(
     page: ProjectPage,
 ) -> str:
     head = f"no wheel of {requirement} fits {target.describe()}"
-    return _no_match_reason(head, requirement, in_spec, other_versions, page) + _ignored_note(page)
+    reason = _no_match_reason(head, requirement, target, in_spec, other_versions, page)
+    return reason + _ignored_note(page)
 
 
 def _ignored_note(page: ProjectPage) -> str:
@@ -240,16 +289,19 @@ def _ignored_note(page: ProjectPage) -> str:
 def _no_match_reason(
     head: str,
     requirement: Requirement,
+    target: WheelTarget,
     in_spec: dict[Version, set[str]],
     other_versions: set[Version],
     page: ProjectPage,
 ) -> str:
     if in_spec:
         newest = max(in_spec)
-        shown = sorted(in_spec[newest])[:_SHOWN_TAGS]
+        tags = sorted(in_spec[newest], key=lambda tag: _closeness(tag, target))
+        shown = ", ".join(tags[:_SHOWN_TAGS])
+        more = f" and {len(tags) - _SHOWN_TAGS} more" if len(tags) > _SHOWN_TAGS else ""
         return (
-            f"{head}: {page.name} {newest} has wheels for {', '.join(shown)}; choose another "
-            "--platform/--python or version"
+            f"{head}: {page.name} {newest} has wheels for {shown}{more}"
+            f"{_glibc_note(tags, target)}; choose another --platform/--python or version"
         )
     if other_versions:
         versions = ", ".join(str(v) for v in sorted(other_versions)[-5:])

@@ -37,6 +37,9 @@ class KnownBug:
     severity: Literal["warning", "info"]
     sources: tuple[str, ...]
     cuda_build_only: bool = False  # a packaging bug of the GPU build: CPU builds never hit it
+    # The release's own GPU install leaves the GPU unused until the workaround is applied
+    # (TF 2.21.0's RUNPATH misses cuSOLVER): recommend ranks it after releases that just work.
+    breaks_gpu_install: bool = False
     # The framework whose bug it is (a `tensorflow` range makes it TensorFlow's); "" for a bug
     # of a library every framework loads (cuDNN's zlibwapi.dll). explain names a framework's
     # bug only in a log of that framework.
@@ -150,6 +153,7 @@ def load_known_bugs(directory: Path) -> tuple[KnownBug, ...]:
                 severity=severity,
                 sources=row.sources(),
                 cuda_build_only=row.optional_boolean("cuda_build_only") or False,
+                breaks_gpu_install=row.optional_boolean("breaks_gpu_install") or False,
                 framework=framework,
                 workaround_for=_workaround_for(row, framework),
             )

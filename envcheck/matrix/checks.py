@@ -9,7 +9,7 @@ problems as data; nothing is raised and nothing is printed here.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -50,6 +50,41 @@ class Problem:
 
     def __str__(self) -> str:
         return f"{self.file}: {self.message}"
+
+
+def check_files(directory: Path) -> list[Problem]:
+    """Each data file of `directory` read on its own, so that every file that is missing or
+    does not load is reported in one run, not the first one only; a file two readers share
+    (log_signatures_frameworks.toml) is reported once."""
+    # Imported here: these readers are the checks' input, each with its own file(s).
+    from envcheck.matrix import load  # noqa: PLC0415
+    from envcheck.matrix.error_codes import load_error_codes  # noqa: PLC0415
+    from envcheck.matrix.signatures import load_log_frameworks  # noqa: PLC0415
+
+    readers: tuple[Callable[[Path], object], ...] = (
+        load.load_tensorflow,
+        load.load_cuda_drivers,
+        load.load_architectures,
+        load.load_cudnn,
+        load.load_libraries,
+        load.load_gpus,
+        load.load_driver_branches,
+        load_signatures,
+        load_log_frameworks,
+        load_known_bugs,
+        load_error_codes,
+        load.load_pytorch,
+        load.load_jax,
+    )
+    problems: list[Problem] = []
+    for reader in readers:
+        try:
+            reader(directory)
+        except MatrixDataError as exc:
+            problem = Problem("load", str(exc))
+            if problem not in problems:
+                problems.append(problem)
+    return problems
 
 
 def check_matrix(matrix: Matrix) -> list[Problem]:

@@ -66,6 +66,19 @@ def install_recipe(
     return Recipe((requirement, *pins), (requirement, *pins), None, (), False)
 
 
+# The user's choice over the machine's: `--cpu` or `--gpu` on install and fetch.
+BUILDS = ("cpu", "gpu")
+
+
+def wants_gpu(recommended_gpu: bool, build: str | None) -> bool:
+    """Whether the GPU recipe is the one to install: the user's --cpu/--gpu (`build`), else what
+    recommend found the machine can use (a GPU candidate). install and fetch both ask this, so
+    a machine without an NVIDIA GPU gets the CPU package from both, as recommend prints."""
+    if build is None:
+        return recommended_gpu
+    return build == "gpu"
+
+
 def torch_index_url(variant: str, base: str | None) -> str:
     """Where PyTorch's `variant` wheels are: `base`/`variant` when the base URL of PyTorch's
     wheel index is configured (ENVCHECK_TORCH_INDEX_URL, --torch-index-url), else a

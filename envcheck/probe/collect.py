@@ -103,9 +103,12 @@ def collect_facts(
             timeout=timeout,
             listing=listing,
         )
-        if not all_libraries and not any(f.name == "tensorflow" for f in frameworks):
-            # Without TensorFlow every CUDA and cuDNN name is looked for; the copies that exist are
-            # facts, the dozens of names that do not are noise (--all-libraries keeps them).
+        if not all_libraries and not any(
+            f.name == "tensorflow" and f.build.get("is_cuda_build") is not False for f in frameworks
+        ):
+            # Without a TensorFlow that can use CUDA every CUDA and cuDNN name is looked for
+            # (or, for tensorflow-cpu, only the driver's); the copies that exist are facts, the
+            # names that do not are noise nobody asked for (--all-libraries keeps them).
             libraries = tuple(lib for lib in libraries if lib.path)
         # What PyTorch and JAX load, by the same search (TensorFlow's requester and the wheel
         # directories aside: each object searches from itself).

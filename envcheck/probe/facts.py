@@ -88,6 +88,10 @@ class LibraryFacts:
     found_via: str  # LD_LIBRARY_PATH, RUNPATH of ..., ld.so.cache, default dir, PATH, ...
     owner: str | None  # the distribution or conda package that installed it
     problems: tuple[str, ...]
+    # For a file of another version (found_via ANOTHER_VERSION): every name the loader is asked
+    # for that this one file stands beside (libcudart.so.13 for .11.0 and .12), one entry per
+    # file. Empty otherwise, and in facts files written before the field.
+    asked_as: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -213,7 +217,8 @@ _TYPES: dict[str, dict[str, str]] = {
     "gpus": {"index": "i", "name": "s?", "compute_capability": "s?", "memory_mib": "i?",
              "uuid": "s?", "found_via": "s"},
     "libraries": {"name": "s", "file": "s", "path": "s", "version": "s?", "arch": "s?",
-                  "selected": "b", "found_via": "s", "owner": "s?", "problems": "[s]"},
+                  "selected": "b", "found_via": "s", "owner": "s?", "problems": "[s]",
+                  "asked_as": "[s]"},
     "frameworks": {"name": "s", "distribution": "s", "version": "s", "location": "s?",
                    "build": "d", "build_found_via": "s?", "requires": "[s]", "problems": "[s]"},
     "wheels": {"name": "s", "version": "s", "location": "s?", "requires": "[s]"},

@@ -127,7 +127,11 @@ def wanted_libraries(
     tf = _tensorflow(frameworks)
     versions = _build_versions(matrix, tf) if tf is not None else None
     groups: list[tuple[str, tuple[LibraryFile, ...]]] = []
-    if tf is not None and versions is not None:
+    if tf is not None and tf.build.get("is_cuda_build") is False:
+        # A CPU-only build (tensorflow-cpu) asks for no CUDA library: listing every CUDA line's
+        # names as "not found" would report dozens of misses nobody has.
+        pass
+    elif tf is not None and versions is not None:
         cuda, cudnn_major = versions
         label = f"TensorFlow {tf.version} (CUDA {cuda}, cuDNN {cudnn_major})"
         library_set = matrix.cuda_libraries(cuda)
@@ -140,6 +144,9 @@ def wanted_libraries(
         for row in matrix.cudnn_majors:
             groups.append((f"cuDNN {row.major}", matrix.cudnn_libraries(row.major, 12)))
     groups.insert(0, ("the NVIDIA driver", (DRIVER_LIBRARY,)))
+    # Only TensorFlow's loader retries with the unversioned fallback (libcupti.so): without a
+    # TensorFlow build there is no "this build" whose version the fallback could miss.
+    fallbacks = tf is not None and versions is not None
     wanted: dict[str, WantedLibrary] = {}
     for label, libraries in groups:
         for library in libraries:
@@ -153,7 +160,7 @@ def wanted_libraries(
                     label,
                     _VERSION_CALLS.get(library.role),
                     _beside_shim(matrix, library),
-                    None if windows else library.fallback,
+                    library.fallback if fallbacks and not windows else None,
                 )
     return tuple(wanted.values())
 
@@ -466,7 +473,7 @@ def probe_libraries(
                 if name not in known
             ]
         if selected is None:
-            facts.extend(_other_versions(library, searched, listing))
+            facts.extend(_new_other_versions(facts, _other_versions(library, searched, listing)))
             problem = f"not found in the {places} places the loader searches ({library.needed_for})"
             facts.append(
                 LibraryFacts(
@@ -601,11 +608,39 @@ def _other_versions(
                     LibraryFacts(
                         library.role, library.file, str(path),
                         version_from_file_name(Path(os.path.realpath(path)).name), None, False,
-                        ANOTHER_VERSION, None,
-                        (f"{name} is another version: the loader is asked for {library.file}",),
+                        ANOTHER_VERSION, None, (_another_problem(str(path), [library.file]),),
+                        (library.file,),
                     )
                 )  # fmt: skip
     return found
+
+
+def _new_other_versions(
+    facts: list[LibraryFacts], others: Sequence[LibraryFacts]
+) -> list[LibraryFacts]:
+    """The files of `others` not yet in `facts`; one already there (libcudart.so.13 found as
+    another version of libcudart.so.11.0, then of libcudart.so.12) gains the name in its
+    `asked_as` and problem instead of a second entry: one entry per file."""
+    new = []
+    for other in others:
+        index = next(
+            (i for i, f in enumerate(facts)
+             if f.found_via == ANOTHER_VERSION and f.path == other.path),
+            None,
+        )  # fmt: skip
+        if index is None:
+            new.append(other)
+            continue
+        first = facts[index]
+        asked = (*first.asked_as, *(n for n in other.asked_as if n not in first.asked_as))
+        problem = _another_problem(first.path, asked)
+        facts[index] = replace(first, asked_as=asked, problems=(problem,))
+    return new
+
+
+def _another_problem(path: str, asked: Sequence[str]) -> str:
+    names = asked[0] if len(asked) == 1 else f"{', '.join(asked[:-1])} or {asked[-1]}"
+    return f"{Path(path).name} is another version: the loader is asked for {names}"
 
 
 def _broken_links(

@@ -92,8 +92,7 @@ def _python(name: str, pythons: tuple[PythonVersion, ...], python: PythonVersion
 
 def _driver(matrix: Matrix, machine: MachineDescription, cuda: Version) -> Outcome:
     if machine.driver is None:
-        where = f" (looked at: {', '.join(machine.searched)})" if machine.searched else ""
-        return Outcome("driver", Status.INCOMPATIBLE, f"no NVIDIA driver found{where}")
+        return Outcome("driver", Status.INCOMPATIBLE, machine.without_driver_reason())
     return driver_supports_cuda(matrix, cuda, machine.driver, machine.os, needs_ptx_jit=False)
 
 

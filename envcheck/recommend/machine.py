@@ -38,6 +38,16 @@ class MachineDescription:
     # How each value was learned ("--driver", "nvidia-smi", ...), and where the host was searched.
     found_via: dict[str, str] = field(default_factory=dict)
     searched: tuple[str, ...] = ()  # the detection steps that failed, when none succeeded
+    # The doctor saw that this machine has no NVIDIA GPU at all (not merely no driver): the
+    # recommendation then says so, in the doctor's words.
+    no_nvidia_gpu: bool = False
+
+    def without_driver_reason(self) -> str:
+        """Why no GPU build is usable, in the words the doctor's verdict uses."""
+        if self.no_nvidia_gpu:
+            return "this machine has no NVIDIA GPU"
+        where = f" (looked at: {', '.join(self.searched)})" if self.searched else ""
+        return f"no NVIDIA driver found{where}"
 
     @property
     def platform(self) -> str:
@@ -132,3 +142,22 @@ def with_capabilities(
         for g in machine.gpus
     )
     return replace(machine, gpus=gpus)
+
+
+def recommend_command(
+    machine: MachineDescription, *options: str, framework: str | None = None
+) -> str:
+    """The `envcheck recommend` command that describes `machine` by flags alone, so that it
+    answers the same wherever it is run (the doctor's recommendation may be for another
+    interpreter, or a Docker build's target), with `options` (--all) added."""
+    parts = ["envcheck recommend"]
+    if framework is not None and framework != "tensorflow":
+        parts.append(f"--framework {framework}")
+    parts += [f"--os {machine.os}", f"--arch {machine.arch}", f"--python-version {machine.python}"]
+    parts.append(f"--driver {machine.driver}" if machine.driver is not None else "--driver none")
+    gpu = machine.gpus[0] if machine.gpus else None
+    if gpu is not None and gpu.compute_capability is not None:
+        parts.append(f"--compute-capability {gpu.compute_capability}")
+    elif gpu is not None and gpu.name:
+        parts.append(f"--gpu '{gpu.name}'")
+    return " ".join([*parts, *options])

@@ -29,7 +29,7 @@ from envcheck.matrix.rules import (
     ptx_jit_needed,
     python_supported,
 )
-from envcheck.recommend.machine import GpuDescription, MachineDescription
+from envcheck.recommend.machine import GpuDescription, MachineDescription, recommend_command
 from envcheck.versions import DriverVersion
 
 CandidateStatus = Literal["compatible", "unverified", "cpu-only"]
@@ -45,6 +45,9 @@ class Candidate:
     notes: tuple[str, ...]
     outcomes: tuple[Outcome, ...]
     needs_ptx_jit: bool
+    # Its own install leaves the GPU unused until a known bug's workaround is applied
+    # (KnownBug.breaks_gpu_install): ranked after the releases whose install works as it is.
+    needs_workaround: bool = False
 
     @property
     def cuda(self) -> str | None:
@@ -131,8 +134,7 @@ def _driver_outcome(
     if release.cuda is None:
         return Outcome("driver", Status.INCOMPATIBLE, "this release has no GPU build")
     if machine.driver is None and machine.found_via.get("driver") != "ENVCHECK_DRIVER_VERSION":
-        where = f" (looked at: {', '.join(machine.searched)})" if machine.searched else ""
-        return Outcome("driver", Status.INCOMPATIBLE, f"no NVIDIA driver found{where}")
+        return Outcome("driver", Status.INCOMPATIBLE, machine.without_driver_reason())
     return driver_supports_cuda(matrix, release.cuda, machine.driver, machine.os, needs_jit)
 
 
@@ -164,6 +166,21 @@ def _sort_key(candidate: Candidate) -> tuple[int, int, Version]:
     status_rank = {"compatible": 0, "unverified": 1, "cpu-only": 2}[candidate.status]
     # Newest first, but a build with native kernels for the GPU beats one that needs PTX JIT.
     return (status_rank, int(candidate.needs_ptx_jit), _negate(candidate.tensorflow))
+
+
+def _ranked(candidates: list[Candidate]) -> list[Candidate]:
+    """Best first; a release whose install needs a known bug's workaround right after the next
+    one whose install works as it is (2.21.0 after 2.20.0, not after 2.12)."""
+    ranked: list[Candidate] = []
+    waiting: list[Candidate] = []
+    for candidate in sorted(candidates, key=_sort_key):
+        if candidate.needs_workaround:
+            waiting.append(candidate)
+            continue
+        ranked.append(candidate)
+        ranked += waiting
+        waiting = []
+    return ranked + waiting
 
 
 def _negate(version: Version) -> Version:
@@ -208,7 +225,10 @@ def _gpu_bugs(matrix: Matrix) -> tuple[KnownBug, ...]:
 
 
 def _candidate(
-    evaluation: _Evaluation, machine: MachineDescription, bugs: tuple[KnownBug, ...] = ()
+    evaluation: _Evaluation,
+    machine: MachineDescription,
+    bugs: tuple[KnownBug, ...] = (),
+    install_bugs: tuple[KnownBug, ...] = (),
 ) -> Candidate | None:
     """A GPU or CPU-only candidate, or None when the release does not even install here."""
     if evaluation.failed(evaluation.install):
@@ -223,6 +243,18 @@ def _candidate(
         capabilities = [g.compute_capability for g in machine.gpus if g.compute_capability]
         hit = [b for b in bugs if b.affects(version, machine.os, None, capabilities)]
         unknown += [f"known bug: {b.title} ({b.url}). {b.workaround}" for b in hit]
+        gaps = [
+            b
+            for b in install_bugs
+            if b.affects(version, machine.os, None, capabilities, cuda_build=True)
+        ]
+        notes = [
+            *(
+                f"ranked after the releases whose install works as it is: {b.title}. {b.workaround}"
+                for b in gaps
+            ),
+            *notes,
+        ]
         return Candidate(
             tensorflow=version,
             release=release,
@@ -232,6 +264,7 @@ def _candidate(
             notes=tuple(dict.fromkeys([*unknown, *notes, *release.notes])),
             outcomes=outcomes,
             needs_ptx_jit=_needs_full_jit(gpu_outcome),
+            needs_workaround=bool(gaps),
         )
     why_not_gpu = failed_gpu or ["this release has no GPU build"]
     return Candidate(
@@ -331,7 +364,7 @@ def _advice(
             advice.append(
                 f"In WSL2 on this machine, TensorFlow {top.tensorflow} can use the GPU "
                 f"({top.status}): inside WSL2 run {top.commands[0]} "
-                "(envcheck recommend --os wsl shows the details)."
+                f"(`{recommend_command(replace(machine, os='wsl'))}` shows the details)."
             )
     return tuple(advice)
 
@@ -344,11 +377,12 @@ def recommend(
 ) -> Recommendation:
     evaluations = _evaluate(matrix, machine, tensorflow_spec)
     bugs = _gpu_bugs(matrix) if machine.gpus else ()
+    install_bugs = tuple(b for b in matrix.known_bugs if b.breaks_gpu_install)
     gpu_candidates: list[Candidate] = []
     cpu_candidates: list[Candidate] = []
     rejected: list[Rejection] = []
     for evaluation in evaluations:
-        candidate = _candidate(evaluation, machine, bugs)
+        candidate = _candidate(evaluation, machine, bugs, install_bugs)
         if candidate is None:
             reasons = [o.message for o in evaluation.failed((*evaluation.install, *evaluation.gpu))]
             rejected.append(Rejection(evaluation.version, evaluation.release, tuple(reasons)))
@@ -357,7 +391,7 @@ def recommend(
         else:
             cpu_candidates.append(candidate)
     if gpu_candidates:
-        candidates = sorted(gpu_candidates, key=_sort_key)
+        candidates = _ranked(gpu_candidates)
         # With a GPU choice on the table, releases that would run on the CPU only are rejected.
         rejected.extend(
             Rejection(c.tensorflow, c.release, tuple(n.removeprefix("no GPU: ") for n in c.notes))

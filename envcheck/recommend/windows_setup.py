@@ -2,8 +2,8 @@
 
 The PowerShell script only orchestrates: it runs `py -0p`, `wsl.exe --status` and `wsl.exe -l -v`,
 writes what they print to files, and asks envcheck (`envcheck setup windows-python` and
-`envcheck setup wsl-state`, in envcheck.cli.commands.setup) what to do. Reading those outputs and
-every decision live here:
+`envcheck setup wsl-state`, in envcheck.cli.commands.windows_setup) what to do. Reading those
+outputs and every decision live here:
 
 - `decode_output`: bytes from a Windows tool -> text (UTF-8, UTF-16LE as wsl.exe prints it, with
   or without a BOM, and UTF-16 that PowerShell already mis-decoded into NUL-interleaved text);

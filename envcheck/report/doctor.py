@@ -14,6 +14,7 @@ from typing import Any
 
 from envcheck.diagnose.doctor import Report
 from envcheck.diagnose.verdict import NodeResult
+from envcheck.findings import Finding, Severity
 from envcheck.framework_names import label as framework_label
 from envcheck.report import recommendation as recommendation_report
 from envcheck.report.formats import Format, NodeFormat
@@ -44,6 +45,7 @@ def to_json(report: Report, result: NodeResult, stamp: Stamp) -> dict[str, Any]:
         "recommendation": (
             recommendation_report.to_json(report.recommendation) if report.recommendation else None
         ),
+        "recommendation_installed": report.installed_choice,
         "framework_recommendations": {
             r.framework: recommendation_report.framework_to_json(r)
             for r in report.framework_recommendations
@@ -83,8 +85,9 @@ def to_text(report: Report, colour: bool = False) -> str:
         )
         lines.append(f"  {title}: {shown(smoke.get('describe', smoke.get('status')))}")
     lines.append("")
-    listed = [f for f in report.findings if f.code != "benign-warning"]
+    listed = [f for f in report.findings if f.code != "benign-warning" and not _usage_note(f)]
     benign = [f for f in report.findings if f.code == "benign-warning"]
+    notes = [f for f in report.findings if _usage_note(f)]
     if listed:
         lines.append("Findings:")
     for finding in listed:
@@ -95,9 +98,18 @@ def to_text(report: Report, colour: bool = False) -> str:
             lines.append(f"      fix: {shown_lines(finding.fix)}")
     if benign:
         lines.append(
-            f"  ({len(benign)} harmless message(s) in the smoke test's log; --json lists them)"
+            f"  ({len(benign)} harmless message(s) in the smoke test's log; the same doctor "
+            "command with --json lists them)"
         )
-    if report.recommendation is not None:
+    if notes:
+        lines.append(
+            f"  ({len(notes)} known bug(s) that matter only for some uses of this release; the "
+            "same doctor command with --json lists them)"
+        )
+    if report.installed_choice is not None and report.recommendation is not None:
+        lines.append("")
+        lines.append(f"Recommendation for this machine: {_installed_line(report)}")
+    elif report.recommendation is not None:
         lines.append("")
         lines.append("Recommendation for this machine:")
         text = recommendation_report.to_text(report.recommendation, show_rejected=False)
@@ -111,6 +123,26 @@ def to_text(report: Report, colour: bool = False) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
+def _usage_note(finding: Finding) -> bool:
+    """A known bug at INFO: it bites only some programs (XLA's memory growth with many compiled
+    models), so the text says it exists instead of repeating it on every healthy run."""
+    return (
+        finding.code == "known-bug"
+        and finding.severity is Severity.INFO
+        and finding.data.get("usage_dependent") is True
+    )
+
+
+def _installed_line(report: Report) -> str:
+    assert report.recommendation is not None
+    first = report.recommendation.candidates[0]
+    where = "the CPU" if first.kind == "cpu" else "the GPU"
+    return (
+        f"TensorFlow {first.tensorflow} for {where} is the first choice here, and "
+        f"{report.installed_choice} is installed: nothing to install."
+    )
+
+
 def redact(text: str, home: str | None, user: str | None) -> str:
     """Replace the home directory with ~ and the user name with <user>."""
     if home:
@@ -118,6 +150,15 @@ def redact(text: str, home: str | None, user: str | None) -> str:
     if user and len(user) > 1:
         text = re.sub(rf"(?<![\w]){re.escape(user)}(?![\w])", "<user>", text)
     return text
+
+
+def _markdown_driver(report: Report) -> str:
+    driver = report.facts.driver
+    if report.no_nvidia_gpu:
+        return "no NVIDIA GPU, so no driver needed"
+    if driver.version is None:
+        return f"driver: none found ({driver.state})"
+    return f"driver {driver.version}" + (f" (supports CUDA {driver.cuda})" if driver.cuda else "")
 
 
 def to_markdown(report: Report, home: str | None = None, user: str | None = None) -> str:
@@ -136,21 +177,22 @@ def to_markdown(report: Report, home: str | None = None, user: str | None = None
         if finding.fix:
             lines.append(f"  - fix: {finding.fix}")
     platform = report.facts.platform
-    driver = report.facts.driver
     lines += [
         "",
         "<details><summary>machine</summary>",
         "",
         "```",
         f"{platform.os} {platform.arch}, Python {platform.python} ({platform.python_bits}-bit)",
-        f"driver {driver.version or driver.state} (CUDA {driver.cuda or '?'})",
+        _markdown_driver(report),
         *(f"GPU {g.index}: {g.name} CC {g.compute_capability}" for g in report.facts.gpus),
         *(f"{f.distribution} {f.version}" for f in report.facts.frameworks),
         "```",
         "",
         "</details>",
     ]
-    if report.recommendation is not None:
+    if report.installed_choice is not None:
+        lines += ["", f"Recommendation for this machine: {_installed_line(report)}"]
+    elif report.recommendation is not None:
         # The same text as the terminal report, as a block: its layout is columns and commands.
         text = recommendation_report.to_text(report.recommendation, show_rejected=False)
         lines += [

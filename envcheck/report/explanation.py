@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from envcheck.errors import assert_never
@@ -85,9 +86,20 @@ def to_markdown(explanation: Explanation) -> str:
     for finding in explanation.findings:
         where = _lines(finding.lines, finding.lines_total)
         lines.append(f"- **{finding.severity.value}** `{finding.code}`{where}: {finding.message}")
+        # The lines the text format quotes, as code: a log line holds `*`, `_` and `<`.
+        lines.extend(f"  - evidence: {_code_span(item)}" for item in finding.evidence[:6])
         if finding.fix:
             lines.append(f"  - fix: {finding.fix}")
     return shown_lines("\n".join(lines)) + "\n"
+
+
+def _code_span(text: str) -> str:
+    """`text` as a Markdown code span, fenced by one backtick more than its longest run of
+    them (CommonMark), so that a backtick in a log line cannot end it."""
+    value = shown(text)
+    longest = max((len(run) for run in re.findall("`+", value)), default=0)
+    fence = "`" * (longest + 1)
+    return f"{fence} {value} {fence}" if longest else f"`{value}`"
 
 
 def render(explanation: Explanation, output: Format) -> str:

@@ -39,6 +39,9 @@ def _platform_line(facts: Facts) -> str:
 
 def _driver_lines(facts: Facts) -> list[str]:
     d = facts.driver
+    if facts.platform.nvidia_gpu == "absent" and d.state == "missing" and not facts.gpus:
+        # No NVIDIA GPU here: no driver is expected, so none is missing.
+        return ["Driver:     none, none needed (this machine has no NVIDIA GPU)"]
     if d.version or d.cuda:
         head = f"{d.version or 'release unknown'}"
         head += f" (supports CUDA {d.cuda})" if d.cuda else ""
@@ -139,7 +142,8 @@ def _other_versions(
     grouped: dict[str, tuple[LibraryFacts, list[str]]] = {}
     for lib in libraries:
         if lib.path and lib.found_via == ANOTHER_VERSION:
-            grouped.setdefault(lib.path, (lib, []))[1].append(lib.file)
+            names = grouped.setdefault(lib.path, (lib, []))[1]
+            names.extend(n for n in (lib.asked_as or (lib.file,)) if n not in names)
     return grouped
 
 

@@ -11,8 +11,8 @@ from envcheck.framework_names import label
 from envcheck.report.terminal_text import shown_lines
 
 if TYPE_CHECKING:
-    from envcheck.fetch import FetchReport
-    from envcheck.index.wheelhouse import Verification
+    from envcheck.acquire.manifest import Verification
+    from envcheck.acquire.wheelhouse_fetch import FetchReport
 
 FETCH_SCHEMA = "envcheck.fetch/1"
 VERIFY_SCHEMA = "envcheck.wheelhouse-verify/1"
@@ -55,7 +55,47 @@ def report_to_json(report: FetchReport) -> dict[str, Any]:
             for f in report.files
         ],
         "manifest": str(report.manifest),
+        **({} if report.planned is None else _dry_run_json(report)),
     }
+
+
+def _dry_run_json(report: FetchReport) -> dict[str, Any]:
+    """A dry run's plan: every file it would fetch (no file was written, no manifest)."""
+    planned = report.planned or ()
+    unique = {f.file: f for f in planned}
+    sizes = [f.size for f in unique.values()]
+    return {
+        "dry_run": True,
+        "planned": [
+            {
+                "file": f.file,
+                "size": f.size,
+                "url": f.url,
+                "platform": f.platform,
+                "python": f.python,
+            }
+            for f in planned
+        ],
+        "total_size": sum(s for s in sizes if s is not None),
+        "unknown_sizes": sum(s is None for s in sizes),
+    }
+
+
+def _dry_run_lines(report: FetchReport) -> list[str]:
+    unique = {f.file: f for f in report.planned or ()}
+    lines = [
+        f"would fetch  {f.file}  {_size(f.size) if f.size is not None else 'size not listed'}"
+        for f in unique.values()
+    ]
+    total = sum(f.size for f in unique.values() if f.size is not None)
+    unknown = sum(f.size is None for f in unique.values())
+    more = f" and {unknown} file(s) whose size the index does not list" if unknown else ""
+    deps = " (and pip's dependencies, resolved when it downloads)" if report.with_deps else ""
+    lines.append(
+        f"Dry run: {len(unique)} file(s){deps}, {_size(total)}{more}; nothing was downloaded "
+        f"and nothing was written to {report.dest}"
+    )
+    return lines
 
 
 def report_to_text(report: FetchReport) -> str:
@@ -68,6 +108,10 @@ def report_to_text(report: FetchReport) -> str:
             + (" and their dependencies" if report.with_deps else "")
         )
         lines += [f"  note: {note}" for note in plan.notes]
+    if report.planned is not None:
+        lines += _dry_run_lines(report)
+        lines.append(f"index: {report.index.display} (from {report.index.found_via})")
+        return shown_lines("\n".join(lines)) + "\n"
     seen: set[str] = set()
     total = 0
     for f in report.files:
@@ -141,3 +185,28 @@ def verification_to_text(result: Verification) -> str:
         f"{len(result.extra)} extra"
     )
     return shown_lines("\n".join(lines)) + "\n"
+
+
+def verification_hint(result: Verification) -> str | None:
+    """One line on what to do about a failed verification, the commonest cause first; None
+    when the wheelhouse verified."""
+    if result.ok:
+        return None
+    directory = str(result.directory)
+    if result.mismatched or result.conflicting:
+        return (
+            f"wheelhouse {directory} failed verification: a file differs from the digest its "
+            f"manifest records; delete it and run envcheck fetch --dest {directory} again"
+        )
+    if result.failed or result.incomplete or result.missing:
+        return (
+            f"wheelhouse {directory} failed verification: planned files are not there; run "
+            f"envcheck fetch --dest {directory} again with the same options to get them"
+        )
+    more = len(result.extra) - 1
+    extra = result.extra[0] + (f" and {more} more" if more else "")
+    return (
+        f"wheelhouse {directory} failed verification: {extra} is not in its manifest "
+        "(a file envcheck fetch did not write); move it out of the wheelhouse, or fetch into "
+        "a fresh --dest"
+    )

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from envcheck.acquire.install_plan import Action, InstallPlan
+from envcheck.acquire.install_run import Change, DryRun, plan_mismatches
 from envcheck.framework_names import label
-from envcheck.install.plan import Action, InstallPlan
-from envcheck.install.run import Change, DryRun, plan_mismatches, secret_masker
 from envcheck.recommend.machine import MachineDescription
 from envcheck.recommend.rank import Candidate
 from envcheck.report.terminal_text import shown, shown_lines
+from envcheck.urls import secret_masker
 
 
 def _machine_line(machine: MachineDescription) -> str:
@@ -52,7 +53,7 @@ def plan_text(plan: InstallPlan) -> str:
     if plan.recipe is not None:
         # The command recommend prints for the same build: install runs exactly this.
         # (with the index URL's credentials masked, as everywhere else)
-        lines.append("Command: " + secret_masker(plan.index_url)(plan.recipe.pip_command()))
+        lines.append("Command: " + secret_masker(urls=(plan.index_url,))(plan.recipe.pip_command()))
     lines.append("Packages:")
     width = max(len(p.name) for p in plan.packages)
     spec_width = max(len(p.specifier) for p in plan.packages)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from envcheck.recommend.frameworks import FrameworkRecommendation
-from envcheck.recommend.machine import MachineDescription
+from envcheck.recommend.machine import MachineDescription, recommend_command
 from envcheck.recommend.rank import Candidate, Recommendation
 from envcheck.report.terminal_text import shown_lines
 
@@ -73,6 +73,8 @@ def _machine_line(machine: MachineDescription) -> str:
         or "GPU unknown"
     )
     driver = f"driver {machine.driver}" if machine.driver is not None else "no NVIDIA driver"
+    if machine.no_nvidia_gpu:
+        driver, gpus = "no NVIDIA GPU", "no driver needed"
     return f"{machine.os} {machine.arch}, Python {machine.python}, {driver}, {gpus}"
 
 
@@ -118,17 +120,22 @@ def to_text(
         lines.extend(f"       $ {command}" for command in candidate.commands)
         lines.extend(f"       - {note}" for note in candidate.notes if note not in common)
     hidden = len(candidates) - len(shown)
+    spec = (
+        (f"--tensorflow '{recommendation.tensorflow_spec}'",)
+        if recommendation.tensorflow_spec
+        else ()
+    )
     if hidden > 0:
-        lines.append(f"  ... and {hidden} more (--all or --json shows them)")
+        again = recommend_command(recommendation.machine, *spec, "--all")
+        lines.append(f"  ... and {hidden} more (`{again}` lists them)")
     if recommendation.advice:
         lines.append("")
         lines.append("What would change the answer:")
         lines.extend(f"  - {item}" for item in recommendation.advice)
     if recommendation.rejected and not show_rejected:
         lines.append("")
-        lines.append(
-            f"({len(recommendation.rejected)} releases rejected: envcheck recommend says why)"
-        )
+        again = recommend_command(recommendation.machine, *spec)
+        lines.append(f"({len(recommendation.rejected)} releases rejected: `{again}` says why)")
     elif recommendation.rejected:
         lines.append("")
         lines.append("Rejected:")
@@ -200,14 +207,14 @@ def framework_to_text(
         lines.extend(f"       $ {command}" for command in candidate.commands)
         lines.extend(f"       - {note}" for note in candidate.notes if note not in common)
     hidden = len(candidates) - len(shown)
+    spec = (f"--framework-version '{result.spec}'",) if result.spec else ()
     if hidden > 0:
-        lines.append(f"  ... and {hidden} more (--all or --json shows them)")
+        again = recommend_command(result.machine, *spec, "--all", framework=result.framework)
+        lines.append(f"  ... and {hidden} more (`{again}` lists them)")
     if result.rejected and not show_rejected:
         lines.append("")
-        framework = f" --framework {result.framework}"
-        lines.append(
-            f"  ({len(result.rejected)} builds rejected: envcheck recommend{framework} says why)"
-        )
+        again = recommend_command(result.machine, *spec, framework=result.framework)
+        lines.append(f"  ({len(result.rejected)} builds rejected: `{again}` says why)")
     elif result.rejected:
         lines.append("")
         lines.append("Rejected:")

@@ -2,7 +2,7 @@
 
 `envcheck explain <&-` and `envcheck matrix >&-` ended in exit 3 ("'NoneType' object has no
 attribute ..."): Python sets a stream it finds closed to None. Now a closed stdout is exit 2 with
-one line, as any standard output that cannot be written (README, "Exit codes"); a closed stdin
+one line, as any standard output that cannot be written (docs/exit-codes.md); a closed stdin
 is one line and exit 2 for `explain`, which reads the log from it, and nothing for commands
 that never read it; a closed stderr loses envcheck's error lines but never mixes them into
 stdout. The closed descriptors are closed in the child, before envcheck's interpreter starts.

@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from envcheck.fetch import fetch_wheelhouse
+from envcheck.acquire.wheelhouse_fetch import fetch_wheelhouse
 from envcheck.index.config import IndexLocation, resolve_index
 from envcheck.index.errors import DownloadsFailedError
 from envcheck.index.http import RetryPolicy, Timeouts
@@ -314,7 +314,7 @@ def test_a_signal_mid_download_leaves_a_resumable_part_and_verify_says_incomplet
         time.sleep(0.01)
     process.send_signal(signum)
     _, stderr = process.communicate(timeout=20)
-    # Handled signals exit 128 + the signal (README: exit codes); SIGKILL cannot be handled.
+    # Handled signals exit 128 + the signal (docs/exit-codes.md); SIGKILL cannot be handled.
     handled = {signal.SIGINT: 130, signal.SIGTERM: 143}
     assert process.returncode == handled.get(signal.Signals(signum), -signum), stderr
     assert len(_parts(tmp_path)) == 1

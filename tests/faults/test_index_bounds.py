@@ -36,7 +36,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 EXIT_OK, EXIT_FAILED = 0, 1
-MAX_PAGE_BYTES = 64 * 1024 * 1024  # README: a page is read up to 64 MiB
+MAX_PAGE_BYTES = 64 * 1024 * 1024  # docs/failure-behaviour.md: a page is read up to 64 MiB
 GIB = 1 << 30
 ADDRESS_LIMIT = 2 * GIB  # the child dies of MemoryError past this instead of taking the machine
 PEAK_LIMIT = 256 * (1 << 20)  # what a bounded read may reach: envcheck, plus one capped page

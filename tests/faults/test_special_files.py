@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from envcheck.acquire.manifest import read_manifest
 from envcheck.errors import InputError
-from envcheck.index.wheelhouse import read_manifest
 from envcheck.matrix.load import bundled_matrix_dir
 from tests.faults.hostile_files import (
     EXPLAIN,

@@ -21,6 +21,8 @@ from envcheck import __version__
 from envcheck.atomic_file import check_writable, write_atomically
 from envcheck.cli.commands.doctor_deadline import Watchdog
 from envcheck.cli.exits import handles_errors
+from envcheck.cli.report_output import announce_written, requested_format
+from envcheck.cli.table import DOCTOR_FORMATS
 from envcheck.errors import EnvcheckError, InputError
 from envcheck.probe import deadline
 from envcheck.probe.background import StartedProbe, probe_timeout, start_probe
@@ -35,7 +37,8 @@ _NODE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@-]{0,252}")
 @handles_errors
 def run(args: argparse.Namespace) -> int:
     deadline.start(args.deadline)  # first: the run's time starts now
-    chosen = choose_doctor_format(args.output_format, args.as_json)
+    asked = requested_format(args.output_format, args.as_json, args.output, DOCTOR_FORMATS)
+    chosen = choose_doctor_format(asked, as_json=False)
     stamp = _stamp(args.node)
     if args.python is not None and not Path(args.python).exists():
         raise EnvcheckError(f"--python {args.python!r} does not exist")
@@ -104,5 +107,6 @@ def _no_verdict(
             sys.stdout.write(text)
         else:
             write_atomically(Path(output), text)
+            announce_written(output, chosen.value)
 
     return write

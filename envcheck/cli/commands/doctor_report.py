@@ -8,11 +8,11 @@ import getpass
 import sys
 from pathlib import Path
 
-from envcheck.atomic_file import write_atomically
 from envcheck.cli.commands.doctor_deadline import Watchdog
 from envcheck.cli.commands.flags import framework_choice, gpus_from_flags
 from envcheck.cli.commands.matrix_choice import load
 from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_NO_VERDICT, EXIT_OK
+from envcheck.cli.report_output import progress, write_report
 from envcheck.diagnose.context import Target
 from envcheck.diagnose.node import node_result
 from envcheck.diagnose.run import run_doctor
@@ -51,6 +51,7 @@ def report(
             target=target,
             started=started,
             framework=framework,
+            progress=progress(chosen.value),
         )
     except EnvcheckError:
         if not deadline.cut():
@@ -58,12 +59,13 @@ def report(
         # The deadline cut short what the probe needed to go on (a --python that did not
         # answer in time): a report without a verdict, not a usage error.
         result = no_result(f"the --deadline passed before {', '.join(deadline.cut())} answered")
-        _write(args.output, render_node(result, stamp, chosen), watchdog)
+        _write(args.output, render_node(result, stamp, chosen), chosen, watchdog)
         return EXIT_NO_VERDICT
     result = node_result(diagnosis, smoke)
     colour = chosen is Format.TEXT and args.output is None and sys.stdout.isatty()
     home, user = str(Path.home()), _user_name()
-    _write(args.output, render(diagnosis, result, stamp, chosen, colour, home, user), watchdog)
+    text = render(diagnosis, result, stamp, chosen, colour, home, user)
+    _write(args.output, text, chosen, watchdog)
     return exit_code(result, args.strict)
 
 
@@ -75,12 +77,11 @@ def exit_code(result: NodeResult, strict: bool) -> int:
     return EXIT_OK
 
 
-def _write(output: str | None, text: str, watchdog: Watchdog | None) -> None:
+def _write(
+    output: str | None, text: str, chosen: Format | NodeFormat, watchdog: Watchdog | None
+) -> None:
     with watchdog.writing() if watchdog is not None else contextlib.nullcontext():
-        if output is None:
-            sys.stdout.write(text)
-        else:
-            write_atomically(Path(output), text)
+        write_report(output, text, chosen.value)
 
 
 def _user_name() -> str | None:

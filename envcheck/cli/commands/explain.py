@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
+from envcheck.atomic_file import check_writable
 from envcheck.cli.commands.matrix_choice import load
 from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, handles_errors
+from envcheck.cli.report_output import prompt_for_paste, requested_format, write_report
+from envcheck.cli.table import EXPLAIN_FORMATS
 from envcheck.explain.explain import explain_log
 from envcheck.explain.reader import read_chunks
 from envcheck.report.explanation import render
@@ -15,14 +17,18 @@ from envcheck.report.formats import choose_format
 
 @handles_errors
 def run(args: argparse.Namespace) -> int:
-    chosen = choose_format(args.output_format, args.as_json)
+    asked = requested_format(args.output_format, args.as_json, args.output, EXPLAIN_FORMATS)
+    chosen = choose_format(asked, as_json=False)
+    if args.output is not None:
+        check_writable(args.output)
     matrix = load(args.matrix_option)
+    prompt_for_paste(args.source)
     explanation = explain_log(
         read_chunks(args.source),
         matrix.signatures,
         matrix,
         matrix.known_bugs,
     )
-    sys.stdout.write(render(explanation, chosen))
+    write_report(args.output, render(explanation, chosen), chosen.value)
     failed = any(f.severity.value == "error" for f in explanation.findings)
     return EXIT_NEGATIVE if failed else EXIT_OK

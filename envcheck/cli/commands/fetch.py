@@ -3,9 +3,10 @@ of a wheelhouse against its manifest (`--verify DIR`).
 
 Like every command: data to stdout (text or --json), progress to stderr and only on a terminal,
 an error as one line on stderr, every option also an ENVCHECK_* variable. Exit codes (errors.py):
-0 done (or the wheelhouse verified), 1 a download or the verification failed or nothing fits the
-target, 2 a usage error, 130 interrupted. Credentials in an index URL are never printed: the
-index is shown redacted and every message is scrubbed once more.
+0 done (or the wheelhouse verified, or a dry run), 1 a download or the verification failed (with
+a one-line hint) or nothing fits the target, 2 a usage error, 130 interrupted (docs/acquire.md).
+Credentials in an index URL are never printed: the index is shown redacted and every message is
+masked once more (envcheck.urls).
 """
 
 from __future__ import annotations
@@ -20,23 +21,23 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from envcheck.cli import signals
-from envcheck.cli.commands.flags import framework_choice, target_python
+from envcheck.cli.commands.flags import build_choice, framework_choice, target_python
 from envcheck.cli.exits import EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK, CommandExit, fail
 
 if TYPE_CHECKING:  # the download stack (requests, urllib3) loads only when fetch runs
-    from envcheck.fetch import FetchReport
+    from envcheck.acquire.wheelhouse_fetch import FetchReport
 
 from envcheck.errors import EnvcheckError, InputError
 from envcheck.index.config import (
     IndexLocation,
     check_index_url,
     resolve_index,
-    split_credentials,
 )
 from envcheck.matrix.load import matrix_dir
 from envcheck.matrix.model import load_matrix, tensorflow_specifier
 from envcheck.report import fetch as fetch_report
 from envcheck.report.terminal_text import VALUE_LIMIT, shown, unfiltered
+from envcheck.urls import secret_masker, url_secrets
 
 CONNECT_TIMEOUT_S = 10.0
 # An error line's length past which it is cut: a list of failed downloads fits, an echoed
@@ -51,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     verify: str | None = args.verify
     index_url: str | None = args.index_url
     as_json: bool = args.as_json
-    secrets = _secrets(index_url) + _secrets(args.torch_index_url)
+    secrets = url_secrets(index_url) + url_secrets(args.torch_index_url)
     try:
         if verify is not None:
             if dest is not None:
@@ -75,7 +76,13 @@ def run(args: argparse.Namespace) -> int:
             args.timeout,
             args.deadline,
             args.matrix_option,
-            _Framework(framework, args.driver, args.torch_index_url),
+            _Framework(
+                framework,
+                args.driver,
+                args.torch_index_url,
+                build_choice(args.cpu_build, args.gpu_build),
+            ),
+            dry_run=args.dry_run_only,
         )
     except EnvcheckError as exc:  # bad input exits 2, a failed download 1 (its class says)
         raise _fail(str(exc), exc.exit_code, secrets) from None
@@ -102,6 +109,7 @@ class _Framework:
     name: str
     driver: str | None
     torch_index_url: str | None
+    build: str | None  # --cpu or --gpu: "cpu", "gpu"; None: the target's driver decides
 
 
 def _spec(args: argparse.Namespace, framework: str) -> str | None:
@@ -118,19 +126,8 @@ def _spec(args: argparse.Namespace, framework: str) -> str | None:
     return spec
 
 
-def _secrets(index_url: str | None) -> tuple[str, ...]:
-    if not index_url:
-        return ()
-    try:
-        _, auth = split_credentials(index_url.strip())
-    except ValueError:  # a malformed URL: resolve_index says so in one line
-        return ()
-    return tuple(s for s in (auth or ()) if len(s) >= 3)
-
-
 def _fail(message: str, code: int, secrets: tuple[str, ...]) -> CommandExit:
-    for secret in secrets:
-        message = message.replace(secret, "****")
+    message = secret_masker(secrets)(message)
     # A message may quote what a manifest or an index holds (a 5 MB entry, a name with escape
     # sequences): it passes the one output filter, cut long after any message envcheck writes.
     return fail(shown(" ".join(message.split()), MESSAGE_LIMIT), code)
@@ -147,8 +144,9 @@ def _fetch(
     deadline: float | None,
     matrix_option: str | None,
     framework: _Framework,
+    dry_run: bool = False,
 ) -> FetchReport:
-    from envcheck.fetch import fetch_wheelhouse  # noqa: PLC0415 - see TYPE_CHECKING above
+    from envcheck.acquire.wheelhouse_fetch import fetch_wheelhouse  # noqa: PLC0415 - see TYPE_CHECKING above
     from envcheck.index.http import Timeouts  # noqa: PLC0415
     from envcheck.index.limits import DownloadLimits  # noqa: PLC0415
 
@@ -171,6 +169,8 @@ def _fetch(
             framework=framework.name,
             driver=framework.driver,
             torch_index_base=framework.torch_index_url,
+            build=framework.build,
+            dry_run=dry_run,
         )
     finally:
         if progress is not None:
@@ -186,14 +186,17 @@ def _say_waiting(dest: Path) -> None:
 
 
 def _verify(directory: Path, as_json: bool) -> int:
-    from envcheck.index.wheelhouse import verify_wheelhouse  # noqa: PLC0415
+    from envcheck.acquire.manifest import verify_wheelhouse  # noqa: PLC0415
 
     result = verify_wheelhouse(directory)
     if as_json:
         print(json.dumps(fetch_report.verification_to_json(result), indent=2))
     else:
         sys.stdout.write(fetch_report.verification_to_text(result))
-    return EXIT_OK if result.ok else EXIT_NEGATIVE
+    hint = fetch_report.verification_hint(result)
+    if hint is not None:  # exit 1, as every failed verification (docs/acquire.md)
+        raise _fail(hint, EXIT_NEGATIVE, ())
+    return EXIT_OK
 
 
 class TerminalProgress:

@@ -72,3 +72,11 @@ def framework_choice(text: str | None) -> str | None:
     if key not in FRAMEWORKS:
         raise InputError(f"--framework {text!r} is not one of {', '.join(FRAMEWORKS)}")
     return key
+
+
+def build_choice(cpu: bool, gpu: bool) -> str | None:
+    """--cpu or --gpu: the build install and fetch take instead of the one recommend finds the
+    machine can use; None for neither."""
+    if cpu and gpu:
+        raise InputError("give --cpu or --gpu, not both")
+    return "cpu" if cpu else "gpu" if gpu else None

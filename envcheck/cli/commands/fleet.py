@@ -7,15 +7,16 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 
-from envcheck.atomic_file import check_writable, write_atomically
+from envcheck.atomic_file import check_writable
 from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, handles_errors
+from envcheck.cli.report_output import requested_format, write_report
+from envcheck.cli.table import FLEET_FORMATS
 from envcheck.errors import InputError
 from envcheck.fleet.ages import parse_duration
 from envcheck.fleet.merge import Fleet, merge
 from envcheck.fleet.sources import check_sources, documents
-from envcheck.report.formats import choose_fleet_format
+from envcheck.report.formats import FleetFormat, choose_fleet_format
 
 
 def _fleet(sources: list[str], max_age: str | None) -> Fleet:
@@ -26,22 +27,20 @@ def _fleet(sources: list[str], max_age: str | None) -> Fleet:
     return merge(documents(sources, sys.stdin.buffer), time.time(), seconds)
 
 
-def _write(output: str | None, text: str) -> None:
-    if output is None:
-        sys.stdout.write(text)
-    else:
-        write_atomically(Path(output), text)
+def _format(args: argparse.Namespace) -> FleetFormat:
+    asked = requested_format(args.output_format, False, args.output, FLEET_FORMATS)
+    return choose_fleet_format(asked)
 
 
 @handles_errors
 def merge_reports(args: argparse.Namespace) -> int:
     from envcheck.report.fleet import render  # noqa: PLC0415 - only this command renders it
 
-    chosen = choose_fleet_format(args.output_format)
+    chosen = _format(args)
     if args.output is not None:
         check_writable(args.output)
     fleet = _fleet(list(args.sources or []), args.max_age)
-    _write(args.output, render(fleet, chosen))
+    write_report(args.output, render(fleet, chosen), chosen.value)
     return EXIT_NEGATIVE if fleet.failing or not fleet.groups else EXIT_OK
 
 
@@ -53,12 +52,12 @@ def plan(args: argparse.Namespace) -> int:
     from envcheck.fleet.plan import read_image  # noqa: PLC0415
     from envcheck.report.fleet_plan import render  # noqa: PLC0415
 
-    chosen = choose_fleet_format(args.output_format)
+    chosen = _format(args)
     if args.output is not None:
         check_writable(args.output)
     image = read_image(args.image)
     matrix = load(args.matrix_option)
     fleet = _fleet(list(args.nodes or []), args.max_age)
     result = plan_image(image, fleet, matrix)
-    _write(args.output, render(result, chosen))
+    write_report(args.output, render(result, chosen), chosen.value)
     return EXIT_NEGATIVE if result.failing or not result.groups else EXIT_OK

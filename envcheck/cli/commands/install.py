@@ -1,4 +1,4 @@
-"""`envcheck install`: parse, call envcheck.install, print, and choose the exit code.
+"""`envcheck install`: parse, call envcheck.acquire, print, and choose the exit code.
 
 The plan and results go to stdout, the installer's progress and errors to stderr. Exit 0 done (or
 a dry run), 1 no plan / the check or the installation failed / declined at the prompt, 2 unusable
@@ -13,13 +13,13 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from envcheck.cli.commands.flags import framework_choice
-from envcheck.cli.commands.matrix_choice import load
-from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, fail, handles_errors
-from envcheck.errors import InputError
-from envcheck.install import InstallError
-from envcheck.install.constraints import check_constraints_path, constraints_text, write_constraints
-from envcheck.install.plan import (
+from envcheck.acquire.install_constraints import (
+    check_constraints_path,
+    constraints_text,
+    write_constraints,
+)
+from envcheck.acquire.install_errors import InstallError
+from envcheck.acquire.install_plan import (
     InstallPlan,
     TargetInterpreter,
     make_framework_plan,
@@ -27,21 +27,24 @@ from envcheck.install.plan import (
     read_target,
     target_machine,
 )
-from envcheck.install.run import (
+from envcheck.acquire.install_run import (
     InstallerCommand,
-    check_index_url,
     doctor_status,
     dry_run,
     installer_command,
     parse_installer,
-    redact_url,
     resolved_versions,
     run_install,
-    secret_masker,
 )
+from envcheck.cli.commands.flags import build_choice, framework_choice
+from envcheck.cli.commands.matrix_choice import load
+from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, CommandExit, fail, handles_errors
+from envcheck.errors import EnvcheckError, InputError
+from envcheck.index.config import check_index_url
 from envcheck.matrix.model import Matrix, tensorflow_specifier
 from envcheck.report.install import build_line, changes_text, dry_run_text, plan_text
 from envcheck.report.terminal_text import escaped
+from envcheck.urls import redact, secret_masker
 
 # A refused or failed installation exits 1, unusable input 2 (envcheck.cli.exits).
 
@@ -64,6 +67,7 @@ def confirm(question: str) -> bool:
 def _checked_inputs(args: argparse.Namespace, framework: str) -> Path | None:
     """Input errors before any work; the --constraints-out path when given."""
     out_path = check_constraints_path(Path(args.constraints_out)) if args.constraints_out else None
+    build_choice(args.cpu_build, args.gpu_build)  # both given: an input error before any work
     if framework == "tensorflow" and args.framework_version is not None:
         raise InputError(
             "--framework-version applies to --framework torch or jax; use --tensorflow"
@@ -74,7 +78,7 @@ def _checked_inputs(args: argparse.Namespace, framework: str) -> Path | None:
     if spec is not None:
         tensorflow_specifier(spec)  # a bad SPEC is an input error before any work
     if args.torch_index_url is not None:
-        check_index_url(args.torch_index_url, "--torch-index-url")
+        check_index_url(args.torch_index_url, "--torch-index-url", allow_file=True)
     # No stdin at all (`<&-`) is no terminal either.
     if not args.dry_run_only and not args.yes and not (sys.stdin and sys.stdin.isatty()):
         raise InputError(
@@ -84,28 +88,50 @@ def _checked_inputs(args: argparse.Namespace, framework: str) -> Path | None:
     return out_path
 
 
-def _nothing_to_install(plan: InstallPlan, target_python: str, dry_run_only: bool) -> bool:
-    """True (said on stdout) when the recommended CPU-only release is already installed;
-    InstallError when another TensorFlow distribution would be installed over."""
-    if plan.already_installed is not None:
-        print(
-            escaped(
-                f"Nothing to install: {plan.already_installed} already is the recommended "
-                f"{build_line(plan).split(':')[0]} for this machine (CPU only)."
-            )
+def _nothing_to_install(plan: InstallPlan) -> bool:
+    """True (said on stdout) when the recommended CPU-only release is already installed."""
+    if plan.already_installed is None:
+        return False
+    print(
+        escaped(
+            f"Nothing to install: {plan.already_installed} already is the recommended "
+            f"{build_line(plan).split(':')[0]} for this machine (CPU only)."
         )
-        return True
-    if plan.refusal is not None and not dry_run_only:
-        raise InputError(plan.refusal)
-    if plan.conflicts and not dry_run_only:
+    )
+    return True
+
+
+def _refusal(
+    plan: InstallPlan, target: TargetInterpreter, target_python: str
+) -> EnvcheckError | None:
+    """Why the real run will not install this plan, as the error it ends with; a dry run says
+    the same and ends with the same exit code, so that a passing dry run means the real run
+    goes ahead."""
+    if plan.refusal is not None:
+        return InputError(plan.refusal)
+    if plan.conflicts:
         names = " ".join(plan.conflicts)
-        raise InstallError(
+        return InstallError(
             f"{names} is installed in {plan.target.prefix} and owns the same tensorflow/ "
             f"directory as the plan's {plan.packages[0].name}: installing over it leaves both "
             f"broken. Uninstall it first ({target_python} -m pip uninstall -y {names}), then run "
             "envcheck install again; nothing was installed"
         )
-    return False
+    if not target.is_environment:
+        return InputError(
+            f"--python {target_python!r} is not a virtual or conda environment (its prefix "
+            f"{target.prefix} is the interpreter's own), and envcheck installs only into one: "
+            f"create one with {target_python} -m venv DIR and pass --python DIR/bin/python, or "
+            "use --dry-run --constraints-out FILE and install yourself"
+        )
+    return None
+
+
+def _refused_dry_run(refusal: EnvcheckError) -> CommandExit:
+    return fail(
+        f"dry run: nothing was installed, and the real run would refuse: {refusal}",
+        refusal.exit_code,
+    )
 
 
 def _plan(
@@ -118,20 +144,33 @@ def _plan(
     """The plan, and the installer command with the index the plan needs (a PyTorch variant's
     comes from --torch-index-url: the index recommend's command names)."""
     machine = target_machine(matrix, target)
+    build = build_choice(args.cpu_build, args.gpu_build)
     if framework == "tensorflow":
-        return make_plan(matrix, machine, args.tensorflow, target), command
+        return make_plan(matrix, machine, args.tensorflow, target, build), command
     plan = make_framework_plan(
-        matrix, machine, framework, args.framework_version, target, args.torch_index_url
+        matrix, machine, framework, args.framework_version, target, args.torch_index_url, build
     )
     if plan.index_url is None:
         return plan, command
     if command.index_url is not None:
         raise InputError(
-            f"{plan.requirements[0]} comes from PyTorch's index {redact_url(plan.index_url)} "
+            f"{plan.requirements[0]} comes from PyTorch's index {redact(plan.index_url)} "
             "with its requirements, and --index-url names another: drop --index-url (or point "
             "--torch-index-url at your mirror)"
         )
     return plan, replace(command, index_url=plan.index_url)
+
+
+def _rejected(command: InstallerCommand, refusal: EnvcheckError | None) -> CommandExit:
+    """The end of a run whose installer check failed: the refusal the real run ends with before
+    any check, else the check's own failure."""
+    if refusal is not None:
+        return _refused_dry_run(refusal)
+    return fail(
+        f"{command.label}'s dry run rejected the plan (shown above); nothing was installed "
+        "and the environment is unchanged",
+        EXIT_NEGATIVE,
+    )
 
 
 @handles_errors
@@ -151,21 +190,13 @@ def run(args: argparse.Namespace) -> int:
     plan, command = _plan(args, framework, matrix, target, command)
     sys.stdout.write(plan_text(plan))
     if command.index_url is not None:
-        print(escaped(f"Index: {redact_url(command.index_url)}"))
-    if _nothing_to_install(plan, target_python, dry_run_only):
+        print(escaped(f"Index: {redact(command.index_url)}"))
+    if _nothing_to_install(plan):
         return EXIT_OK
-    if plan.refusal is not None:
-        # The installer's check needs the index the plan lacks: say what the real run refuses.
-        refusal = f"Dry run: nothing was installed; the real run would refuse: {plan.refusal}."
-        print(escaped(refusal))
-        return EXIT_OK
-    if not dry_run_only and not target.is_environment:
-        raise InputError(
-            f"--python {target_python!r} is not a virtual or conda environment (its prefix "
-            f"{target.prefix} is the interpreter's own), and envcheck installs only into one: "
-            f"create one with {target_python} -m venv DIR and pass --python DIR/bin/python, or "
-            "use --dry-run --constraints-out FILE and install yourself"
-        )
+    refusal = _refusal(plan, target, target_python)
+    if refusal is not None and (not dry_run_only or plan.refusal is not None):
+        # The real run stops here; so does a dry run whose check needs the index the plan lacks.
+        raise _refused_dry_run(refusal) if dry_run_only else refusal
     _err(f"Checking the plan with {command.label} install --dry-run ...")
     check = dry_run(command, plan.requirements)
     sys.stdout.write(dry_run_text(plan, check, command.label))
@@ -175,12 +206,10 @@ def run(args: argparse.Namespace) -> int:
     if not check.ok:
         for line in check.error_lines:
             _err(line)
-        raise fail(
-            f"{command.label}'s dry run rejected the plan (shown above); nothing was installed "
-            "and the environment is unchanged",
-            EXIT_NEGATIVE,
-        )
+        raise _rejected(command, refusal)
     if dry_run_only:
+        if refusal is not None:
+            raise _refused_dry_run(refusal)
         print("Dry run: nothing was installed.")
         return EXIT_OK
     question = f"Install {' '.join(plan.requirements)} into {target.prefix}?"
@@ -190,7 +219,7 @@ def run(args: argparse.Namespace) -> int:
     before = doctor_status(matrix, target_python)
     result = run_install(command, plan.requirements, echo=_err)
     if not result.ok:
-        mask = secret_masker(command.index_url)
+        mask = secret_masker(urls=(command.index_url,))
         for line in result.error_lines:
             _err(mask(line))
         what = (

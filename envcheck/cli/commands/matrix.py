@@ -11,7 +11,7 @@ from packaging.version import Version
 from envcheck.cli.commands.matrix_choice import load
 from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, EXIT_USAGE, fail, handles_errors
 from envcheck.errors import EnvcheckError
-from envcheck.matrix.checks import Problem, check_advisories, check_matrix
+from envcheck.matrix.checks import Problem, check_advisories, check_files, check_matrix
 from envcheck.matrix.load import MatrixDataError, matrix_dir
 from envcheck.matrix.model import load_matrix
 from envcheck.matrix.parsed_cache import parsed_afresh
@@ -55,11 +55,14 @@ def validate(args: argparse.Namespace) -> int:
     # The files themselves are checked, not a cache entry of their parse (which an edit to the
     # entry, not the file, once turned into "valid").
     with parsed_afresh():
-        try:
-            problems = check_matrix(load_matrix(directory))
-        except MatrixDataError as exc:
-            problems = [Problem("load", str(exc))]
-        problems += check_advisories(directory)
+        # Every file that does not load, all in one run; the checks across files need them all.
+        problems = check_files(directory)
+        if not problems:
+            try:
+                problems = check_matrix(load_matrix(directory))
+            except MatrixDataError as exc:
+                problems = [Problem("load", str(exc))]
+            problems += check_advisories(directory)
     if args.as_json:
         print(json.dumps(matrix_rows.validation_to_json(directory, problems), indent=2))
     else:

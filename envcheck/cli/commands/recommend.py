@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from dataclasses import replace
 
 from envcheck.cli.commands.flags import (
@@ -15,6 +14,8 @@ from envcheck.cli.commands.flags import (
 )
 from envcheck.cli.commands.matrix_choice import load
 from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, fail, handles_errors
+from envcheck.cli.report_output import chosen_format, write_report
+from envcheck.cli.table import RECOMMEND_FORMATS
 from envcheck.errors import InputError
 from envcheck.matrix.model import Matrix
 from envcheck.recommend.frameworks import recommend_jax, recommend_torch
@@ -26,6 +27,7 @@ from envcheck.report.matrix_rows import series_range
 
 @handles_errors
 def run(args: argparse.Namespace) -> int:
+    chosen = chosen_format(args.output_format, args.as_json, args.output, RECOMMEND_FORMATS)
     matrix = load(args.matrix_option)
     gpus = gpus_from_flags(matrix, args.gpu, args.compute_capability)
     python_version, interpreter = target_python(args.python, args.python_version)
@@ -43,16 +45,16 @@ def run(args: argparse.Namespace) -> int:
     machine = with_capabilities(described, capability_lookup(matrix))
     framework = framework_choice(args.framework) or "tensorflow"
     if framework != "tensorflow":
-        return _other_framework(matrix, machine, framework, args)
+        return _other_framework(matrix, machine, framework, args, chosen)
     result = recommend(matrix, machine, args.tensorflow)
     # A --tensorflow outside the matrix is no fact about this machine: say so, not "nothing
     # installs here". A negative answer (exit 1) like `envcheck matrix`'s, as the matrix may
     # just be older than the release.
     unknown = args.tensorflow is not None and not matrix.releases_matching(args.tensorflow)
-    if args.as_json:
-        print(json.dumps(recommendation.to_json(result), indent=2))
+    if chosen == "json":
+        write_report(args.output, _json(recommendation.to_json(result)), chosen)
     elif not unknown:
-        sys.stdout.write(recommendation.to_text(result, show_all=args.show_all))
+        write_report(args.output, recommendation.to_text(result, show_all=args.show_all), chosen)
     if unknown:
         raise fail(
             f"no TensorFlow release in the matrix matches --tensorflow {args.tensorflow!r}: it "
@@ -63,7 +65,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _other_framework(
-    matrix: Matrix, machine: MachineDescription, framework: str, args: argparse.Namespace
+    matrix: Matrix,
+    machine: MachineDescription,
+    framework: str,
+    args: argparse.Namespace,
+    chosen: str,
 ) -> int:
     """`--framework torch|jax`: rank its builds; exit as for TensorFlow (0 with a compatible
     GPU candidate, else 1)."""
@@ -79,8 +85,13 @@ def _other_framework(
             f"no {result.display_name} version in the matrix matches --framework-version {spec!r}",
             EXIT_NEGATIVE,
         )
-    if args.as_json:
-        print(json.dumps(recommendation.framework_to_json(result), indent=2))
+    if chosen == "json":
+        text = _json(recommendation.framework_to_json(result))
     else:
-        sys.stdout.write(recommendation.framework_to_text(result, show_all=args.show_all))
+        text = recommendation.framework_to_text(result, show_all=args.show_all)
+    write_report(args.output, text, chosen)
     return EXIT_OK if result.has_gpu_candidate else EXIT_NEGATIVE
+
+
+def _json(document: object) -> str:
+    return json.dumps(document, indent=2) + "\n"

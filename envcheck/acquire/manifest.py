@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Literal, get_args
 
 from envcheck import __version__
+from envcheck.acquire.wheelhouse_lock import LOCK_NAME
 from envcheck.atomic_file import write_atomically
 from envcheck.bounded_input import (
     TooDeepError,
@@ -33,7 +34,6 @@ from envcheck.bounded_input import (
 from envcheck.errors import InputError
 from envcheck.index.download import file_digests, is_temporary, refuse_link
 from envcheck.index.errors import FetchError
-from envcheck.index.lock import LOCK_NAME
 from envcheck.index.simple_api import is_plain_file_name
 
 MANIFEST_NAME = "wheelhouse.json"

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
+from envcheck.acquire.install_plan import read_target
 from envcheck.errors import InputError
-from envcheck.install.plan import read_target
 from envcheck.probe import isolation
 
 

@@ -1,11 +1,15 @@
 """Which wheels a target machine needs, and getting them verified into a wheelhouse.
 
-The requirements come from the matrix: the newest TensorFlow release inside `--tensorflow SPEC`
-that publishes wheels for the target's Python and platform, pinned to its newest patch in SPEC;
-on Linux targets where the official wheel uses CUDA, the release's and-cuda pins; and its
-install_pins. For PyTorch and JAX (`framework`) it is recommend's best build for the target's
-OS, Python and driver, and its recipe's wheels (envcheck/matrix/recipes.py); a PyTorch variant
-is read from PyTorch's index for it, never guessed. Each `--platform` is one target machine.
+The requirements are recommend's for the target's machine (its OS, Python and driver: given,
+or this host's for a target of this host's OS), each as its recipe's wheels
+(envcheck/matrix/recipes.py), so fetch, install and recommend give one answer: the CPU package
+where no driver runs the GPU build, the GPU recipe (on Linux the and-cuda pins, one wheel each)
+where one does, and `--cpu`/`--gpu` (`build`) for the other. For TensorFlow the candidates are
+tried newest first inside `--tensorflow SPEC`, and the first whose wheel the index has for the
+target's tags is taken (`choose_plans`): the matrix says which Python and OS a release
+supports, only the index says which glibc its wheels need. For PyTorch and JAX (`framework`) it
+is recommend's best build; a PyTorch variant is read from PyTorch's index for it, never guessed.
+Each `--platform` is one target machine.
 Without --with-deps each requirement is resolved here, from the index's simple API and the
 target's wheel tags, and downloaded by `index.download`; with --with-deps `pip download`
 resolves the full closure for each target and envcheck checks each saved file against the
@@ -17,7 +21,8 @@ A fetch holds the wheelhouse's lock (`index.lock`) from start to end, so two fet
 --dest take turns and the second merges its entries into the first's manifest. Under the lock
 it removes what killed runs left that it will not resume, writes the files it is about to
 download into the manifest as `planned`, downloads, and writes each as `downloaded` or
-`failed`. This module prints nothing.
+`failed`. A dry run reads the index and stops before the wheelhouse; a run that fails before
+its first file removes the directories it created. This module prints nothing.
 """
 
 from __future__ import annotations
@@ -29,15 +34,26 @@ import sys
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from urllib.parse import quote, urlsplit, urlunsplit
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.tags import platform_tags
 from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
 from packaging.version import Version
 
+from envcheck.acquire.install_errors import NoPlanError
+from envcheck.acquire.install_plan import best_of_build
+from envcheck.acquire.manifest import (
+    MANIFEST_NAME,
+    EntryStatus,
+    ManifestEntry,
+    clean_stale,
+    merge_entries,
+    read_manifest,
+    write_manifest,
+)
+from envcheck.acquire.wheelhouse_lock import WheelhouseLock
 from envcheck.errors import InputError
 from envcheck.index.config import IndexLocation, resolve_index
 from envcheck.index.download import (
@@ -61,17 +77,7 @@ from envcheck.index.errors import (
 )
 from envcheck.index.http import HttpClient, RetryPolicy, Timeouts
 from envcheck.index.limits import DownloadLimits, PageLimits
-from envcheck.index.lock import WheelhouseLock
 from envcheck.index.simple_api import IndexFile, ProjectPage, fetch_project
-from envcheck.index.wheelhouse import (
-    MANIFEST_NAME,
-    EntryStatus,
-    ManifestEntry,
-    clean_stale,
-    merge_entries,
-    read_manifest,
-    write_manifest,
-)
 from envcheck.index.wheels import (
     WheelTarget,
     expand_platform,
@@ -79,19 +85,16 @@ from envcheck.index.wheels import (
     platform_os_arch,
     select_file,
 )
-from envcheck.matrix.model import Matrix, tensorflow_specifier
-from envcheck.matrix.recipes import install_recipe
-from envcheck.matrix.records import TensorflowRelease
+from envcheck.matrix.model import Matrix
+from envcheck.matrix.recipes import install_recipe, wants_gpu
 from envcheck.matrix.rules import (
-    Status,
     gpu_build_available,
-    platform_has_wheel,
-    python_supported,
 )
 from envcheck.platforms import host_os
 from envcheck.recommend.frameworks import recommend_jax, recommend_torch
 from envcheck.recommend.machine import MachineDescription, describe_machine
-from envcheck.urls import redact
+from envcheck.recommend.rank import Candidate, recommend
+from envcheck.urls import redact, secret_masker
 from envcheck.versions import PythonVersion
 
 _PIP_ERROR_LINES = 8
@@ -123,6 +126,17 @@ class FetchedFile:
 
 
 @dataclass(frozen=True)
+class PlannedFile:
+    """A file a dry run would fetch, as the index lists it."""
+
+    file: str
+    size: int | None  # None when the index does not list sizes (PEP 700)
+    url: str
+    platform: str
+    python: str
+
+
+@dataclass(frozen=True)
 class FetchReport:
     dest: Path
     index: IndexLocation
@@ -130,6 +144,8 @@ class FetchReport:
     plans: tuple[TargetPlan, ...]
     files: tuple[FetchedFile, ...]
     manifest: Path
+    # A dry run's plan (files is empty then, and nothing was written).
+    planned: tuple[PlannedFile, ...] | None = None
 
 
 # --- targets and requirements ----------------------------------------------------------------
@@ -210,60 +226,103 @@ def _for_target(texts: Sequence[str], target: WheelTarget) -> list[Requirement]:
     return kept
 
 
-def _pinned(release: TensorflowRelease, spec: str | None) -> Version:
-    if spec is None:
-        return release.latest
-    specifier = tensorflow_specifier(spec)
-    return max(v for v in release.versions if v in specifier)
+def _no_tensorflow(spec: str | None, target: WheelTarget, reasons: Sequence[str]) -> str:
+    shown = "; ".join(dict.fromkeys(reasons[:3])) or "the matrix has no such version"
+    return (
+        f"no TensorFlow release matching {spec or 'any version'!r} fits "
+        f"{target.describe()} ({matrix_platform(target)}): {shown}"
+    )
 
 
-def plan_target(matrix: Matrix, spec: str | None, target: WheelTarget) -> TargetPlan:
-    """The requirements of one target; NoMatchingWheelError when no release in SPEC fits it."""
-    releases = matrix.releases_matching(spec)
-    if not releases:
+def tensorflow_choices(
+    matrix: Matrix,
+    spec: str | None,
+    target: WheelTarget,
+    driver: str | None = None,
+    build: str | None = None,
+) -> tuple[TargetPlan, ...]:
+    """The TensorFlow plans for one target, best first: recommend's candidates for the target's
+    machine (its driver decides CPU or GPU, as for recommend and install; `build` "cpu" or
+    "gpu" overrides it), each as its recipe's wheels. Which one is fetched is decided by the
+    index: the first whose wheel fits the target's platform tag (`choose_plans`)."""
+    if not matrix.releases_matching(spec):
         raise NoMatchingWheelError(f"no TensorFlow release in the matrix matches {spec!r}")
-    platform = matrix_platform(target)
     os_name, arch = platform_os_arch(target.platform)
-    reasons: list[str] = []
-    for release in releases:
-        failed = [
-            o.message
-            for o in (
-                python_supported(release, target.python),
-                platform_has_wheel(release, platform),
-            )
-            if o.status is Status.INCOMPATIBLE
-        ]
-        if failed:
-            reasons.extend(failed)
+    machine, driver_known = _tensorflow_machine(target, driver, build)
+    recommendation = recommend(matrix, machine, spec, with_advice=False)
+    plans: list[TargetPlan] = []
+    reasons = [r for rejected in recommendation.rejected for r in rejected.reasons]
+    for candidate in recommendation.candidates:
+        release, version = candidate.release, candidate.tensorflow
+        available = gpu_build_available(release, os_name, arch)
+        gpu = wants_gpu(candidate.kind == "gpu", build) and available.ok
+        if build == "gpu" and not available.ok:
+            reasons.append(f"--gpu: TensorFlow {version}: {available.message}")
             continue
-        version = _pinned(release, spec)
-        gpu = gpu_build_available(release, os_name, arch)
-        uses_cuda = gpu.ok and os_name in ("linux", "windows")
-        recipe = install_recipe(release, version, os_name, gpu=uses_cuda)
-        texts = list(recipe.wheels)
+        if not driver_known and build is None and available.ok:
+            raise InputError(
+                f"TensorFlow {version} for {target.platform} has a CPU and a GPU build: give the "
+                "target's --driver VER (or --driver none), or say --cpu or --gpu"
+            )
+        recipe = install_recipe(release, version, os_name, gpu=gpu)
         notes = []
         if recipe.outside_pip:
             notes.append(
                 f"TensorFlow {version} takes CUDA {release.cuda} and cuDNN {release.cudnn} from "
                 f"outside pip on {target.platform}: " + "; ".join(recipe.outside_pip)
             )
-        elif not uses_cuda and release.has_gpu_build:
-            notes.append(f"{gpu.message}: the wheel for {target.platform} runs on the CPU only")
-        return TargetPlan(target, version, tuple(_for_target(texts, target)), tuple(notes))
-    shown = "; ".join(dict.fromkeys(reasons[:3]))
-    raise NoMatchingWheelError(
-        f"no TensorFlow release matching {spec or 'any version'!r} fits "
-        f"{target.describe()} ({platform}): {shown}"
-    )
+        elif not gpu and release.has_gpu_build:
+            why = available.message if not available.ok else _cpu_reason(candidate, build)
+            notes.append(f"{why}: the wheel for {target.platform} runs on the CPU only")
+        requirements = tuple(_for_target(recipe.wheels, target))
+        plans.append(TargetPlan(target, version, requirements, tuple(notes)))
+    if not plans:
+        raise NoMatchingWheelError(_no_tensorflow(spec, target, reasons))
+    return tuple(plans)
+
+
+def _cpu_reason(candidate: Candidate, build: str | None) -> str:
+    if build == "cpu":
+        return "--cpu"
+    reasons = [n.removeprefix("no GPU: ") for n in candidate.notes if n.startswith("no GPU: ")]
+    return f"no GPU build for this machine ({'; '.join(reasons[:2]) or 'no usable GPU'})"
+
+
+def _tensorflow_machine(
+    target: WheelTarget, driver: str | None, build: str | None
+) -> tuple[MachineDescription, bool]:
+    """The target as recommend describes it, and whether its driver is known: given, this
+    host's (a target of this host's OS), or none at all (macOS). A target of another OS without
+    --driver is described without one; only its CPU/GPU choice needs it (or --cpu/--gpu)."""
+    os_name, arch = platform_os_arch(target.platform)
+    if driver is None and os_name not in ("macos", "other") and not _same_os(os_name):
+        machine = describe_machine(os_name, arch, str(target.python), "none", None)
+        return machine, build is not None
+    return _machine_of(target, "tensorflow", driver), True
+
+
+def plan_target(
+    matrix: Matrix,
+    spec: str | None,
+    target: WheelTarget,
+    driver: str | None = None,
+    build: str | None = None,
+) -> TargetPlan:
+    """The best TensorFlow plan of one target by the matrix alone (`tensorflow_choices`);
+    NoMatchingWheelError when no release in SPEC fits it."""
+    return tensorflow_choices(matrix, spec, target, driver, build)[0]
+
+
+def _same_os(os_name: str) -> bool:
+    here = host_os()
+    return os_name == here or (os_name == "linux" and here == "wsl")
 
 
 def _machine_of(target: WheelTarget, framework: str, driver: str | None) -> MachineDescription:
     """The target as recommend describes a machine: its OS, architecture and Python, and the
     driver given (or this host's, when the target runs this host's OS)."""
     os_name, arch = platform_os_arch(target.platform)
-    here = host_os()
-    same_os = os_name == here or (os_name == "linux" and here == "wsl")
+    same_os = _same_os(os_name)
     if driver is None and os_name != "macos" and not same_os:
         raise InputError(
             f"--framework {framework} for {target.platform}: give the target's --driver VER "
@@ -279,9 +338,13 @@ def plan_framework_target(
     target: WheelTarget,
     driver: str | None = None,
     torch_index_base: str | None = None,
+    build: str | None = None,
 ) -> TargetPlan:
     """PyTorch's or JAX's requirements for one target: recommend's best build for the target's
-    machine and its recipe's wheels (the framework and the NVIDIA wheels it pins or names)."""
+    machine (its best CPU or GPU one for `build`) and its recipe's wheels (the framework and
+    the NVIDIA wheels it pins or names)."""
+    if driver is None and build == "cpu":
+        driver = "none"  # the CPU build is the same whatever the driver
     machine = _machine_of(target, framework, driver)
     if framework == "torch":
         recommendation = recommend_torch(matrix, machine, spec, torch_index_base)
@@ -295,7 +358,10 @@ def plan_framework_target(
             f"no {name} build matching {spec or 'any version'!r} fits {target.describe()} "
             f"({machine.platform}): {shown}"
         )
-    best = recommendation.candidates[0]
+    try:
+        best = best_of_build(recommendation, build)
+    except NoPlanError as exc:
+        raise NoMatchingWheelError(str(exc)) from None
     recipe = best.recipe
     if recipe.index_missing:
         raise InputError(
@@ -324,11 +390,14 @@ def plan_targets(
     targets: Sequence[WheelTarget],
     driver: str | None = None,
     torch_index_base: str | None = None,
-) -> tuple[TargetPlan, ...]:
+    build: str | None = None,
+) -> tuple[tuple[TargetPlan, ...], ...]:
+    """Each target's plans, best first (one for PyTorch and JAX: recommend's best build)."""
     if framework == "tensorflow":
-        return tuple(plan_target(matrix, spec, t) for t in targets)
+        return tuple(tensorflow_choices(matrix, spec, t, driver, build) for t in targets)
     return tuple(
-        plan_framework_target(matrix, framework, spec, t, driver, torch_index_base) for t in targets
+        (plan_framework_target(matrix, framework, spec, t, driver, torch_index_base, build),)
+        for t in targets
     )
 
 
@@ -356,14 +425,27 @@ def index_for(plans: Sequence[TargetPlan], index: IndexLocation) -> IndexLocatio
 # --- fetching ---------------------------------------------------------------------------------
 
 
-def prepare_dest(dest: Path) -> None:
-    """Create `dest` if needed (InputError when it cannot be)."""
+def prepare_dest(dest: Path) -> list[Path]:
+    """Create `dest` if needed (InputError when it cannot be); the directories this created,
+    outermost first, so that a run that fails can remove what it made."""
     if dest.exists() and not dest.is_dir():
         raise InputError(f"--dest {str(dest)!r} exists and is not a directory")
+    missing = [d for d in (dest, *dest.parents) if not d.exists()]
     try:
         dest.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise InputError(f"--dest {str(dest)!r} cannot be created: {exc.strerror or exc}") from exc
+    return missing[::-1]
+
+
+def remove_if_empty(created: Sequence[Path]) -> None:
+    """Remove the directories a failed run created, innermost first, while they are empty: a
+    run that fails before writing a file leaves the file system as it found it."""
+    for directory in reversed(created):
+        try:
+            directory.rmdir()
+        except OSError:
+            return  # not empty (a manifest of the failed files, another's file) or gone
 
 
 def _old_entries(dest: Path) -> tuple[ManifestEntry, ...]:
@@ -424,52 +506,155 @@ def fetch_wheelhouse(
     framework: str = "tensorflow",
     driver: str | None = None,
     torch_index_base: str | None = None,
+    build: str | None = None,
+    dry_run: bool = False,
 ) -> FetchReport:
     """Fetch what each target needs into `dest`, recording the plan and the outcome in
     `dest/wheelhouse.json`. `on_wait` hears once that another fetch holds `dest`. `framework`
-    torch or jax: recommend's best build for each target (`driver`: the targets')."""
+    torch or jax: recommend's best build for each target (`driver`: the targets'); `build`
+    "cpu" or "gpu" overrides the build the targets' driver decides. `dry_run`: the files it
+    would fetch, read from the index, and nothing written. A run that fails before its first
+    file leaves no directory it created."""
     targets = make_targets(platforms, python)
-    plans = plan_targets(matrix, framework, spec, targets, driver, torch_index_base)
-    index = index_for(plans, index)
-    prepare_dest(dest)
+    choices = plan_targets(matrix, framework, spec, targets, driver, torch_index_base, build)
+    index = index_for([c[0] for c in choices], index)
+    if not dry_run and dest.is_dir():
+        _old_entries(dest)  # a manifest that is not ours is said before the index is asked
     pages = PageLimits.following(limits)  # --deadline bounds each index page too
-    with WheelhouseLock(dest, on_wait), HttpClient(index, timeouts, retry, pages) as http:
-        old = _old_entries(dest)  # read under the lock: another fetch may just have written it
+    with HttpClient(index, timeouts, retry, pages) as http:
+        plans = choose_plans(http, choices, workers, lenient=with_deps)
         if with_deps:
             planned = _plan_with_pip(http, plans, workers)
-            clean_stale(dest, ())
-            _record(dest, old, [p.entry("planned") for p in planned])
-            files, failures = _fetch_with_pip(http, plans, dest, workers, environ, pip_command)
-            failed = [p for p in planned if p.plan in failures]
-            errors = list(failures.values())
-            saved = {(f.file, f.platform, f.python) for f in files}
-            # pip chose another file than the index's best for a target it fetched whole:
-            # that plan was a guess, and the closure pip saved is what the target gets.
-            unplanned = {
-                e.key
-                for p in planned
-                if p.plan not in failures and (e := p.entry("planned")).key not in saved
-            }
         else:
             planned = _plan_direct(http, plans, workers)
-            parts = [part_name(f.filename, verify_algorithm(f)[1]) for f in _unique(planned)]
-            clean_stale(dest, parts)
-            # Said before any download, not when one file's turn comes (download_file opens
-            # each without following links all the same).
-            for name in [*parts, *(f.filename for f in _unique(planned))]:
-                refuse_link(dest / name)
-            _record(dest, old, [p.entry("planned") for p in planned])
-            files, failed_files = _fetch_direct(http, planned, dest, progress, workers, limits)
-            names = {f.file.filename for f in failed_files}
-            failed = [p for p in planned if p.file.filename in names]
-            errors = [f.error for f in failed_files]
-            unplanned = set()
-        done = [ManifestEntry(f.file, f.sha256, f.size, f.url, f.platform, f.python) for f in files]
-        recorded = [e for e in _old_entries(dest) if e.key not in unplanned]
-        _record(dest, recorded, [*done, *(p.entry("failed") for p in failed)])
+        if dry_run:
+            return FetchReport(
+                dest, index, with_deps, plans, (), dest / MANIFEST_NAME, _planned_files(planned)
+            )
+        created = prepare_dest(dest)
+        try:
+            with WheelhouseLock(dest, on_wait):
+                files, errors = _fetch_locked(
+                    http, dest, plans, planned, with_deps, progress, workers, environ,
+                    pip_command, limits,
+                )  # fmt: skip
+        except BaseException:
+            remove_if_empty(created)
+            raise
     if errors:
         raise DownloadsFailedError([str(e) for e in errors])
     return FetchReport(dest, index, with_deps, plans, tuple(files), dest / MANIFEST_NAME)
+
+
+def _fetch_locked(
+    http: HttpClient,
+    dest: Path,
+    plans: Sequence[TargetPlan],
+    planned: Sequence[_Planned],
+    with_deps: bool,
+    progress: Progress | None,
+    workers: int,
+    environ: Mapping[str, str] | None,
+    pip_command: Sequence[str],
+    limits: DownloadLimits | None,
+) -> tuple[list[FetchedFile], list[Exception]]:
+    """The downloads, under the wheelhouse's lock: the plan recorded first, the outcome after."""
+    old = _old_entries(dest)  # read under the lock: another fetch may just have written it
+    errors: list[Exception]
+    if with_deps:
+        clean_stale(dest, ())
+        _record(dest, old, [p.entry("planned") for p in planned])
+        files, failures = _fetch_with_pip(http, plans, dest, workers, environ, pip_command)
+        failed = [p for p in planned if p.plan in failures]
+        errors = list(failures.values())
+        saved = {(f.file, f.platform, f.python) for f in files}
+        # pip chose another file than the index's best for a target it fetched whole:
+        # that plan was a guess, and the closure pip saved is what the target gets.
+        unplanned = {
+            e.key
+            for p in planned
+            if p.plan not in failures and (e := p.entry("planned")).key not in saved
+        }
+    else:
+        parts = [part_name(f.filename, verify_algorithm(f)[1]) for f in _unique(planned)]
+        clean_stale(dest, parts)
+        # Said before any download, not when one file's turn comes (download_file opens
+        # each without following links all the same).
+        for name in [*parts, *(f.filename for f in _unique(planned))]:
+            refuse_link(dest / name)
+        _record(dest, old, [p.entry("planned") for p in planned])
+        files, failed_files = _fetch_direct(http, planned, dest, progress, workers, limits)
+        names = {f.file.filename for f in failed_files}
+        failed = [p for p in planned if p.file.filename in names]
+        errors = [f.error for f in failed_files]
+        unplanned = set()
+    done = [ManifestEntry(f.file, f.sha256, f.size, f.url, f.platform, f.python) for f in files]
+    recorded = [e for e in _old_entries(dest) if e.key not in unplanned]
+    _record(dest, recorded, [*done, *(p.entry("failed") for p in failed)])
+    return files, errors
+
+
+def _planned_files(planned: Sequence[_Planned]) -> tuple[PlannedFile, ...]:
+    return tuple(
+        PlannedFile(
+            p.file.filename,
+            p.file.size,
+            p.file.url,
+            p.plan.target.platform,
+            str(p.plan.target.python),
+        )
+        for p in planned
+    )
+
+
+def choose_plans(
+    http: HttpClient,
+    choices: Sequence[Sequence[TargetPlan]],
+    workers: int,
+    lenient: bool = False,
+) -> tuple[TargetPlan, ...]:
+    """Each target's first plan whose framework wheel the index has for the target (the
+    newest TensorFlow that fits a manylinux_2_17 target, not the newest release); the first
+    plan's error when none has one. `lenient` (--with-deps): a project the index lacks is
+    left to pip, with the first plan."""
+    names = [c[0].requirements[0].name for c in choices if len(c) > 1 and c[0].requirements]
+    pages = (
+        _fetch_pages_lenient(http, names, workers)
+        if lenient
+        else _fetch_pages(http, names, workers)
+    )
+    chosen: list[TargetPlan] = []
+    for plans in choices:
+        page = (
+            pages.get(canonicalize_name(plans[0].requirements[0].name)) if len(plans) > 1 else None
+        )
+        if page is None:
+            chosen.append(plans[0])
+            continue
+        misses: list[str] = []
+        for plan in plans:
+            try:
+                select_file(page, plan.requirements[0], plan.target)
+            except NoMatchingWheelError as exc:
+                misses.append(str(exc))
+                continue
+            if misses:
+                skipped = ", ".join(str(p.version) for p in plans[: len(misses)])
+                note = (
+                    f"TensorFlow {plan.version}, the newest that fits {plan.target.describe()}: "
+                    f"the index has no wheel of {skipped} for it ({misses[0]})"
+                )
+                plan = replace(plan, notes=(note, *plan.notes))  # noqa: PLW2901 - noted
+            chosen.append(plan)
+            break
+        else:
+            older = (
+                f"; nor of the {len(plans) - 1} older release(s) it could be"
+                if len(plans) > 1
+                else ""
+            )
+            raise NoMatchingWheelError(misses[0] + older)
+    return tuple(chosen)
 
 
 def _unique(planned: Sequence[_Planned]) -> list[IndexFile]:
@@ -539,15 +724,6 @@ def _plan_with_pip(http: HttpClient, plans: Sequence[TargetPlan], workers: int) 
     return chosen
 
 
-def _index_url_with_credentials(index: IndexLocation) -> str:
-    if index.auth is None:
-        return index.url
-    user, password = index.auth
-    userinfo = quote(user, safe="") + (":" + quote(password, safe="") if password else "")
-    parts = urlsplit(index.url)
-    return urlunsplit(parts._replace(netloc=f"{userinfo}@{parts.netloc}"))
-
-
 def pip_download_command(
     plan: TargetPlan, index: IndexLocation, directory: Path, timeouts: Timeouts, pip: Sequence[str]
 ) -> list[str]:
@@ -563,12 +739,6 @@ def pip_download_command(
     return command
 
 
-def _scrub(text: str, index: IndexLocation) -> str:
-    for secret in index.secrets:
-        text = text.replace(secret, "****").replace(quote(secret, safe=""), "****")
-    return text
-
-
 def _run_pip(
     plan: TargetPlan,
     http: HttpClient,
@@ -578,7 +748,7 @@ def _run_pip(
 ) -> None:
     env = dict(os.environ if environ is None else environ)
     if http.index.auth is not None:  # the child reads it from its environment, not its argv
-        env["PIP_INDEX_URL"] = _index_url_with_credentials(http.index)
+        env["PIP_INDEX_URL"] = http.index.with_credentials
     command = pip_download_command(plan, http.index, directory, http.timeouts, pip)
     try:
         result = subprocess.run(
@@ -589,11 +759,11 @@ def _run_pip(
     if result.returncode != 0:
         lines = [line for line in (result.stderr or result.stdout).splitlines() if line.strip()]
         tail = " | ".join(lines[-_PIP_ERROR_LINES:]) or "no output"
+        mask = secret_masker(http.index.secrets)
         raise FetchError(
-            _scrub(
+            mask(
                 f"pip download failed for {plan.target.describe()} (exit {result.returncode}): "
-                f"{tail}",
-                http.index,
+                f"{tail}"
             )
         )
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from envcheck.acquire.install_plan import InstallPlan
 from envcheck.atomic_file import write_atomically
 from envcheck.errors import InputError
 from envcheck.framework_names import label
-from envcheck.install.plan import InstallPlan
-from envcheck.install.run import redact_url
 from envcheck.recommend.rank import Candidate
+from envcheck.urls import redact
 
 
 def constraints_text(plan: InstallPlan, resolved: Mapping[str, str]) -> str:
@@ -36,7 +36,7 @@ def constraints_text(plan: InstallPlan, resolved: Mapping[str, str]) -> str:
         what = f"{label(plan.framework)} {candidate.version} {candidate.build} ({build})"
     # A PyTorch variant's wheels come from its index: the constraints hold only with it.
     url = plan.recipe.index_url if plan.recipe else None
-    index = f" --index-url {redact_url(url)}" if url else ""
+    index = f" --index-url {redact(url)}" if url else ""
     lines = [
         f"# {what} for {machine.os} {machine.arch}, "
         f"Python {machine.python}; written by envcheck install.",

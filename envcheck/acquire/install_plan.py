@@ -21,11 +21,12 @@ from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
+from envcheck.acquire.install_errors import NoPlanError
 from envcheck.errors import EnvcheckError, InputError
-from envcheck.install import NoPlanError
 from envcheck.matrix.gpu_names import GpuIndex
 from envcheck.matrix.model import Matrix
-from envcheck.matrix.recipes import Recipe, install_recipe
+from envcheck.matrix.recipes import Recipe, install_recipe, wants_gpu
+from envcheck.matrix.rules import gpu_build_available
 from envcheck.platforms import normalize_arch
 from envcheck.probe.interpreter import describe_interpreter
 from envcheck.recommend.frameworks import (
@@ -34,7 +35,12 @@ from envcheck.recommend.frameworks import (
     recommend_jax,
     recommend_torch,
 )
-from envcheck.recommend.machine import MachineDescription, describe_machine, with_capabilities
+from envcheck.recommend.machine import (
+    MachineDescription,
+    describe_machine,
+    recommend_command,
+    with_capabilities,
+)
 from envcheck.recommend.rank import Candidate, Recommendation, recommend
 from envcheck.versions import PythonVersion
 
@@ -231,10 +237,20 @@ def _package(requirement: str, via: str, distributions: Mapping[str, str] | None
     )
 
 
-def _recipe(candidate: Candidate, os_name: str) -> Recipe:
-    return install_recipe(
-        candidate.release, candidate.tensorflow, os_name, gpu=candidate.kind == "gpu"
-    )
+def _recipe(candidate: Candidate, machine: MachineDescription, build: str | None) -> Recipe:
+    """recommend's candidate as installed: its own build, or the one --cpu/--gpu asks for
+    (NoPlanError when the release has no GPU build there)."""
+    gpu = wants_gpu(candidate.kind == "gpu", build)
+    if gpu and candidate.kind != "gpu":
+        available = gpu_build_available(
+            candidate.release, "linux" if machine.os == "wsl" else machine.os, machine.arch
+        )
+        if not available.ok:
+            raise NoPlanError(
+                f"--gpu: TensorFlow {candidate.tensorflow} has no GPU build for "
+                f"{machine.platform}: {available.message}; drop --gpu for the CPU package"
+            )
+    return install_recipe(candidate.release, candidate.tensorflow, machine.os, gpu=gpu)
 
 
 def _no_candidate(recommendation: Recommendation, spec: str | None) -> NoPlanError:
@@ -275,14 +291,19 @@ def _wsl_instead(
         f"2.10), so installing it here gives a CPU-only TensorFlow. In WSL2 on this machine, "
         f"TensorFlow {top.tensorflow} can use the GPU ({top.status}): install WSL2 (wsl --install "
         f"in an administrator PowerShell), then inside the Linux shell run {top.commands[0]} "
-        f"(envcheck recommend --os wsl shows the details).{native}"
+        f"(`{recommend_command(wsl.machine)}` shows the details).{native}"
     )
 
 
 def make_plan(
-    matrix: Matrix, machine: MachineDescription, spec: str | None, target: TargetInterpreter
+    matrix: Matrix,
+    machine: MachineDescription,
+    spec: str | None,
+    target: TargetInterpreter,
+    build: str | None = None,
 ) -> InstallPlan:
-    """The plan for `target` on `machine` (pure); NoPlanError when nothing fits."""
+    """The plan for `target` on `machine` (pure); NoPlanError when nothing fits. `build` "cpu"
+    or "gpu" overrides the build recommend found the machine can use (--cpu, --gpu)."""
     recommendation = recommend(matrix, machine, spec)
     if not recommendation.candidates:
         raise _no_candidate(recommendation, spec)
@@ -290,7 +311,7 @@ def make_plan(
     refusal = _wsl_instead(matrix, machine, best, spec)
     if refusal is not None:
         raise refusal
-    recipe = _recipe(best, machine.os)
+    recipe = _recipe(best, machine, build)
     pin, extra, manual = recipe.requirements[0], recipe.extra, recipe.outside_pip
     dists = target.distributions
     packages = [_package(pin.replace(f"[{extra}]", "") if extra else pin, "requested", dists)]
@@ -299,8 +320,12 @@ def make_plan(
     packages += [_package(r, "install pin", dists) for r in best.release.install_pins]
     # recommend's notes name its own flags; install reads the GPU from this host only.
     notes = [n.replace(_RECOMMEND_GPU_FLAGS, _INSTALL_GPU_HINT) for n in best.notes]
-    if best.kind == "cpu":
+    if not recipe.gpu:
         notes.insert(0, f"TensorFlow {best.tensorflow} will run on the CPU only.")
+    if recipe.gpu and best.kind != "gpu":
+        notes.insert(0, "--gpu: the GPU build, although this machine cannot use it as it is now")
+    elif not recipe.gpu and best.kind == "gpu":
+        notes.insert(0, "--cpu: the CPU package, although this machine can use the GPU build")
     if dists is None:
         notes.append(
             f"the installed distributions of {target.path} could not be listed (Python "
@@ -310,7 +335,7 @@ def make_plan(
     already: str | None = None
     if dists is not None:
         own = packages[0].name
-        if best.kind == "cpu":
+        if not recipe.gpu:
             already = next(
                 (f"{name} {dists[name]}" for name in TENSORFLOW_VARIANTS
                  if name != "tensorflow-gpu" and dists.get(name) == str(best.tensorflow)),
@@ -360,16 +385,18 @@ def make_framework_plan(
     spec: str | None,
     target: TargetInterpreter,
     torch_index_base: str | None = None,
+    build: str | None = None,
 ) -> InstallPlan:
     """The plan for PyTorch (`framework` "torch") or JAX on `machine` (pure): recommend's best
-    build and its recipe, the very command `envcheck recommend --framework` prints."""
+    build and its recipe, the very command `envcheck recommend --framework` prints; `build`
+    "cpu" or "gpu" takes recommend's best build of that kind (--cpu, --gpu)."""
     if framework == "torch":
         recommendation = recommend_torch(matrix, machine, spec, torch_index_base)
     else:
         recommendation = recommend_jax(matrix, machine, spec)
     if not recommendation.candidates:
         raise _no_framework_candidate(recommendation, spec)
-    best = recommendation.candidates[0]
+    best = best_of_build(recommendation, build)
     recipe, name = best.recipe, recommendation.display_name
     dists = target.distributions
     # The recipe's first wheel is the framework itself (jax without its extra); the rest are
@@ -404,4 +431,25 @@ def make_framework_plan(
         index_url=None if recipe.index_missing else recipe.index_url,
         refusal=refusal,
         framework=framework,
+    )
+
+
+def best_of_build(recommendation: FrameworkRecommendation, build: str | None) -> FrameworkCandidate:
+    """recommend's best PyTorch or JAX build, or its best CPU or GPU one (--cpu, --gpu);
+    NoPlanError when it has none of that kind."""
+    if build is None:
+        return recommendation.candidates[0]
+    for candidate in recommendation.candidates:
+        if (candidate.kind == "cpu") == (build == "cpu"):
+            return candidate
+    name, machine = recommendation.display_name, recommendation.machine
+    return_driver = (
+        f"no NVIDIA driver is known for it ({machine.found_via.get('driver', 'not found')}): "
+        "give the target's --driver VER"
+        if machine.driver is None
+        else f"the driver {machine.driver} runs none of them"
+    )
+    raise NoPlanError(
+        f"--{build}: no {name} {build.upper()} build fits Python {machine.python} on "
+        f"{machine.platform}; {return_driver}"
     )

@@ -25,28 +25,24 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
 
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
+from envcheck.acquire.install_errors import InstallerError
+from envcheck.acquire.install_plan import Action, InstallPlan
 from envcheck.diagnose.run import run_doctor
 from envcheck.errors import EnvcheckError, InputError, Interrupted
-from envcheck.install import InstallerError
-from envcheck.install.plan import Action, InstallPlan
+from envcheck.index.config import check_index_url
 from envcheck.matrix.model import Matrix
-from envcheck.urls import redact
+from envcheck.urls import secret_masker
 
 # `pip install --dry-run --report` appeared in pip 22.2.
 PIP_REPORT_SINCE = Version("22.2")
 QUERY_TIMEOUT_S = 120.0
 _TAIL_LINES = 200
 _SHOWN_ERROR_LINES = 20
-_URL_PASSWORD = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*://)([^/@\s:]+):(?!\*{4}@)[^/@\s]+@")
-_URL_TOKEN = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*://)(?!\*{4}@)[^/@\s:]+@")
-_MIN_BARE_SECRET = 4
-_SCHEME_PREFIX = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _UV_LINE = re.compile(r"^\s*([+-])\s+([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?==(\S+)")
 
 
@@ -60,70 +56,6 @@ def parse_installer(text: str) -> Installer:
         return Installer(text.strip().lower())
     except ValueError:
         raise InputError(f"--installer {text!r} is not one of pip, uv") from None
-
-
-# --- index URLs and credentials -------------------------------------------------------------
-
-
-def redact_url(url: str) -> str:
-    """The URL with its password (or a token given as user name) replaced by ****; never
-    raises, also for a URL that does not parse (envcheck.urls.redact)."""
-    return redact(url)
-
-
-def check_index_url(url: str, option: str = "--index-url") -> str:
-    """The URL itself when usable as an index; InputError (with credentials masked) if not."""
-    shown = redact_url(url.strip())
-    try:
-        parts = urlsplit(url.strip())
-    except ValueError as exc:  # an unclosed or invalid IPv6 literal such as http://[::1/
-        raise InputError(
-            f"{option} {shown!r} is not a valid URL ({exc}); an IPv6 address goes in brackets, "
-            "e.g. http://[::1]:8080/simple/"
-        ) from None
-    try:
-        parts.port  # noqa: B018 - urlsplit checks the port only when it is asked for
-    except ValueError:
-        port = parts.netloc.rpartition(":")[2]
-        raise InputError(f"{option} {shown!r}: port {port} is not a port (0-65535)") from None
-    if parts.scheme not in ("http", "https", "file") or (
-        parts.scheme != "file" and not parts.hostname
-    ):
-        raise InputError(
-            f"{option} {shown!r} is not an http(s):// or file:// URL of a package "
-            "index's simple API (e.g. https://HOST/simple/)"
-        )
-    return url.strip()
-
-
-def _userinfo(url: str) -> str | None:
-    """The `user:password` of `url`, read as text (a URL urlsplit refuses has one too)."""
-    authority = _SCHEME_PREFIX.sub("", url.strip(), count=1).split("/", 1)[0]
-    userinfo, at, _ = authority.rpartition("@")
-    return userinfo if at else None
-
-
-def secret_masker(index_url: str | None) -> Callable[[str], str]:
-    """A function that masks credentials in any URL of a text, and the index URL's secret
-    wherever it appears on its own (installers may print it percent-decoded or as given)."""
-    secrets: set[str] = set()
-    userinfo = _userinfo(index_url) if index_url else None
-    if userinfo is not None:
-        user, colon, password = userinfo.partition(":")
-        secret = password if colon else user
-        if secret:
-            secrets |= {secret, unquote(secret)}
-    # A bare secret is masked only when it is long enough not to hit ordinary words.
-    ordered = sorted((s for s in secrets if len(s) >= _MIN_BARE_SECRET), key=len, reverse=True)
-
-    def mask(text: str) -> str:
-        text = _URL_PASSWORD.sub(r"\1\2:****@", text)
-        text = _URL_TOKEN.sub(r"\1****@", text)
-        for secret in ordered:
-            text = text.replace(secret, "****")
-        return text
-
-    return mask
 
 
 # --- the installer command ------------------------------------------------------------------
@@ -196,7 +128,11 @@ def installer_command(
         installer=installer,
         python=python,
         uv=uv,
-        index_url=check_index_url(index_url) if index_url is not None else None,
+        index_url=(
+            check_index_url(index_url, "--index-url", allow_file=True)
+            if index_url is not None
+            else None
+        ),
         environ=dict(os.environ if environ is None else environ),
     )
 
@@ -313,7 +249,7 @@ def dry_run(command: InstallerCommand, requirements: Sequence[str]) -> DryRun:
     No time limit: an index without PEP 658 metadata makes pip download every wheel to read
     its dependencies, gigabytes for TensorFlow with CUDA.
     """
-    mask = secret_masker(command.index_url)
+    mask = secret_masker(urls=(command.index_url,))
     if command.installer is Installer.PIP:
         version = pip_version(command)
         if version < PIP_REPORT_SINCE:
@@ -477,7 +413,7 @@ def run_install(
     command: InstallerCommand, requirements: Sequence[str], echo: Callable[[str], None]
 ) -> InstallResult:
     """Install, streaming the installer's output (masked) to `echo`; compare freeze around it."""
-    mask = secret_masker(command.index_url)
+    mask = secret_masker(urls=(command.index_url,))
     before = snapshot(command)
     tail: deque[str] = deque(maxlen=_TAIL_LINES)
     interrupted = False

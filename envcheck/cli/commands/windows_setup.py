@@ -27,7 +27,7 @@ from envcheck.recommend.windows_setup import (
     wsl_message,
 )
 from envcheck.recommend.windows_setup import wsl_state as classify_wsl
-from envcheck.report import setup as setup_report
+from envcheck.report import windows_setup as setup_report
 
 MAX_LIST_BYTES = 16 * 1024 * 1024  # `py --list-paths` or `wsl --list` output: a few KB
 PYTHON_SCHEMA = "envcheck.setup-windows-python/1"
