@@ -33,6 +33,7 @@ from envcheck.probe.binary_files import (
     machine_from_platform,
     python_machine,
     read_binary,
+    read_once,
     version_from_file_name,
 )
 
@@ -1008,3 +1009,16 @@ def test_repeated_strings_are_bounded_in_total(tmp_path: Path) -> None:
     # Far below the budget, repeats are kept as the loader reads them.
     few = HandElf(extra=(runpath,) * 3).write(tmp_path / "libfew.so.1")
     assert read_binary(few, exports=False).runpath.count("/opt/a") == 4
+
+
+def test_read_once_reads_each_file_once_and_only_inside_its_block(tmp_path: Path) -> None:
+    # The probe reads the same libraries from three places (search, libraries, loader model);
+    # inside read_once() the second read is the first one's answer, outside it a file that
+    # changed is read again.
+    lib = tmp_path / "libx.so.1"
+    lib.write_bytes(b"\x7fELF" + b"\0" * 12)  # an ELF that is cut short
+    with read_once():
+        first = read_binary(lib, exports=False)
+        lib.write_bytes(b"not an object file at all")
+        assert read_binary(lib, exports=False) is first
+    assert read_binary(lib, exports=False) != first

@@ -224,6 +224,46 @@ def test_record_rows_parse(child: dict[str, Any]) -> None:
     assert len(errors) == 2 and all(e.startswith("RECORD: row ") for e in errors)
 
 
+@pytest.mark.parametrize(
+    ("line", "row"),
+    [
+        ("nvidia/a.so,sha256=AAAA,12", ("nvidia/a.so", "sha256", "AAAA", 12)),
+        ("nvidia/a.so,,", ("nvidia/a.so", "", "", None)),
+        ("nvidia/a.so,sha256=AAAA,12,extra", None),  # four fields
+        ("nvidia/a.so", None),
+        ("nvidia/a,b.so,sha256=AAAA,1", None),  # the comma splits the name, as csv does
+        ('nvidia/"a,b.so",sha256=AAAA,1', None),  # a quote inside a field is no quoting
+        ('nvidia/a.so,"sha256=AAAA",1', ("nvidia/a.so", "sha256", "AAAA", 1)),  # quoted
+        ('nvidia/a.so,"sha256=A,B",1', ("nvidia/a.so", "sha256", "A,B", 1)),
+        ("nvidia/a.so, sha256=AAAA,1", None),  # " sha256" is no hash name
+        ("nvidia/a.so,sha256=AAAA,1,", None),
+    ],
+)
+def test_record_rows_split_as_csv_does(
+    child: dict[str, Any], line: str, row: tuple[str, str, str, int | None] | None
+) -> None:
+    # Rows without quotes are split by hand (a RECORD has ~1,000 rows under nvidia/); what csv
+    # makes of each row is the answer either way.
+    assert child["record_rows"](line, "RECORD", []) == ([row] if row else [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a,1\nneedle,2\nb,3\n",
+        "needle,1\r\nx\r\nneedle again,2",
+        "x\rneedle\ry",
+        "no match here\n",
+        "a\x0bneedle\x0cb\nneedle\u2028c\n",  # line breaks only splitlines knows
+        "needle",
+        "\nneedle\n\nneedleneedle\n",
+    ],
+)
+def test_record_lines_are_splitlines_lines(child: dict[str, Any], text: str) -> None:
+    expected = [line for line in text.splitlines() if "needle" in line]
+    assert child["lines_containing"](text, "needle") == expected
+
+
 def test_hashing_stays_within_its_budget(child: dict[str, Any], tmp_path: Path) -> None:
     data = b"C" * 100
     owners = [

@@ -21,20 +21,22 @@ import pytest
 from envcheck.diagnose.loaded_copies_rules import loaded_copy_findings
 from envcheck.diagnose.smoke_rules import smoke_findings
 from envcheck.probe import isolation
-from envcheck.probe.import_order import (
+from envcheck.probe.copy_owners import (
     _WINDOWS_STACK,
     CUDA_STACK,
     CopyOwner,
+    copy_owner,
+    copy_owners,
+    library_key,
+)
+from envcheck.probe.import_order import (
     ImportOrderFacts,
     ImportStep,
     LoaderAnswer,
     MappedCopy,
     OrderRun,
-    copy_owner,
-    copy_owners,
     first_orders,
     import_orders,
-    library_key,
     probe_import_orders,
     run_from_output,
     run_from_tail,

@@ -33,9 +33,9 @@ from envcheck.findings import Severity
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import Matrix, load_matrix
 from envcheck.probe.binary_files import python_machine
+from envcheck.probe.copy_owners import library_key
 from envcheck.probe.facts import FrameworkFacts, FrameworkLoadingFacts, LibraryFacts, WheelFacts
 from envcheck.probe.framework_loading import framework_loading
-from envcheck.probe.import_order import library_key
 from envcheck.probe.libraries import (
     loader_skips,
     probe_libraries,

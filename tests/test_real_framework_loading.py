@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from envcheck.probe.import_order import library_key
+from envcheck.probe.copy_owners import library_key
 from tests.test_real_installs import CACHE, INSTALLS, clean_env, environment
 
 ENABLED = os.environ.get("ENVCHECK_REAL_INSTALLS") == "1"

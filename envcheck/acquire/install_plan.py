@@ -11,8 +11,6 @@ process in the target interpreter (`read_target`); it never installs anything.
 
 from __future__ import annotations
 
-import json
-import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -30,6 +28,7 @@ from envcheck.matrix.model import Matrix
 from envcheck.matrix.recipes import Recipe, install_recipe, wants_gpu
 from envcheck.matrix.rules import gpu_build_available
 from envcheck.platforms import normalize_arch
+from envcheck.probe.interpreter import describe_interpreter
 from envcheck.recommend.frameworks import (
     FrameworkCandidate,
     FrameworkRecommendation,
@@ -66,33 +65,6 @@ TENSORFLOW_VARIANTS = (
     "tf-nightly-cpu",
     "tf-nightly-gpu",
 )
-
-# Runs inside the target interpreter (any Python 3.7+, standard library only, `-I` so neither
-# PYTHONPATH nor the user site leaks in). importlib.metadata walks sys.path in order, so the first
-# distribution of a name is the one that imports.
-_TARGET_SOURCE = """\
-import json, os, platform, sys
-try:
-    from importlib import metadata
-except ImportError:
-    metadata = None
-dists = None
-if metadata is not None:
-    dists = []
-    for dist in metadata.distributions():
-        name = dist.metadata["Name"]
-        if name:
-            dists.append([name, dist.version])
-print(json.dumps({
-    "python": platform.python_version(),
-    "machine": platform.machine(),
-    "executable": sys.executable,
-    "prefix": sys.prefix,
-    "base_prefix": getattr(sys, "base_prefix", getattr(sys, "real_prefix", sys.prefix)),
-    "conda": os.path.isdir(os.path.join(sys.prefix, "conda-meta")),
-    "distributions": dists,
-}))
-"""
 
 
 @dataclass(frozen=True)
@@ -144,35 +116,25 @@ def target_from_child(path: str, data: Mapping[str, object]) -> TargetInterprete
 
 
 def read_target(path: str, timeout: float = TARGET_TIMEOUT_S) -> TargetInterpreter:
-    """Run the target interpreter once to learn its version, machine and installed distributions."""
+    """Ask the target interpreter once (probe's interpreter child, under the child runner's
+    timeout and process-group handling) its version, machine and installed distributions."""
     if not Path(path).exists():
         raise InputError(f"--python {path!r} does not exist")
-    try:
-        completed = subprocess.run(
-            [path, "-I", "-c", _TARGET_SOURCE],
-            capture_output=True,
-            text=True,
-            errors="replace",
-            timeout=timeout,
-            stdin=subprocess.DEVNULL,
-            check=False,
-        )
-    except subprocess.TimeoutExpired as exc:
-        raise InputError(f"--python {path!r} did not answer within {timeout:.0f} s") from exc
-    except OSError as exc:
-        raise InputError(f"--python {path!r} cannot be run: {exc.strerror or exc}") from exc
-    lines = completed.stdout.strip().splitlines()
-    try:
-        data = json.loads(lines[-1]) if completed.returncode == 0 and lines else None
-    except ValueError:
-        data = None
-    if not isinstance(data, dict):
-        last = (completed.stderr.strip().splitlines() or [""])[-1]
-        raise InputError(
-            f"--python {path!r} is not a working Python interpreter (exit code "
-            f"{completed.returncode}{': ' + last if last else ''})"
-        )
-    return target_from_child(path, data)
+    found = describe_interpreter(path, timeout, distributions=True)
+    return target_from_child(
+        path,
+        {
+            "python": found.version,
+            "machine": found.machine,
+            "executable": found.executable,
+            "prefix": found.prefix or "",
+            "base_prefix": found.base_prefix or found.prefix or "",
+            "conda": found.conda,
+            "distributions": None
+            if found.distributions is None
+            else [list(item) for item in found.distributions],
+        },
+    )
 
 
 def target_machine(matrix: Matrix, target: TargetInterpreter) -> MachineDescription:

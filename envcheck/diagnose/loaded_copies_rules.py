@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from envcheck.findings import Finding, Severity
 from envcheck.framework_names import label
 
-if TYPE_CHECKING:  # (the probe's import-order child and all it loads cost explain's start)
+if TYPE_CHECKING:  # only its types: explain and `doctor --no-smoke` run no import order
     from envcheck.probe.import_order import ImportOrderFacts, OrderRun
 
 # Sonames that NVIDIA's CUDA 12 and CUDA 13 wheels share: which build a process has is told by

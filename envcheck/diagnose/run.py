@@ -16,7 +16,7 @@ from envcheck.findings import Finding
 from envcheck.framework_names import FRAMEWORKS, framework_of, label
 from envcheck.matrix.model import Matrix
 from envcheck.probe import deadline
-from envcheck.probe.background import StartedProbe, probe_timeout
+from envcheck.probe.background import StartedProbe, probe_timeout, start_probe
 from envcheck.probe.collect import collect_facts
 from envcheck.probe.facts import Facts
 
@@ -37,9 +37,9 @@ def run_doctor(
     if facts_file is not None:
         facts = read_facts(facts_file)
     else:
-        facts = collect_facts(
-            matrix, python=python, timeout=probe_timeout(timeout), started=started
-        )
+        if started is None:
+            started = start_probe(python, probe_timeout(timeout))
+        facts = collect_facts(matrix, started)
     extra: list[Finding] = []
     smoke_data: dict[str, Any] | None = None
     present = [name for name in smoke_frameworks(facts) if framework in (None, name)]

@@ -22,6 +22,8 @@ structures it needs.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import errno
 import importlib
 import mmap
@@ -32,7 +34,7 @@ import stat
 import struct
 import sys
 import sysconfig
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Union
@@ -114,7 +116,39 @@ class BinaryInfo:
     problems: tuple[str, ...]  # human sentences; empty when the file read cleanly
 
 
+# (path as given, exports) -> what read_binary found, while read_once() is active in this
+# thread: the library search, the libraries' probe and the frameworks' loader model read the
+# same ~70 files 125 times on a TensorFlow + torch environment.
+_READ_ONCE: contextvars.ContextVar[dict[tuple[str, bool], BinaryInfo] | None] = (
+    contextvars.ContextVar("envcheck_binaries_read_once", default=None)
+)
+
+
+@contextlib.contextmanager
+def read_once() -> Iterator[None]:
+    """Within the block, read_binary reads each file once (in this thread); a probe that asks
+    about the same files from several places wraps itself in it, so no file changed later
+    (a test rewriting a binary, a long-lived process) is ever answered from a stale read."""
+    token = _READ_ONCE.set({})
+    try:
+        yield
+    finally:
+        _READ_ONCE.reset(token)
+
+
 def read_binary(path: str | os.PathLike[str], *, exports: bool = True) -> BinaryInfo:
+    """Read the headers of the ELF or PE file at `path` (once per file inside read_once());
+    never raises for a bad file. See _read_binary."""
+    memo = _READ_ONCE.get()
+    if memo is None:
+        return _read_binary(path, exports=exports)
+    key = (os.fspath(path), exports)
+    if key not in memo:
+        memo[key] = _read_binary(path, exports=exports)
+    return memo[key]
+
+
+def _read_binary(path: str | os.PathLike[str], *, exports: bool = True) -> BinaryInfo:
     """Read the headers of the ELF or PE file at `path`; never raises for a bad file.
 
     Symlinks are followed; `path` is kept as given. Only the header, the dynamic segment and the

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
 from envcheck.matrix.model import Matrix
-from envcheck.probe.background import StartedProbe, start_probe
-from envcheck.probe.binary_files import python_machine
+from envcheck.probe.background import StartedProbe
+from envcheck.probe.binary_files import python_machine, read_once
 from envcheck.probe.facts import Facts, FrameworkFacts, PlatformFacts, WheelFacts
 from envcheck.probe.framework_loading import framework_loading
 from envcheck.probe.interpreter import Interpreter, describe_interpreter
@@ -47,24 +46,18 @@ def _site_dirs(frameworks: tuple[FrameworkFacts, ...], wheels: tuple[WheelFacts,
 
 def collect_facts(
     matrix: Matrix,
-    python: str | None = None,
-    timeout: float = 10.0,
-    import_frameworks: bool = False,
-    environ: Mapping[str, str] | None = None,
+    started: StartedProbe,
     call_versions: bool = True,
-    started: StartedProbe | None = None,
     all_libraries: bool = False,
 ) -> Facts:
-    """Probe this machine (and the environment of `python`, when given).
+    """Probe this machine (and the environment of the probed Python, when one was given).
 
-    `started` is the probe's child processes already running (start_probe, called with the same
-    python, timeout and environment); without it they start here. `all_libraries` keeps a "not
-    found" entry for every name looked for when no TensorFlow decides which names matter.
-    InputError when `python` is no runnable Python 3: its facts are never replaced by this
-    interpreter's.
+    `started` is the probe's child processes already running (start_probe): the one carrier
+    of which Python is probed, each step's timeout and the environment, so no second copy of
+    them can disagree. `all_libraries` keeps a "not found" entry for every name looked for
+    when no TensorFlow decides which names matter. InputError when the probed Python is no
+    runnable Python 3: its facts are never replaced by this interpreter's.
     """
-    if started is None:
-        started = start_probe(python, timeout, import_frameworks, environ)
     python, timeout, env = started.python, started.timeout, dict(started.environ)
     platform = read_platform(env)
     if python is not None:
@@ -77,53 +70,54 @@ def collect_facts(
     # they are searched while the driver cascade may still be running.
     scan = started.frameworks.result()
     frameworks, wheels, framework_errors = scan.frameworks, scan.wheels, scan.errors
-    windows = platform.os == "windows"
-    requester = None if windows else tensorflow_requester(frameworks)
-    runpath, rpath, requester_problems = requester_paths(requester)
-    extra = (
-        *nvidia_wheel_dirs(_site_dirs(frameworks, wheels), windows=windows),
-        *conda_dirs(env, windows=windows),
-    )
-    search = host_search(
-        runpath=runpath,
-        rpath=rpath,
-        extra=extra,
-        env=env,
-        executable=python or sys.executable,
-    )
-    listing = ListingCache()
-    if isinstance(search, LinuxSearch):
-        search = replace(
-            search,
-            exists=listing.exists,
-            usable=loader_skips(*python_machine()),
-            listed=listing.names,
+    with read_once():  # the search, the libraries and the loader model read the same files
+        windows = platform.os == "windows"
+        requester = None if windows else tensorflow_requester(frameworks)
+        runpath, rpath, requester_problems = requester_paths(requester)
+        extra = (
+            *nvidia_wheel_dirs(_site_dirs(frameworks, wheels), windows=windows),
+            *conda_dirs(env, windows=windows),
         )
-    owners = {**conda_owners(env.get("CONDA_PREFIX")), **wheel_owners(wheels)}
-    libraries = probe_libraries(
-        wanted_libraries(matrix, frameworks, windows, tensorflow_loader_names(requester)),
-        search,
-        python_machine(),
-        owners,
-        call_versions=call_versions,
-        timeout=timeout,
-        listing=listing,
-    )
-    if not all_libraries and not any(
-        f.name == "tensorflow" and f.build.get("is_cuda_build") is not False for f in frameworks
-    ):
-        # Without a TensorFlow that can use CUDA every CUDA and cuDNN name is looked for (or,
-        # for tensorflow-cpu, only the driver's); the copies that exist are facts, the names
-        # that do not are noise nobody asked for (--all-libraries keeps them).
-        libraries = tuple(lib for lib in libraries if lib.path)
-    # What PyTorch and JAX load, by the same search (TensorFlow's requester and the wheel
-    # directories aside: each object searches from itself).
-    loading = framework_loading(
-        frameworks,
-        scan.paths,
-        search if isinstance(search, LinuxSearch) and platform.os in ("linux", "wsl") else None,
-        python or sys.executable,
-    )
+        search = host_search(
+            runpath=runpath,
+            rpath=rpath,
+            extra=extra,
+            env=env,
+            executable=python or sys.executable,
+        )
+        listing = ListingCache()
+        if isinstance(search, LinuxSearch):
+            search = replace(
+                search,
+                exists=listing.exists,
+                usable=loader_skips(*python_machine()),
+                listed=listing.names,
+            )
+        owners = {**conda_owners(env.get("CONDA_PREFIX")), **wheel_owners(wheels)}
+        libraries = probe_libraries(
+            wanted_libraries(matrix, frameworks, windows, tensorflow_loader_names(requester)),
+            search,
+            python_machine(),
+            owners,
+            call_versions=call_versions,
+            timeout=timeout,
+            listing=listing,
+        )
+        if not all_libraries and not any(
+            f.name == "tensorflow" and f.build.get("is_cuda_build") is not False for f in frameworks
+        ):
+            # Without a TensorFlow that can use CUDA every CUDA and cuDNN name is looked for
+            # (or, for tensorflow-cpu, only the driver's); the copies that exist are facts, the
+            # names that do not are noise nobody asked for (--all-libraries keeps them).
+            libraries = tuple(lib for lib in libraries if lib.path)
+        # What PyTorch and JAX load, by the same search (TensorFlow's requester and the wheel
+        # directories aside: each object searches from itself).
+        loading = framework_loading(
+            frameworks,
+            scan.paths,
+            search if isinstance(search, LinuxSearch) and platform.os in ("linux", "wsl") else None,
+            python or sys.executable,
+        )
     driver, gpus = started.driver.result()
     if platform.os == "windows" and driver.state == "missing":
         state, evidence = nvidia_gpu_presence(Path("/"), platform.os, platform.wsl)

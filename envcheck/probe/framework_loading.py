@@ -47,12 +47,12 @@ from dataclasses import dataclass, field, replace
 from envcheck.framework_names import framework_of
 from envcheck.probe import file_system
 from envcheck.probe.binary_files import BinaryInfo, expand_origin, read_binary
+from envcheck.probe.copy_owners import copy_owners, library_key, site_claims
 from envcheck.probe.facts import (
     FrameworkFacts,
     FrameworkLibraryFacts,
     FrameworkLoadingFacts,
 )
-from envcheck.probe.import_order import copy_owners, library_key, site_claims
 from envcheck.probe.search import LinuxSearch
 
 SOURCE_LIMIT = 8 * 1024 * 1024  # characters of a framework's __init__.py read (torch's: ~110 KB)

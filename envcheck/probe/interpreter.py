@@ -24,19 +24,31 @@ class Interpreter:
     bits: int | None  # 64 or 32
     machine: str | None  # platform.machine(): x86_64, AMD64, arm64
     executable: str
+    prefix: str | None = None  # sys.prefix: the environment's root in a virtual environment
+    base_prefix: str | None = None  # sys.base_prefix: the installation it was made from
+    conda: bool = False  # prefix holds conda-meta/: a conda environment
+    # (name, version) of each installed distribution in sys.path order, when asked for; None
+    # when not asked, or when the interpreter cannot list them (no importlib.metadata).
+    distributions: tuple[tuple[str, str], ...] | None = None
 
 
 def describe_interpreter(
-    python: str, timeout: float, flag: str = "--python", group: ChildGroup | None = None
+    python: str,
+    timeout: float,
+    flag: str = "--python",
+    group: ChildGroup | None = None,
+    distributions: bool = False,
 ) -> Interpreter:
     """What `python` is; InputError (naming `flag`) when it is not a Python 3 that runs.
 
     `timeout` is the user's, as given: no floor of envcheck's own makes a hanging interpreter
     cost more than the --timeout the user chose (the message names the limit it hit). `group`
-    lets the probe that asked cancel it.
+    lets the probe that asked cancel it. `distributions` also lists what is installed there
+    (`install` says what it would replace).
     """
     # With the site module: in a virtual environment it is site that sets sys.prefix.
-    result = run_child("interpreter", None, python=python, timeout=timeout, group=group)
+    argument = {"distributions": True} if distributions else None
+    result = run_child("interpreter", argument, python=python, timeout=timeout, group=group)
     data = result.data if result.ok else None
     version = str(data.get("python", "")) if data is not None else ""
     if data is None or not version.startswith("3."):
@@ -54,11 +66,27 @@ def describe_interpreter(
         ) from None
     bits = data.get("bits")
     machine = data.get("machine")
+    prefix, base_prefix = data.get("prefix"), data.get("base_prefix")
     return Interpreter(
         version=version,
         bits=bits if isinstance(bits, int) else None,
         machine=machine if isinstance(machine, str) and machine else None,
         executable=str(data.get("executable", python)),
+        prefix=prefix if isinstance(prefix, str) else None,
+        base_prefix=base_prefix if isinstance(base_prefix, str) else None,
+        conda=data.get("conda") is True,
+        distributions=_distributions(data.get("distributions")),
+    )
+
+
+def _distributions(raw: object) -> tuple[tuple[str, str], ...] | None:
+    """The child's [[name, version], ...] (pure); entries that are not two strings dropped."""
+    if not isinstance(raw, list):
+        return None
+    return tuple(
+        (item[0], item[1])
+        for item in raw
+        if isinstance(item, list) and len(item) == 2 and all(isinstance(v, str) for v in item)
     )
 
 

@@ -23,6 +23,7 @@ import pytest
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import load_matrix
 from envcheck.probe import binary_files
+from envcheck.probe.background import start_probe
 from envcheck.probe.collect import collect_facts
 from envcheck.probe.libraries import WantedLibrary, probe_libraries, requester_paths
 from envcheck.probe.search import LinuxSearch
@@ -145,8 +146,6 @@ def test_a_runpath_past_the_readers_bound_is_a_probe_problem(
     (problem,) = problems
     assert str(machine["framework"]) in problem and "DT_RUNPATH" in problem
 
-    facts = collect_facts(
-        load_matrix(bundled_matrix_dir()), python=str(machine["python"]), timeout=30.0,
-        environ=environment(),
-    )  # fmt: skip
+    started = start_probe(python=str(machine["python"]), timeout=30.0, environ=environment())
+    facts = collect_facts(load_matrix(bundled_matrix_dir()), started)
     assert problem in facts.errors

@@ -84,7 +84,7 @@ def test_a_fifo_planted_as_a_record_is_passed_over_not_waited_on(tmp_path: Path)
     script = (
         "import sys\n"
         "from envcheck.probe.facts import WheelFacts\n"
-        "from envcheck.probe.import_order import site_claims\n"
+        "from envcheck.probe.copy_owners import site_claims\n"
         "from envcheck.probe.libraries import wheel_owners\n"
         "site = sys.argv[1]\n"
         "owners = wheel_owners([WheelFacts(f'nvidia-many{n}-cu12', f'1.0.{n}', site)"

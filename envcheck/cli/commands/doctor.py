@@ -9,8 +9,8 @@ report without a verdict if the doctor's own is not out in time (doctor_deadline
 from __future__ import annotations
 
 import argparse
+import platform
 import re
-import socket
 import sys
 import time
 from collections.abc import Callable
@@ -82,7 +82,9 @@ def _stamp(node: str | None) -> Stamp:
 
 
 def _host_name() -> str:
-    name = socket.gethostname()
+    # platform.node() is gethostname() (uname's nodename on POSIX, socket on Windows) without
+    # importing socket for it.
+    name = platform.node()
     return name if _NODE.fullmatch(name) else "unknown"
 
 
@@ -94,7 +96,9 @@ def _no_verdict(
     importing from a file system that stopped answering), and the watchdog must not wait on
     it."""
     from envcheck.diagnose.verdict import no_result  # noqa: PLC0415
-    from envcheck.report.node import render_node  # noqa: PLC0415
+    from envcheck.report.node import load_renderer, render_node  # noqa: PLC0415
+
+    load_renderer(chosen)
 
     def write() -> None:
         result = no_result("the --deadline passed before the doctor finished")

@@ -315,13 +315,65 @@ def read_build_file(path, errors, problems):
     return jsonable(values)
 
 
+def read_record(meta_dir, keep=False):
+    """A RECORD's bytes; None when it is not a regular file. TensorFlow's (~3 MB) is read by
+    record_check (`keep`: kept in RECORDS) and again by shared_files, which takes it from
+    there; nothing else is kept (a site may hold 10,000 RECORDs). Past RECORD_BYTES the
+    callers read it their own way, or skip it."""
+    path = os.path.join(meta_dir, "RECORD")  # noqa: PTH118
+    if path in RECORDS:
+        return RECORDS[path] if keep else RECORDS.pop(path)
+    try:
+        with open_nofollow(path) as stream:
+            data = read_up_to(stream, RECORD_BYTES + 1)
+    except OSError:
+        data = None
+    if keep:
+        RECORDS[path] = data
+    return data
+
+
+def read_up_to(stream, limit):
+    """stream.read(limit) in pieces of about the file's size: one read of `limit` allocates
+    `limit` bytes first (16 MiB for each of ~100 RECORDs of ~10 KB, more than reading them)."""
+    piece = max(os.fstat(stream.fileno()).st_size + 1, 1 << 16)
+    chunks, left = [], limit
+    while left > 0:
+        chunk = stream.read(min(left, piece))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+def lines_containing(text, needle):
+    """The lines of `text` (as str.splitlines cuts them) that contain `needle`, found by
+    searching for `needle` rather than splitting a ~30,000-line RECORD into lines."""
+    found, at = [], text.find(needle)
+    while at >= 0:
+        start = max(text.rfind("\n", 0, at), text.rfind("\r", 0, at)) + 1
+        ends = [end for end in (text.find("\n", at), text.find("\r", at)) if end >= 0]
+        end = min(ends) if ends else len(text)
+        line = text[start:end]
+        if any(mark in line for mark in RARE_LINE_BREAKS):
+            return [line for line in text.splitlines() if needle in line]
+        found.append(line)
+        at = text.find(needle, end)
+    return found
+
+
 def record_check(meta_dir, relative, path):
     """Whether `path` is the file this distribution installed, by the hash in its RECORD."""
+    data = read_record(meta_dir, keep=True)
     try:
-        text = read_text(Path(meta_dir) / "RECORD")
+        if data is not None and len(data) <= RECORD_BYTES:
+            text = data.decode("utf-8", "replace")
+        else:
+            text = read_text(Path(meta_dir) / "RECORD")
     except OSError:
         return "no-record"
-    for row in csv.reader(line for line in text.splitlines() if relative in line):
+    for row in csv.reader(lines_containing(text, relative)):
         if not row or row[0].replace("\\", "/") != relative:
             continue
         algorithm, _, expected = (row[1] if len(row) > 1 else "").partition("=")
@@ -387,6 +439,9 @@ HASH_BYTES = 64 << 20  # hashed per run at most: only same-size copies need a ha
 MAX_SHARED = 1000
 MAX_ROW_ERRORS = 3  # per RECORD, then a count
 HASHES = ("sha256", "sha384", "sha512", "sha224", "sha1", "md5")  # hashlib's, fixed-length
+RECORDS = {}  # RECORD path -> its bytes, kept by record_check for shared_files (read_record)
+# What str.splitlines breaks lines at besides \n and \r.
+RARE_LINE_BREAKS = "\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 
 
 def open_nofollow(path):
@@ -401,11 +456,14 @@ def record_rows(text, where, errors):
     for line in text.splitlines():
         if not line.startswith("nvidia/"):
             continue
-        try:
-            row = next(csv.reader([line]))
-        except (csv.Error, StopIteration) as exc:
-            bad.append("%r (%s)" % (line[:80], exc))
-            continue
+        if '"' in line or "\0" in line or len(line) > csv.field_size_limit():  # csv's turn
+            try:
+                row = next(csv.reader([line]))
+            except (csv.Error, StopIteration) as exc:
+                bad.append("%r (%s)" % (line[:80], exc))
+                continue
+        else:  # what csv makes of a line without quotes, at a fraction of the cost per row
+            row = line.split(",")
         path, hashed, size = [*row, "", ""][:3]
         algorithm, _, digest = hashed.partition("=")
         parts = path.split("/")
@@ -500,22 +558,23 @@ def shared_files(site, budget, errors):
     listed = {}
     for meta_name in metas:
         record = os.path.join(site, meta_name, "RECORD")  # noqa: PTH118
-        try:
-            with open_nofollow(record) as stream:
-                data = stream.read(RECORD_BYTES + 1)
-        except OSError:
+        data = read_record(os.path.join(site, meta_name))  # noqa: PTH118
+        if data is None:
             continue
         if len(data) > RECORD_BYTES:
             errors.append("%s is over %d bytes; not read" % (record, RECORD_BYTES))
             continue
-        text = data.decode("utf-8", "replace")
-        if not text.startswith("nvidia/") and "\nnvidia/" not in text:
+        # On the bytes: decoding keeps every ASCII byte, and TensorFlow's and torch's RECORDs
+        # (MBs, no row under nvidia/) need no decoding at all.
+        if not data.startswith(b"nvidia/") and b"\nnvidia/" not in data:
             continue
+        text = data.decode("utf-8", "replace")
         name, _, version = meta_name[:-10].partition("-")
+        name = normalize(name)
         for path, algorithm, digest, size in record_rows(text, str(record), errors):
             owners = listed.setdefault(path, [])
-            if not any(o[0] == normalize(name) for o in owners):
-                owners.append((normalize(name), version, path, algorithm, digest, size))
+            if not any(o[0] == name for o in owners):
+                owners.append((name, version, path, algorithm, digest, size))
     found = []
     for path in sorted(listed):
         entry = check_file(os.path.join(site, path), listed[path], budget)  # noqa: PTH118

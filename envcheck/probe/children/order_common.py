@@ -137,7 +137,7 @@ def new_libraries(seen):
 
 # A smoke step after the framework's import that mapped a file whose name holds one of these
 # may have changed which copy a later import gets. Lower case; every prefix of the parent's
-# import_order.CUDA_STACK is covered (tests/test_framework_smoke.py checks it), and cuDNN's
+# copy_owners.CUDA_STACK is covered (tests/test_framework_smoke.py checks it), and cuDNN's
 # sub-libraries too: declining more often than needed costs only a separate child.
 ORDER_AFTER = "import"  # the step after which the framework is as imported as in an order child
 CUDA_WORDS = (
