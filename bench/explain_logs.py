@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import os
 import re
 import shutil
 import statistics
@@ -34,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.logs import MB, write_log  # noqa: E402
-from bench.timing import byte_compile  # noqa: E402
+from bench.timing import byte_compile, load  # noqa: E402
 
 # What the issue measures explain against: a Python loop that reads every line and does nothing.
 BARE_LOOP = "import sys\nfor line in open(sys.argv[1], 'rb'):\n    pass\n"
@@ -222,12 +221,6 @@ def targets(results: list[Result]) -> list[str]:
             f"(target <= {result.target:g}x) {verdict}"
         )
     return checks
-
-
-def load() -> str:
-    if not hasattr(os, "getloadavg"):  # Windows
-        return "?"
-    return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
 def main() -> None:

@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.timing import byte_compile, time_interleaved  # noqa: E402
+from bench.timing import byte_compile, load, time_interleaved  # noqa: E402
 
 FRAMEWORKS = ("tensorflow", "torch", "jax")  # the doctor's smoke-test order
 # What any check that imports the framework and runs one op costs: import + a tiny conv forward
@@ -107,13 +107,6 @@ def venv_targets(venv: str, times: dict[str, float]) -> list[str]:
             f"{value:.2f}x (target <= 1.2x) {verdict}"
         )
     return checks
-
-
-def load() -> str:
-    """The load averages (1, 5, 15 min): timing on a shared machine means little without them."""
-    if not hasattr(os, "getloadavg"):  # Windows
-        return "?"
-    return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
 def main() -> None:

@@ -44,9 +44,9 @@ from packaging.requirements import Requirement  # noqa: E402
 from bench.explain_logs import engine  # noqa: E402
 from bench.explain_logs import measure as measure_logs  # noqa: E402
 from bench.explain_logs import targets as explain_targets  # noqa: E402
-from bench.frameworks import CONV_SCRIPTS, load, venv_rows, venv_targets  # noqa: E402
+from bench.frameworks import CONV_SCRIPTS, venv_rows, venv_targets  # noqa: E402
 from bench.logs import MB  # noqa: E402
-from bench.timing import byte_compile, time_interleaved  # noqa: E402
+from bench.timing import byte_compile, load, time_interleaved  # noqa: E402
 from envcheck.index.wheels import expand_platform  # noqa: E402
 from envcheck.matrix.load import bundled_matrix_dir  # noqa: E402
 from envcheck.matrix.model import load_matrix  # noqa: E402

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import compileall
+import os
 import statistics
 import subprocess
 import time
@@ -47,3 +48,10 @@ def byte_compile() -> None:
     PYTHONDONTWRITEBYTECODE set (as in many containers) every run would otherwise recompile the
     changed modules, which an installed envcheck never does."""
     compileall.compile_dir(str(ROOT / "envcheck"), quiet=1)
+
+
+def load() -> str:
+    """The load averages (1, 5, 15 min): timing on a shared machine means little without them."""
+    if not hasattr(os, "getloadavg"):  # Windows
+        return "?"
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())

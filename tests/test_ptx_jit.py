@@ -69,8 +69,10 @@ def test_recommend_rejects_mlir_ptx_builds_on_an_older_driver(matrix: Matrix) ->
     assert (str(best.tensorflow), best.status) == ("2.17.1", "compatible")
     rejected = {str(r.tensorflow): r.reasons for r in result.rejected}
     assert any("CUDA_ERROR_UNSUPPORTED_PTX_VERSION" in reason for reason in rejected["2.18.1"])
-    # With the toolkit's own driver the newest release is back on top.
-    assert str(recommend(matrix, _h100("555.42.06"), None).candidates[0].tensorflow) == "2.21.0"
+    # With the toolkit's own driver the newest releases are back on top (2.21.0 just after
+    # 2.20.0: its GPU install needs a path line, known_bugs.toml's breaks_gpu_install).
+    newest = recommend(matrix, _h100("555.42.06"), None).candidates
+    assert [str(c.tensorflow) for c in newest[:2]] == ["2.20.0", "2.21.0"]
 
 
 def test_doctor_says_the_driver_is_too_old_for_the_mlir_kernels(matrix: Matrix) -> None:

@@ -335,7 +335,9 @@ def read_record(meta_dir, keep=False):
 
 def read_up_to(stream, limit):
     """stream.read(limit) in pieces of about the file's size: one read of `limit` allocates
-    `limit` bytes first (16 MiB for each of ~100 RECORDs of ~10 KB, more than reading them)."""
+    `limit` bytes first (16 MiB for each of ~100 RECORDs of ~10 KB, more than reading them).
+    The twin of envcheck.probe.file_system's: this script runs in the target interpreter, which
+    cannot import envcheck."""
     piece = max(os.fstat(stream.fileno()).st_size + 1, 1 << 16)
     chunks, left = [], limit
     while left > 0:
