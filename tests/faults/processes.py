@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -40,3 +41,18 @@ def environment(**variables: str) -> dict[str, str]:
     """This process's environment without ENVCHECK_* settings, plus `variables`."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("ENVCHECK_")}
     return {**env, **variables}
+
+
+def frameworkless_python(directory: Path) -> str:
+    """A virtual environment with no framework in it (made once in `directory`): the probe then
+    searches every CUDA and cuDNN name the matrix knows, so a file planted on LD_LIBRARY_PATH is
+    read. The test venv's own interpreter has tensorflow-cpu (the test extra), which asks for no
+    CUDA library, so a probe of it reads none of them."""
+    python = directory / "frameworkless" / "bin" / "python"
+    if not python.exists():
+        subprocess.run(
+            [sys.executable, "-m", "venv", "--without-pip", str(directory / "frameworkless")],
+            check=True,
+            timeout=120,
+        )
+    return str(python)

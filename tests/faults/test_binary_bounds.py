@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from envcheck.probe.binary_files import read_binary
-from tests.faults.processes import ENVCHECK, environment
+from tests.faults.processes import ENVCHECK, environment, frameworkless_python
 
 VADDR = 0x10000
 MEMORY_LIMIT = 1 << 30
@@ -92,7 +92,7 @@ def _limit_memory() -> None:
 def probe_with(directory: Path) -> tuple[subprocess.CompletedProcess[str], float]:
     started = time.monotonic()
     result = subprocess.run(
-        [*ENVCHECK, "probe"],
+        [*ENVCHECK, "probe", "--python", frameworkless_python(directory)],
         capture_output=True, text=True, env=environment(LD_LIBRARY_PATH=str(directory)),
         timeout=120, check=False, preexec_fn=_limit_memory,
     )  # fmt: skip

@@ -17,7 +17,7 @@ import pytest
 
 from envcheck.report.terminal_text import shown
 from tests.facts_builder import machine
-from tests.faults.processes import ENVCHECK, environment
+from tests.faults.processes import ENVCHECK, environment, frameworkless_python
 
 ESC = "\x1b"
 CSI_RED = "\x1b[31m"
@@ -70,7 +70,8 @@ def test_control_characters_in_a_directory_name_are_escaped(tmp_path: Path) -> N
     directory = tmp_path / f"lib{CSI_RED}red"
     directory.mkdir()
     (directory / "libcudart.so.12").write_bytes(b"not a library")
-    result = run("probe", LD_LIBRARY_PATH=str(directory))
+    python = frameworkless_python(tmp_path)
+    result = run("probe", "--python", python, LD_LIBRARY_PATH=str(directory))
     assert result.returncode == 0, result.stderr
     assert ESC not in result.stdout
     assert "lib\\x1b[31mred/libcudart.so.12" in result.stdout
@@ -110,7 +111,8 @@ def test_a_repeated_line_is_counted_in_full() -> None:
 def test_a_symlink_loop_is_named_a_loop(tmp_path: Path) -> None:
     (tmp_path / "libcudart.so.12").symlink_to(tmp_path / "other")
     (tmp_path / "other").symlink_to(tmp_path / "libcudart.so.12")
-    result = run("probe", "--json", LD_LIBRARY_PATH=str(tmp_path))
+    python = frameworkless_python(tmp_path / "venv")
+    result = run("probe", "--json", "--python", python, LD_LIBRARY_PATH=str(tmp_path))
     assert result.returncode == 0, result.stderr
     found = [lib for lib in json.loads(result.stdout)["libraries"] if lib["path"]]
     looped = [
