@@ -132,16 +132,16 @@ def write_inputs(folder: Path) -> list[Path]:
         write_log(kind, path, MB * 3 // 10)
         written.append(path)
     rng = random.Random(22)
-    # Pasted again and again (a restarted run): 60 copies take every signature past the hits
-    # kept per signature, so repeats are counted, not kept.
+    # Pasted again and again (a restarted run): 120 copies take every signature past the hits
+    # kept per signature, so that later copies are passed over (envcheck.explain.cycles).
     small = [path for path in public if path.stat().st_size <= 4096]
     for path in rng.sample(small, 60):
         data = path.read_bytes()
         if not data.endswith(b"\n"):
             data += b"\n"
         stem = "-".join(path.relative_to(ROOT / "tests").parts)
-        put(f"repeated-{stem}", data * 60)
-        put(f"perturbed-{stem}", _perturbed(data * 60, rng))
+        put(f"repeated-{stem}", data * 120)
+        put(f"perturbed-{stem}", _perturbed(data * 120, rng))
     return written
 
 

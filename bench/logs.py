@@ -2,17 +2,23 @@
 
 - training: a training run's output, mostly lines no trigger picks (progress bars, epochs,
   TensorFlow's executor notices), with a real problem now and then.
-- TensorFlow INFO: a verbose, restarted TensorFlow 2.4 run on a GPU (issue 22, item 3): most
-  lines are TensorFlow's own INFO lines (dso_loader.cc "Successfully opened dynamic library
-  ...", gpu_device.cc "Found device", "Created TensorFlow device", ...), in the formats the
-  public logs of tests/logs and tests/corpus show, each start-up block followed by a short
-  stretch of training output; a missing TensorRT and, rarely, a missing libcusolver.so.10.
+- TensorFlow INFO: a verbose TensorFlow 2.4 run on a GPU restarted again and again (a crash
+  loop; issue 22, item 3): most lines are TensorFlow's own INFO lines (dso_loader.cc
+  "Successfully opened dynamic library ...", gpu_device.cc "Found device", "Created TensorFlow
+  device", ...), in the formats the public logs of tests/logs and tests/corpus show; each
+  start-up also warns that TensorRT is missing and that libcusolver.so.10 is (the run's real
+  problem: TensorFlow 2.4 asks for CUDA 10's cuSOLVER), and trains two epochs.
 - repeated INFO: only the issue's two lines, dso_loader.cc "Successfully opened dynamic library
   libcudart.so.11.0" and gpu_device.cc "Created TensorFlow device ...", in turn. Every line
   holds triggers, so the scan hands every one on.
-- distinct triggered: every line holds triggers and no two lines are alike, not even with
-  their numbers masked: each names a library, an op or a package of its own (a word made from
-  the line's number in letters).
+- distinct numbers: every line holds triggers and no two lines are alike: messages a long run
+  repeats with other numbers (a shuffle buffer filling up, the executor's notice about a
+  placeholder, an allocation that failed, an op that failed), each with a counter or a size of
+  its own (decimal: a hexadecimal address changes letters too, and such lines are read one by
+  one, like those of the next log).
+- distinct words: every line holds triggers and no two lines are alike even with their numbers
+  masked: each names a library, an op or a package of its own (a word made from the line's
+  number in letters), so every line is judged afresh.
 
 Every line carries its own timestamp, as TensorFlow writes them, so no two lines of a file are
 equal byte for byte.
@@ -69,8 +75,8 @@ _CREATED = (
     "with 9613 MB memory) -> physical GPU (device: 0, name: GeForce RTX 2080 Ti, pci bus id: "
     "0000:01:00.0, compute capability: 7.5)"
 )
-# One start-up of TensorFlow 2.4 on a GPU, as its log shows it: None stands for the timestamp
-# a line starts with; the lines without one continue the line before (TensorFlow prints the
+# One start-up of TensorFlow 2.4 on a GPU, as its log shows it: (whether the line starts with
+# a timestamp, the rest); the lines without one continue the line before (TensorFlow prints the
 # device's properties over three lines).
 _STARTUP: tuple[tuple[bool, str], ...] = (
     (True, _OPENED.format(library="libcudart.so.11.0")),
@@ -115,8 +121,7 @@ _TENSORRT = (
     "library 'libnvinfer.so.7'; dlerror: libnvinfer.so.7: cannot open shared object file: No "
     "such file or directory; LD_LIBRARY_PATH: /usr/local/nvidia/lib:/usr/local/nvidia/lib64"
 )
-# The run's real problem (TensorFlow 2.4 asks for the libcusolver of CUDA 10), in a start-up now
-# and then.
+# The run's real problem: TensorFlow 2.4 asks for the libcusolver of CUDA 10.
 _CUSOLVER = (
     "W tensorflow/stream_executor/platform/default/dso_loader.cc:60] Could not load dynamic "
     "library 'libcusolver.so.10'; dlerror: libcusolver.so.10: cannot open shared object file: "
@@ -144,8 +149,7 @@ def _tensorflow_info(start: int) -> list[str]:
     for stamped, text in _STARTUP:
         block.append(_stamp(start + len(block)) + text if stamped else text)
     block.append(_stamp(start + len(block)) + _TENSORRT)
-    if start // len(_STARTUP) % 50 == 7:
-        block.append(_stamp(start + len(block)) + _CUSOLVER)
+    block.append(_stamp(start + len(block)) + _CUSOLVER)
     for epoch in (1, 2):
         n = start + len(block)
         block.append(_PROGRESS[0].format(e=epoch))
@@ -162,7 +166,34 @@ def _repeated_info(start: int) -> list[str]:
     return [_stamp(n) + _REPEATED[n % 2] for n in range(start, start + 10_000)]
 
 
-# --- distinct triggered --------------------------------------------------------------------
+# --- distinct numbers ----------------------------------------------------------------------
+
+# Messages a long run prints again and again with other numbers: a counter that grows, a
+# tensor's number, a size (a number grows a digit wider now and then, as counters do). Each
+# holds a trigger: TensorFlow's source path ("tensorflow"), an alarm word ("failed", "error").
+_BY_NUMBERS = (
+    "I tensorflow/core/kernels/data/shuffle_dataset_op.cc:177] Filling up shuffle buffer (this "
+    "may take a while): {n} of 100000000",
+    "I tensorflow/core/common_runtime/executor.cc:1197] [/job:localhost/replica:0/task:0/device:"
+    "GPU:0] (DEBUG INFO) Executor start aborting (this does not indicate an error and you can "
+    "ignore this message): INVALID_ARGUMENT: You must feed a value for placeholder tensor "
+    "'Placeholder/_{n}' with dtype int32",
+    "W tensorflow/core/common_runtime/bfc_allocator.cc:479] Allocator (GPU_0_bfc) ran out of "
+    "memory trying to allocate {g}.{c:02d}GiB with freed_by_count=0. The caller indicates that "
+    "this is not a failure, but may mean that there could be performance gains if more memory "
+    "were available.",
+    "E tensorflow/core/kernels/conv_ops.cc:1106] conv2d_{n} failed: error 2 at step {n}",
+)
+
+
+def _distinct_numbers(start: int) -> list[str]:
+    return [
+        _stamp(n) + _BY_NUMBERS[n % len(_BY_NUMBERS)].format(n=n, g=1 + n % 9, c=n * 7 % 100)
+        for n in range(start, start + 10_000)
+    ]
+
+
+# --- distinct words ------------------------------------------------------------------------
 
 
 def _word(n: int) -> str:
@@ -187,7 +218,7 @@ _DISTINCT = (
 )
 
 
-def _distinct_triggered(start: int) -> list[str]:
+def _distinct_words(start: int) -> list[str]:
     block = []
     for n in range(start, start + 10_000):
         text = _DISTINCT[n % len(_DISTINCT)].format(w=_word(n), n=n)
@@ -201,7 +232,8 @@ LOGS: dict[str, Callable[[int], list[str]]] = {
     "training": _training,
     "TensorFlow INFO": _tensorflow_info,
     "repeated INFO": _repeated_info,
-    "distinct triggered": _distinct_triggered,
+    "distinct numbers": _distinct_numbers,
+    "distinct words": _distinct_words,
 }
 
 
