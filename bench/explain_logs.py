@@ -21,11 +21,9 @@ import argparse
 import importlib.util
 import re
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.logs import MB, write_log  # noqa: E402
-from bench.timing import byte_compile, load  # noqa: E402
+from bench.timing import byte_compile, load, time_interleaved  # noqa: E402
 
 # What the issue measures explain against: a Python loop that reads every line and does nothing.
 BARE_LOOP = "import sys\nfor line in open(sys.argv[1], 'rb'):\n    pass\n"
@@ -102,34 +100,6 @@ def peak_mb(command: list[str], cwd: Path, limit: float | None) -> float | None:
     return int(found.group(1)) / 1024 if found else None
 
 
-def _timed(
-    rows: list[tuple[str, list[str], Path, int]], limit: float | None
-) -> dict[str, float | None]:
-    """Median seconds of each row (name, command, folder, runs): the rows take turns, run by
-    run, each for its own number of runs; a row that fails or runs past `limit` is None."""
-    samples: dict[str, list[float]] = {name: [] for name, _, _, _ in rows}
-    failed: set[str] = set()
-    for run in range(max(runs for _, _, _, runs in rows)):
-        for name, command, cwd, runs in rows:
-            if run >= runs or name in failed:
-                continue
-            started = time.perf_counter()
-            try:
-                completed = subprocess.run(
-                    command, cwd=cwd, capture_output=True, timeout=limit, check=False
-                )
-            except subprocess.TimeoutExpired:
-                failed.add(name)
-                continue
-            samples[name].append(time.perf_counter() - started)
-            if completed.returncode not in (0, 1):
-                failed.add(name)
-    return {
-        name: None if name in failed or not values else statistics.median(values)
-        for name, values in samples.items()
-    }
-
-
 def measure(
     runs: int = 5,
     mb: int = 100,
@@ -149,13 +119,22 @@ def measure(
             size = (words_mb if kind == "distinct words" else mb) * MB
             lines = write_log(kind, path, size)
             explain = [sys.executable, "-m", "envcheck", "explain", str(path)]
-            rows = [
-                ("bare", [sys.executable, "-c", BARE_LOOP, str(path)], ROOT, runs),
-                ("explain", explain, ROOT, runs),
+            rows: list[tuple[str, list[str], dict[str, str] | None]] = [
+                ("bare", [sys.executable, "-c", BARE_LOOP, str(path)], None),
+                ("explain", explain, None),
             ]
             if before is not None:
-                rows.append(("before", explain, before, before_runs))
-            times = _timed(rows, limit)
+                rows.append(("before", explain, None))
+            times = dict(
+                time_interleaved(
+                    rows,
+                    runs,
+                    limit,
+                    cwd=ROOT,
+                    row_runs={"before": before_runs},
+                    row_cwds={"before": before} if before is not None else None,
+                )
+            )
             results.append(
                 Result(
                     name,
