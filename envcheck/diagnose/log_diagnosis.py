@@ -176,8 +176,7 @@ def _evidence(finding: Finding, log: LogFacts) -> tuple[tuple[int, str], ...]:
     lines = {
         where
         for key, where in log.sources.items()
-        if wanted is None
-        or any(key == w or (w.endswith(":") and key.startswith(w)) for w in wanted)
+        if wanted is None or any(_about(key, w) for w in wanted)
     }
     return tuple(sorted(lines))[:MAX_EVIDENCE]
 
