@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from envcheck.atomic_file import check_writable
 from envcheck.cli.commands.matrix_choice import load
 from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, handles_errors
-from envcheck.cli.report_output import prompt_for_paste, requested_format, write_report
+from envcheck.cli.report_output import chosen_format, prompt_for_paste, write_report
 from envcheck.cli.table import EXPLAIN_FORMATS
 from envcheck.diagnose.log_diagnosis import reason_over_log
 from envcheck.explain.explanation import explain_log
@@ -18,10 +17,8 @@ from envcheck.report.formats import choose_format
 
 @handles_errors
 def run(args: argparse.Namespace) -> int:
-    asked = requested_format(args.output_format, args.as_json, args.output, EXPLAIN_FORMATS)
+    asked = chosen_format(args.output_format, args.as_json, args.output, EXPLAIN_FORMATS)
     chosen = choose_format(asked, as_json=False)
-    if args.output is not None:
-        check_writable(args.output)
     matrix = load(args.matrix_option)
     prompt_for_paste(args.source)
     read = explain_log(read_chunks(args.source), matrix.signatures, matrix, matrix.known_bugs)

@@ -8,9 +8,8 @@ import argparse
 import sys
 import time
 
-from envcheck.atomic_file import check_writable
 from envcheck.cli.exits import EXIT_NEGATIVE, EXIT_OK, handles_errors
-from envcheck.cli.report_output import requested_format, write_report
+from envcheck.cli.report_output import chosen_format, write_report
 from envcheck.cli.table import FLEET_FORMATS
 from envcheck.errors import InputError
 from envcheck.fleet.ages import parse_duration
@@ -28,8 +27,8 @@ def _fleet(sources: list[str], max_age: str | None) -> Fleet:
 
 
 def _format(args: argparse.Namespace) -> FleetFormat:
-    asked = requested_format(args.output_format, False, args.output, FLEET_FORMATS)
-    return choose_fleet_format(asked)
+    """The format asked for, checked, and -o FILE checked writable before any report is read."""
+    return choose_fleet_format(chosen_format(args.output_format, False, args.output, FLEET_FORMATS))
 
 
 @handles_errors
@@ -37,8 +36,6 @@ def merge_reports(args: argparse.Namespace) -> int:
     from envcheck.report.fleet import render  # noqa: PLC0415 - only this command renders it
 
     chosen = _format(args)
-    if args.output is not None:
-        check_writable(args.output)
     fleet = _fleet(list(args.sources or []), args.max_age)
     write_report(args.output, render(fleet, chosen), chosen.value)
     return EXIT_NEGATIVE if fleet.failing or not fleet.groups else EXIT_OK
@@ -53,8 +50,6 @@ def plan(args: argparse.Namespace) -> int:
     from envcheck.report.fleet_plan import render  # noqa: PLC0415
 
     chosen = _format(args)
-    if args.output is not None:
-        check_writable(args.output)
     image = read_image(args.image)
     matrix = load(args.matrix_option)
     fleet = _fleet(list(args.nodes or []), args.max_age)
