@@ -4,7 +4,6 @@ PEP 691 JSON server with faults (tests/index_server.py). No request is mocked.""
 from __future__ import annotations
 
 import base64
-import contextlib
 import hashlib
 import io
 import json
@@ -13,7 +12,6 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +26,6 @@ from envcheck.acquire.wheelhouse_fetch import (
     pip_download_command,
     plan_target,
 )
-from envcheck.cli import main as cli
 from envcheck.cli.commands.fetch import TerminalProgress
 from envcheck.errors import InputError
 from envcheck.index.config import IndexLocation, pip_config_files, resolve_index
@@ -39,13 +36,13 @@ from envcheck.index.wheels import WheelTarget, expand_platform, select_file
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import Matrix, load_matrix
 from envcheck.versions import PythonVersion
+from tests.in_process import Result, run_envcheck
 from tests.index_server import (
     FaultyIndex,
     PypiServer,
     ServedFile,
     build_wheel,
     faulty_index,
-    isolated_pip_environment,
     pypiserver,
     sha256_of,
 )
@@ -96,29 +93,9 @@ def faulty() -> Iterator[FaultyIndex]:
         yield index
 
 
-@dataclass(frozen=True)
-class Result:
-    exit_code: int
-    stdout: str
-    stderr: str
-
-
 def run_cli(*args: str) -> Result:
     """`envcheck fetch ARGS` in-process, with no ENVCHECK_*/PIP_* settings of this machine."""
-    saved = dict(os.environ)
-    isolated = isolated_pip_environment()
-    os.environ.clear()
-    os.environ.update(isolated)
-    out, err = io.StringIO(), io.StringIO()
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            cli.main(["fetch", *args])
-    except SystemExit as exited:
-        code = exited.code if isinstance(exited.code, int) else 1
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
-    return Result(code, out.getvalue(), err.getvalue())
+    return run_envcheck(["fetch", *args])
 
 
 def fetch_win_cp310(dest: Path, index_url: str, *extra: str) -> Result:

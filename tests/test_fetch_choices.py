@@ -9,15 +9,11 @@ machine is left out.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import io
 import json
-import os
 import re
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,13 +22,13 @@ from packaging.requirements import Requirement
 
 from envcheck.acquire.install_plan import TargetInterpreter, make_plan
 from envcheck.acquire.wheelhouse_fetch import plan_target
-from envcheck.cli import main as cli
 from envcheck.index.wheels import WheelTarget
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import Matrix, load_matrix
 from envcheck.recommend.machine import describe_machine
 from envcheck.versions import PythonVersion
-from tests.index_server import FaultyIndex, ServedFile, faulty_index, isolated_pip_environment
+from tests.in_process import Result, run_envcheck
+from tests.index_server import FaultyIndex, ServedFile, faulty_index
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 DOCS = Path(__file__).resolve().parents[1] / "docs"
@@ -49,30 +45,10 @@ TF_GPU = "2.15.1"
 GPU_LINUX = f"tensorflow-{TF_GPU}-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"
 
 
-@dataclass(frozen=True)
-class Result:
-    exit_code: int
-    stdout: str
-    stderr: str
-
-
 def run_cli(*args: str, driver: str = "") -> Result:
     """`envcheck ARGS` in-process: no ENVCHECK_*/PIP_* settings of this machine, and the host's
     driver as ENVCHECK_DRIVER_VERSION says (empty: none found)."""
-    saved = dict(os.environ)
-    os.environ.clear()
-    os.environ.update(isolated_pip_environment(), ENVCHECK_DRIVER_VERSION=driver)
-    out, err = io.StringIO(), io.StringIO()
-    code = EXIT_OK
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            cli.main(list(args))
-    except SystemExit as exited:
-        code = exited.code if isinstance(exited.code, int) else 1
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
-    return Result(code, out.getvalue(), err.getvalue())
+    return run_envcheck(args, ENVCHECK_DRIVER_VERSION=driver)
 
 
 def _blob(size: int, seed: str) -> bytes:

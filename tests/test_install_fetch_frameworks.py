@@ -9,15 +9,12 @@ pip runs for real in a throwaway venv; the driver is described with ENVCHECK_DRI
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import os
 import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -25,7 +22,6 @@ from packaging.requirements import Requirement
 
 from envcheck.acquire.install_plan import TargetInterpreter, make_framework_plan
 from envcheck.acquire.wheelhouse_fetch import plan_framework_target
-from envcheck.cli import main as cli
 from envcheck.errors import InputError
 from envcheck.index.wheels import WheelTarget
 from envcheck.matrix.load import bundled_matrix_dir
@@ -34,6 +30,7 @@ from envcheck.recommend.frameworks import recommend_jax, recommend_torch
 from envcheck.recommend.machine import MachineDescription
 from envcheck.report.install import plan_text
 from envcheck.versions import DriverVersion, PythonVersion
+from tests.in_process import Result, run_envcheck
 from tests.index_server import (
     FaultyIndex,
     ServedFile,
@@ -261,29 +258,9 @@ def test_install_variant_and_another_index_url_is_refused(venv_python: str) -> N
 # --- fetch ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Result:
-    exit_code: int
-    stdout: str
-    stderr: str
-
-
 def fetch(*args: str, **env: str) -> Result:
     """`envcheck fetch ARGS` in-process, with no ENVCHECK_*/PIP_* settings of this machine."""
-    saved = dict(os.environ)
-    os.environ.clear()
-    os.environ.update(isolated_pip_environment(), **env)
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            cli.main(["fetch", *args])
-    except SystemExit as exited:
-        code = exited.code if isinstance(exited.code, int) else 1
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
-    return Result(code, out.getvalue(), err.getvalue())
+    return run_envcheck(["fetch", *args], **env)
 
 
 def _linux(python: str = "3.12") -> WheelTarget:

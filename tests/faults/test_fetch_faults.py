@@ -32,6 +32,7 @@ from envcheck.index.errors import DownloadsFailedError
 from envcheck.index.http import RetryPolicy, Timeouts
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import Matrix, load_matrix
+from tests.in_process import Result
 from tests.index_server import (
     FaultyIndex,
     ServedFile,
@@ -39,7 +40,7 @@ from tests.index_server import (
     isolated_pip_environment,
     sha256_of,
 )
-from tests.test_fetch import TF, WIN_CP310, Result, fetch_win_cp310, run_cli
+from tests.test_fetch import TF, WIN_CP310, fetch_win_cp310, run_cli
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 WIN_CP311 = f"tensorflow-{TF}-cp311-cp311-win_amd64.whl"
@@ -231,7 +232,7 @@ def test_the_deadline_also_comes_from_the_environment(
 ) -> None:
     _serve(faulty, trickle=(1000, 0.05))
     monkeypatch.setattr(
-        "tests.test_fetch.isolated_pip_environment",
+        "tests.in_process.isolated_pip_environment",
         lambda: {**isolated_pip_environment(), "ENVCHECK_FETCH_DEADLINE": "0.5"},
     )
     started = time.monotonic()
