@@ -5,9 +5,9 @@ against the target (95%), the false errors on logs whose cause is not the enviro
 miss with what was expected and what was found.
 Run: python bench/corpus.py [--misses] [--final-score]
 
-The sealed held-out set (tests/corpus_cases.SEALED, issue 22's third set) is neither scored nor
-listed unless --final-score is given: it is scored once at the end of its issue, and tuning on
-its totals in between would be learning from it.
+The sealed held-out sets (tests/corpus_cases.SEALED, issue 22's third and fourth sets) are neither
+scored nor listed unless --final-score is given: each is scored once at the end of its issue, and
+tuning on their totals in between would be learning from them.
 """
 
 from __future__ import annotations
