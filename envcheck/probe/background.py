@@ -22,7 +22,7 @@ from envcheck.probe.driver import probe_driver
 from envcheck.probe.facts import DriverFacts, GpuFacts
 from envcheck.probe.frameworks import EnvironmentScan, probe_environment
 from envcheck.probe.interpreter import Interpreter, describe_interpreter
-from envcheck.probe.isolation import ChildGroup, user_python_path
+from envcheck.probe.isolation import ChildGroup, LaunchedChild, user_python_path
 
 DriverResult = tuple[DriverFacts, tuple[GpuFacts, ...]]
 
@@ -59,11 +59,14 @@ def start_probe(
     timeout: float = 10.0,
     import_frameworks: bool = False,
     environ: Mapping[str, str] | None = None,
+    scan: LaunchedChild | None = None,
+    group: ChildGroup | None = None,
 ) -> StartedProbe:
     """Start the driver cascade, the framework scan of `python` (default: this interpreter) and,
-    for a given `python`, the question of which Python it is."""
+    for a given `python`, the question of which Python it is. `scan` is the scan's child when
+    it was launched already (scan_launch.py), in `group` with the same `python` and `environ`."""
     env = dict(os.environ if environ is None else environ)
-    group = ChildGroup()
+    group = ChildGroup() if group is None else group
     pool = ThreadPoolExecutor(max_workers=3, thread_name_prefix="envcheck-probe")
     try:
         frameworks = pool.submit(
@@ -73,6 +76,7 @@ def start_probe(
             timeout=max(timeout, 30.0),
             group=group,
             pythonpath=user_python_path(env),
+            launched=scan,
         )
         interpreter = (
             None

@@ -20,9 +20,15 @@ from typing import Any
 from packaging.version import InvalidVersion, Version
 
 from envcheck.probe.facts import FileOwner, FrameworkFacts, SharedFileFacts, WheelFacts
-from envcheck.probe.isolation import ChildGroup, ChildResult, run_child
+from envcheck.probe.isolation import (
+    ChildGroup,
+    ChildResult,
+    LaunchedChild,
+    finish_child,
+    run_child,
+)
+from envcheck.probe.scan_launch import CHILD, launch_scan, scan_argument
 
-CHILD = "frameworks"
 VIA_BUILD_INFO = "build_info.py (read without importing)"
 VIA_GET_BUILD_INFO = "tf.sysconfig.get_build_info()"
 VIA_VERSION_PY = "version.py"
@@ -387,6 +393,7 @@ def probe_environment(
     timeout: float = 30.0,
     group: ChildGroup | None = None,
     pythonpath: Sequence[str] = (),
+    launched: LaunchedChild | None = None,
 ) -> EnvironmentScan:
     """The frameworks, nvidia-*/tensorrt/cuda-toolkit wheels, shared nvidia/ files and errors of
     `python` (default: this one).
@@ -394,13 +401,12 @@ def probe_environment(
     `paths` replaces the interpreter's sys.path as the places to look (site directories);
     `pythonpath` (user_python_path) goes before it, as PYTHONPATH does for the user's python;
     `import_tensorflow` additionally imports TensorFlow in a second child (5-8 s on CPU).
+    `launched` is the scan's child already started with these inputs (scan_launch.py).
     """
-    argument: dict[str, Any] = {
-        "paths": None if paths is None else [os.fspath(p) for p in paths],
-        "pythonpath": list(pythonpath),
-        "import_tensorflow": False,
-    }
-    result = run_child(CHILD, argument, python=python, timeout=timeout, group=group)
+    argument = scan_argument(paths, pythonpath)
+    if launched is None:
+        launched = launch_scan(python, pythonpath, group or ChildGroup(), paths)
+    result = finish_child(launched, timeout)
     if not result.ok or result.data is None:
         return EnvironmentScan((), (), (), (_child_failure(result, python),))
     data = result.data
