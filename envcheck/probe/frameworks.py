@@ -14,11 +14,12 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from packaging.version import InvalidVersion, Version
 
+from envcheck.probe.copy_owners import Claim, add_claims
 from envcheck.probe.facts import FileOwner, FrameworkFacts, SharedFileFacts, WheelFacts
 from envcheck.probe.isolation import (
     ChildGroup,
@@ -276,6 +277,24 @@ def shared_files_from_child(data: Mapping[str, Any]) -> tuple[SharedFileFacts, .
     return tuple(found)
 
 
+def claims_from_child(data: Mapping[str, Any]) -> dict[str, dict[str, list[Claim]]]:
+    """Site -> copy_owners.site_claims(site), from the child's "nvidia_claims" (site -> dist-info
+    -> its RECORD rows under nvidia/). A site with one malformed entry is left out whole: the
+    doctor then reads its RECORDs itself, and meets the same trouble there."""
+    found: dict[str, dict[str, list[Claim]]] = {}
+    for site, records in (_mapping(data.get("nvidia_claims")) or {}).items():
+        claims: dict[str, list[Claim]] = {}
+        try:
+            for dist_info, rows in records.items():
+                if not (isinstance(rows, list) and all(isinstance(r, str) for r in rows)):
+                    raise ValueError(dist_info)
+                add_claims(claims, dist_info, rows)
+        except (AttributeError, ValueError):  # not a mapping; not rows; a size int() refused
+            continue
+        found[site] = claims
+    return found
+
+
 # --- import tensorflow (optional) -----------------------------------------------------------
 
 
@@ -370,6 +389,8 @@ class EnvironmentScan:
     # directories), existing directories only: where torch's preload and JAX's `import
     # nvidia.<x>` look (framework_loading.py).
     paths: tuple[str, ...] = ()
+    # Site -> copy_owners.site_claims(site), read by the child with the rest (claims_from_child).
+    claims: dict[str, dict[str, list[Claim]]] = field(default_factory=dict)
 
 
 def probe_frameworks(
@@ -423,4 +444,7 @@ def probe_environment(
         )
         frameworks = with_import_result(frameworks, imported)
     paths = tuple(_texts(data.get("paths")))
-    return EnvironmentScan(frameworks, wheels, shared_files_from_child(data), tuple(errors), paths)
+    shared = shared_files_from_child(data)
+    return EnvironmentScan(
+        frameworks, wheels, shared, tuple(errors), paths, claims_from_child(data)
+    )

@@ -8,8 +8,10 @@ build files (TensorFlow build_info.py, torch/version.py, jaxlib/version.py) with
 imports a framework unless "import_tensorflow" asks for it. In a site directory with an nvidia/
 folder it reads every RECORD that lists files there and reports the files two distributions
 install, and the files whose size (or, only where sizes cannot tell, hash) is no longer the one
-their RECORD gives. Bad metadata or RECORD rows become error strings, never a crash. Prints one JSON object as its last stdout line. Keep it small: the source
-travels on the command line (Windows allows 32767 characters).
+their RECORD gives, and the rows under nvidia/ the doctor would read for who wrote a file.
+Bad metadata or RECORD rows become error strings, never a crash. Prints one JSON object as its
+last stdout line. Keep it small: the source travels on the command line (Windows allows 32767
+characters).
 """
 
 import ast
@@ -80,7 +82,7 @@ def read_text(path):
     return Path(path).read_text(encoding="utf-8", errors="replace")
 
 
-# --- search paths ---------------------------------------------------------------------------
+# --- search paths
 
 
 def user_site():
@@ -154,7 +156,7 @@ def search_paths(paths, errors):
     return result
 
 
-# --- metadata -------------------------------------------------------------------------------
+# --- metadata
 
 
 def parse_headers(text):
@@ -251,7 +253,7 @@ def read_distribution(candidate, errors):
     }
 
 
-# --- build files ----------------------------------------------------------------------------
+# --- build files
 
 
 def is_dict_call(node):
@@ -335,9 +337,7 @@ def read_record(meta_dir, keep=False):
 
 def read_up_to(stream, limit):
     """stream.read(limit) in pieces of about the file's size: one read of `limit` allocates
-    `limit` bytes first (16 MiB for each of ~100 RECORDs of ~10 KB, more than reading them).
-    The twin of envcheck.probe.file_system's: this script runs in the target interpreter, which
-    cannot import envcheck."""
+    `limit` bytes first (16 MiB for each of ~100 RECORDs of ~10 KB). file_system's twin."""
     piece = max(os.fstat(stream.fileno()).st_size + 1, 1 << 16)
     chunks, left = [], limit
     while left > 0:
@@ -411,7 +411,7 @@ def add_build(framework, errors):
     framework["problems"].append("build info not read: no file at %s" % looked)
 
 
-# --- the scan -------------------------------------------------------------------------------
+# --- the scan
 
 
 def scan(search, errors):
@@ -434,7 +434,7 @@ def scan(search, errors):
     return frameworks, wheels
 
 
-# --- files under nvidia/ that several distributions install ---------------------------------
+# --- files under nvidia/ that several distributions install
 
 RECORD_BYTES = 16 << 20  # far above any real RECORD (torch's: 1.5 MB)
 HASH_BYTES = 64 << 20  # hashed per run at most: only same-size copies need a hash
@@ -444,6 +444,7 @@ HASHES = ("sha256", "sha384", "sha512", "sha224", "sha1", "md5")  # hashlib's, f
 RECORDS = {}  # RECORD path -> its bytes, kept by record_check for shared_files (read_record)
 # What str.splitlines breaks lines at besides \n and \r.
 RARE_LINE_BREAKS = "\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+NVIDIA_ROW = re.compile(r"^nvidia/[^\r\n]*", re.MULTILINE)  # copy_owners.site_claims'
 
 
 def open_nofollow(path):
@@ -545,24 +546,32 @@ def check_file(path, owners, budget):
     }
 
 
-def shared_files(site, budget, errors):
+def shared_files(site, budget, errors, claims_out):
     """The files under site/nvidia/ that two distributions' RECORDs list, or that one lists
-    and whose bytes are not the ones recorded (see check_file)."""
-    # Strings, not Path objects: a torch + TensorFlow environment lists ~1,000 files here, and
-    # a Path per file was half of this child's time (the doctor waits for it).
+    and whose bytes are not the ones recorded (see check_file). claims_out[site]: the rows
+    copy_owners.site_claims reads, by dist-info (where it reads these RECORDs)."""
+    # Strings, not Path objects: a Path per file (~1,000 for torch + TensorFlow) was half of
+    # this child's time.
     if not os.path.isdir(os.path.join(site, "nvidia")):  # noqa: PTH112, PTH118
         return []
     try:
-        names = os.listdir(site)  # noqa: PTH208
-        metas = sorted(n for n in names if n.endswith(".dist-info") and not n.startswith("."))
+        names = sorted(os.listdir(site))  # noqa: PTH208
+        metas = [n for n in names if n.endswith(".dist-info") and not n.startswith(".")]
     except OSError:
         return []
-    listed = {}
+    listed, claims = {}, {}
+    if [n for n in names if os.path.normcase(n).endswith(".dist-info")] != metas:
+        claims = None  # site_claims lists by fnmatch: hidden ones too
     for meta_name in metas:
         record = os.path.join(site, meta_name, "RECORD")  # noqa: PTH118
         data = read_record(os.path.join(site, meta_name))  # noqa: PTH118
         if data is None:
+            if os.path.lexists(record):
+                claims = None  # a link, a FIFO: site_claims reads it
             continue
+        head = data[: 4 << 20]  # copy_owners.RECORD_LIMIT
+        if claims is not None and (head.startswith(b"nvidia/") or b"\nnvidia/" in head):
+            claims[meta_name] = NVIDIA_ROW.findall(head.decode("utf-8", "replace"))
         if len(data) > RECORD_BYTES:
             errors.append("%s is over %d bytes; not read" % (record, RECORD_BYTES))
             continue
@@ -577,6 +586,8 @@ def shared_files(site, budget, errors):
             owners = listed.setdefault(path, [])
             if not any(o[0] == name for o in owners):
                 owners.append((name, version, path, algorithm, digest, size))
+    if claims is not None:
+        claims_out[site] = claims
     found = []
     for path in sorted(listed):
         entry = check_file(os.path.join(site, path), listed[path], budget)  # noqa: PTH118
@@ -644,10 +655,10 @@ def main(argv):
         errors.append("bad argument: pythonpath must be a list of strings, not %r" % (pythonpath,))
     search = search_paths(paths, errors)
     frameworks, wheels = scan(search, errors)
-    shared, budget = [], [HASH_BYTES]
+    shared, budget, claims = [], [HASH_BYTES], {}
     for site in search:
         try:
-            shared.extend(shared_files(site, budget, errors))
+            shared.extend(shared_files(site, budget, errors, claims))
         except Exception as exc:  # one odd site directory must not cost the scan
             errors.append(
                 "unexpected %s reading RECORDs in %s: %r" % (type(exc).__name__, site, exc)
@@ -659,6 +670,7 @@ def main(argv):
         "frameworks": frameworks,
         "wheels": wheels,
         "shared_files": shared,
+        "nvidia_claims": claims,
         "errors": errors,
     }
     if argument.get("import_tensorflow"):
