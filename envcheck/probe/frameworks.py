@@ -391,6 +391,9 @@ class EnvironmentScan:
     paths: tuple[str, ...] = ()
     # Site -> copy_owners.site_claims(site), read by the child with the rest (claims_from_child).
     claims: dict[str, dict[str, list[Claim]]] = field(default_factory=dict)
+    # children/interpreter.py's answer about the same interpreter, as the child gave it (None
+    # when it gave none): interpreter.interpreter_from_answer reads it.
+    interpreter: dict[str, Any] | None = None
 
 
 def probe_frameworks(
@@ -446,5 +449,11 @@ def probe_environment(
     paths = tuple(_texts(data.get("paths")))
     shared = shared_files_from_child(data)
     return EnvironmentScan(
-        frameworks, wheels, shared, tuple(errors), paths, claims_from_child(data)
+        frameworks,
+        wheels,
+        shared,
+        tuple(errors),
+        paths,
+        claims_from_child(data),
+        _mapping(data.get("interpreter")),
     )
