@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import os
 import re
 import runpy
 import sys
@@ -30,6 +31,7 @@ from envcheck.diagnose.pins import marker_environment, pins
 from envcheck.findings import Finding, Severity
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import Matrix, load_matrix
+from envcheck.probe.copy_owners import site_claims
 from envcheck.probe.facts import (
     Facts,
     FactsFileError,
@@ -39,7 +41,7 @@ from envcheck.probe.facts import (
     WheelFacts,
     facts_from_json,
 )
-from envcheck.probe.frameworks import EnvironmentScan, probe_environment
+from envcheck.probe.frameworks import EnvironmentScan, claims_from_child, probe_environment
 from tests.facts_builder import machine, tensorflow
 
 LAYOUTS = Path(__file__).parent / "layouts"
@@ -280,6 +282,90 @@ def test_hashing_stays_within_its_budget(child: dict[str, Any], tmp_path: Path) 
     within = child["check_file"](tmp_path / CUDNN, owners, budget)
     assert within["compared"] == "hash" and budget == [0]
     assert [o["matches"] for o in within["owners"]] == [True, False]
+
+
+# --- the child's claims: who lists each file under nvidia/ (for the doctor's copy owners) ------
+
+
+def claim_site(site: Path) -> None:
+    """Two cuDNN wheels claiming one file, quoted and odd rows, a CRLF RECORD, a RECORD without
+    rows under nvidia/, and one past the 4 MiB the doctor reads of a RECORD."""
+    write_dist(site, "nvidia-cudnn-cu13", "9.24.0.43", [row(CUDNN, b"13"), '"nvidia/x,y.h",,'])
+    write_dist(site, "nvidia-cudnn-cu12", "9.28.0.42", [row(CUDNN, b"12"), "nvidia/a.so,md5=x,7"])
+    write_dist(site, "tensorflow", "2.21.0", ["tensorflow/x.py,,"])
+    crlf = site / "nvidia_nccl_cu12-2.32.3.dist-info"
+    crlf.mkdir()
+    (crlf / "RECORD").write_bytes(b"nvidia/nccl/lib/libnccl.so.2,sha256=abc,12\r\nz,,\r\n")
+    big = site / "nvidia_big-1.0.dist-info"
+    big.mkdir()
+    filler = b"nvidia/big/f,sha256=d,1\n" * (5 * 1024 * 1024 // 24)
+    (big / "RECORD").write_bytes(filler + b"nvidia/big/past_the_limit.so,,\n")
+    put(site, CUDNN, b"12")
+
+
+def test_the_scan_child_sends_the_claims_the_doctor_would_read(tmp_path: Path) -> None:
+    # The doctor takes who lists each file under nvidia/ from the scan child instead of reading
+    # every RECORD again: the child's answer must be what site_claims reads, row for row.
+    claim_site(tmp_path)
+    claims = scan(tmp_path).claims[str(tmp_path)]
+    assert claims == site_claims(str(tmp_path))
+    assert [c[0] for c in claims[CUDNN]] == [
+        "nvidia-cudnn-cu12 9.28.0.42",
+        "nvidia-cudnn-cu13 9.24.0.43",
+    ]
+    assert "nvidia/big/past_the_limit.so" not in claims  # past 4 MiB, as the doctor reads
+
+
+@pytest.mark.parametrize("odd", ["hidden dist-info", "linked RECORD", "RECORD a directory"])
+def test_a_site_the_child_cannot_read_as_the_doctor_does_is_left_to_the_doctor(
+    tmp_path: Path, odd: str
+) -> None:
+    claim_site(tmp_path)
+    if odd == "hidden dist-info":  # fnmatch's *.dist-info lists it; the scan skips it
+        write_dist(tmp_path / "h", "nvidia-hidden", "1.0", [row("nvidia/h.so", b"h")])
+        (tmp_path / "h" / "nvidia_hidden-1.0.dist-info").rename(tmp_path / ".hidden-1.0.dist-info")
+    elif odd == "linked RECORD":  # the scan never follows a link; the doctor's read does
+        write_dist(tmp_path / "l", "nvidia-linked", "1.0", [row("nvidia/l.so", b"l")])
+        linked = tmp_path / "nvidia_linked-1.0.dist-info"
+        linked.mkdir()
+        (linked / "RECORD").symlink_to(tmp_path / "l" / "nvidia_linked-1.0.dist-info" / "RECORD")
+    else:
+        (tmp_path / "nvidia_dir-1.0.dist-info" / "RECORD").mkdir(parents=True)
+    result = scan(tmp_path)
+    assert str(tmp_path) not in result.claims
+    if odd != "RECORD a directory":
+        assert any(
+            path.startswith(("nvidia/h.so", "nvidia/l.so")) for path in site_claims(str(tmp_path))
+        )
+
+
+def test_malformed_claims_from_a_child_leave_that_site_to_the_doctor() -> None:
+    good = {
+        "nvidia_a-1.dist-info": ["nvidia/a.so,sha256=d,3"],
+        "nvidia_b-2.dist-info": ["nvidia/a.so,,", "nvidia/b.so"],
+    }
+    sites = {"/good": good, "/rows": {"x.dist-info": [3]}, "/odd": [], "/int": {"x": ["n,,\u00b2"]}}
+    assert claims_from_child({"nvidia_claims": sites}) == {
+        "/good": {
+            "nvidia/a.so": [("nvidia-a 1", "d", 3), ("nvidia-b 2", "", None)],
+            "nvidia/b.so": [("nvidia-b 2", "", None)],
+        }
+    }
+
+
+# Opt-in: a folder of real virtual environments (each with bin/python), such as the ones
+# bench/frameworks.py measures.
+REAL_VENVS = os.environ.get("ENVCHECK_REAL_VENVS")
+
+
+@pytest.mark.skipif(not REAL_VENVS, reason="opt-in: ENVCHECK_REAL_VENVS=a folder of venvs")
+def test_claims_on_real_installs_are_site_claims() -> None:
+    pythons = sorted(Path(REAL_VENVS or "").glob("*/bin/python"))
+    assert pythons
+    for python in pythons:
+        result = probe_environment(str(python))
+        for site, claims in result.claims.items():
+            assert claims == site_claims(site), site
 
 
 # --- the facts file ------------------------------------------------------------------------------

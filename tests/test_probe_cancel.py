@@ -18,7 +18,9 @@ from envcheck.probe.isolation import (
     ChildCancelledError,
     ChildGroup,
     accept_children,
+    finish_child,
     kill_live_children,
+    launch_child,
     run_child,
     run_streaming_child,
 )
@@ -65,6 +67,31 @@ def test_a_child_started_after_the_ending_kill_is_killed_at_once() -> None:
     finally:
         accept_children()
     assert run_child("interpreter", timeout=600).ok
+
+
+def test_a_child_launched_first_and_read_later_answers_as_run_child_does() -> None:
+    # The doctor launches the framework scan before it loads the probe, and reads it later.
+    launched = launch_child("interpreter", None)
+    assert launched.process is not None
+    launched.process.wait(30)  # its answer waits in the pipe until it is read
+    late = finish_child(launched, timeout=30)
+    now = run_child("interpreter", None, timeout=30)
+    assert late.status == now.status == "ok"
+    assert late.data == now.data
+
+
+def test_cancel_between_launch_and_read_kills_the_launched_child() -> None:
+    # A doctor that fails after launching its scan (a bad flag) cancels the group: the
+    # launched child must die then, not run on to its timeout, and reading it says so.
+    group = ChildGroup()
+    process = group.launch(SLEEP_FOREVER)
+    group.cancel()
+    assert process.wait(10) != 0
+    with pytest.raises(ChildCancelledError):
+        group.wait_for(process, timeout=600)
+    launched = launch_child("interpreter", None, group=group)  # refused: it was cancelled
+    assert launched.process is None
+    assert finish_child(launched).status == "not-run"
 
 
 def test_a_timeout_still_kills_the_child() -> None:

@@ -8,7 +8,6 @@ compared with this output by a test. Pure functions of the table and a width.
 from __future__ import annotations
 
 import shutil
-import textwrap
 
 from envcheck.cli.options import FLAG, LIST, Command, Option
 
@@ -69,6 +68,9 @@ def usage(command: Command, prog: str) -> str:
 
 def help_page(command: Command, prog: str, root: bool = False, width: int | None = None) -> str:
     """The whole `prog --help` page of `command` (`root`: the program's own, with --version)."""
+    # Imported here: only a help page wraps text, and a command's run need not load it.
+    import textwrap  # noqa: PLC0415
+
     width = width or terminal_width()
     lines = [f"Usage: {usage(command, prog)}", ""]
     lines += [*textwrap.wrap(command.description or command.help, width), ""]
@@ -83,6 +85,8 @@ def help_page(command: Command, prog: str, root: bool = False, width: int | None
 
 
 def _table(rows: list[tuple[str, str]], width: int) -> list[str]:
+    import textwrap  # noqa: PLC0415 - see help_page
+
     column = min(_MAX_COLUMN, max(len(left) for left, _ in rows) + len(_INDENT) + 2)
     text_width = max(20, width - column)
     out = []

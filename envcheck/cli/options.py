@@ -12,7 +12,6 @@ variables and defaults.
 from __future__ import annotations
 
 import argparse
-import difflib
 import math
 import os
 import sys
@@ -185,6 +184,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _close_hint(word: str, known: Sequence[str], noun: str) -> str:
+    import difflib  # noqa: PLC0415 - only a mistyped word needs it
+
     close = difflib.get_close_matches(word, known, n=1)
     if close:
         return f"; did you mean {close[0]}?"

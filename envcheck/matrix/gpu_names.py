@@ -8,7 +8,6 @@ tell models apart ("Quadro", "Ti", "Ada", "Super") are kept.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -106,6 +105,8 @@ class GpuIndex:
                 f"GPU name {name!r} is ambiguous: it could be {', '.join(names)}; "
                 "give the full name or --compute-capability"
             )
+        import difflib  # noqa: PLC0415 - only an unknown name needs it
+
         close = difflib.get_close_matches(key, list(self.by_key), n=5, cutoff=0.6)
         suggestions = sorted({self.by_key[k].name for k in close})
         hint = f" Closest known names: {', '.join(suggestions)}." if suggestions else ""

@@ -117,6 +117,7 @@ def collect_facts(
             scan.paths,
             search if isinstance(search, LinuxSearch) and platform.os in ("linux", "wsl") else None,
             python or sys.executable,
+            scan.claims,
         )
     driver, gpus = started.driver.result()
     if platform.os == "windows" and driver.state == "missing":

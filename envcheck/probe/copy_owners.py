@@ -11,7 +11,7 @@ Facts only: it reads RECORDs and files, never loads a library, and judges nothin
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
@@ -119,15 +119,22 @@ def site_claims(site: str) -> dict[str, list[Claim]]:
         if not data or not (data.startswith(b"nvidia/") or b"\nnvidia/" in data):
             continue
         record = data.decode("utf-8", errors="replace")
-        distribution = _distribution(info.name)
         # The rows under nvidia/ found by one linear scan in C: TensorFlow's RECORD has ~30,000
         # rows and torch's ~15,000, and a Python test per row cost more than the rest.
-        for line in _NVIDIA_ROW.findall(record):
-            fields = line.split(",")
-            digest = fields[1].partition("sha256=")[2] if len(fields) > 1 else ""
-            size = int(fields[2]) if len(fields) > 2 and fields[2].isdigit() else None
-            claims.setdefault(fields[0], []).append((distribution, digest, size))
+        add_claims(claims, info.name, _NVIDIA_ROW.findall(record))
     return claims
+
+
+def add_claims(claims: dict[str, list[Claim]], dist_info: str, rows: Iterable[str]) -> None:
+    """Add the claims of RECORD `rows` (lines under nvidia/) of the `dist_info` directory: what
+    site_claims makes of each RECORD it reads, and of the rows the framework scan's child
+    found the same way (children/frameworks.py), which spares the doctor reading them again."""
+    distribution = _distribution(dist_info)
+    for line in rows:
+        fields = line.split(",")
+        digest = fields[1].partition("sha256=")[2] if len(fields) > 1 else ""
+        size = int(fields[2]) if len(fields) > 2 and fields[2].isdigit() else None
+        claims.setdefault(fields[0], []).append((distribution, digest, size))
 
 
 def _copy_owner(path: str, sites: dict[str, dict[str, list[Claim]]]) -> CopyOwner:

@@ -47,7 +47,7 @@ from dataclasses import dataclass, field, replace
 from envcheck.framework_names import framework_of
 from envcheck.probe import file_system
 from envcheck.probe.binary_files import BinaryInfo, expand_origin, read_binary
-from envcheck.probe.copy_owners import copy_owners, library_key, site_claims
+from envcheck.probe.copy_owners import Claim, copy_owners, library_key, site_claims
 from envcheck.probe.facts import (
     FrameworkFacts,
     FrameworkLibraryFacts,
@@ -545,7 +545,7 @@ class _Context:
     sys_path: tuple[str, ...]
     search: LinuxSearch
     executable_rpath: tuple[tuple[str, tuple[str, ...]], ...]
-    claims: dict[str, dict[str, list[tuple[str, str, int | None]]]] = field(default_factory=dict)
+    claims: dict[str, dict[str, list[Claim]]] = field(default_factory=dict)
     # site -> file name -> the distributions whose RECORD installs a file of that name
     by_name: dict[str, dict[str, set[str]]] = field(default_factory=dict)
 
@@ -760,13 +760,15 @@ def framework_loading(
     sys_path: Sequence[str],
     search: LinuxSearch | None,
     executable: str | None,
+    claims: Mapping[str, dict[str, list[Claim]]] | None = None,
 ) -> tuple[FrameworkLoadingFacts, ...]:
     """What each PyTorch and JAX present loads and which file the loader gives it.
 
     `search` is this host's loader search (host_search, with its file-system callables), None
     on Windows and macOS, where nothing is modelled; `sys_path` the probed interpreter's (its
     first entry, a program's own directory, is not known here); `executable` the interpreter,
-    whose DT_RPATH ld.so searches last among the RPATHs.
+    whose DT_RPATH ld.so searches last among the RPATHs; `claims` the sites' site_claims
+    already read (by the framework scan's child), each read here only when missing.
     """
     torch = next((f for f in frameworks if f.name == "torch"), None)
     plugins = [f for f in frameworks if _JAX_PLUGIN.match(f.name)]
@@ -786,9 +788,11 @@ def framework_loading(
             rpath = ((real, expand_origin(info.rpath, posixpath.dirname(real))),)
     base = replace(search, runpath=(), rpath=(), extra=())
     if torch is not None:
-        found.append(_torch_loading(torch, _Context(tuple(sys_path), base, rpath)))
+        context = _Context(tuple(sys_path), base, rpath, dict(claims or {}))
+        found.append(_torch_loading(torch, context))
     if plugins:
-        found.append(_jax_loading(plugins[0], jax, _Context(tuple(sys_path), base, rpath)))
+        context = _Context(tuple(sys_path), base, rpath, dict(claims or {}))
+        found.append(_jax_loading(plugins[0], jax, context))
     elif jax is not None and any(framework_of(f.name) == "jax" for f in frameworks):
         found.append(
             FrameworkLoadingFacts(

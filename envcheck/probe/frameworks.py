@@ -14,15 +14,22 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from packaging.version import InvalidVersion, Version
 
+from envcheck.probe.copy_owners import Claim, add_claims
 from envcheck.probe.facts import FileOwner, FrameworkFacts, SharedFileFacts, WheelFacts
-from envcheck.probe.isolation import ChildGroup, ChildResult, run_child
+from envcheck.probe.isolation import (
+    ChildGroup,
+    ChildResult,
+    LaunchedChild,
+    finish_child,
+    run_child,
+)
+from envcheck.probe.scan_launch import CHILD, launch_scan, scan_argument
 
-CHILD = "frameworks"
 VIA_BUILD_INFO = "build_info.py (read without importing)"
 VIA_GET_BUILD_INFO = "tf.sysconfig.get_build_info()"
 VIA_VERSION_PY = "version.py"
@@ -270,6 +277,24 @@ def shared_files_from_child(data: Mapping[str, Any]) -> tuple[SharedFileFacts, .
     return tuple(found)
 
 
+def claims_from_child(data: Mapping[str, Any]) -> dict[str, dict[str, list[Claim]]]:
+    """Site -> copy_owners.site_claims(site), from the child's "nvidia_claims" (site -> dist-info
+    -> its RECORD rows under nvidia/). A site with one malformed entry is left out whole: the
+    doctor then reads its RECORDs itself, and meets the same trouble there."""
+    found: dict[str, dict[str, list[Claim]]] = {}
+    for site, records in (_mapping(data.get("nvidia_claims")) or {}).items():
+        claims: dict[str, list[Claim]] = {}
+        try:
+            for dist_info, rows in records.items():
+                if not (isinstance(rows, list) and all(isinstance(r, str) for r in rows)):
+                    raise ValueError(dist_info)
+                add_claims(claims, dist_info, rows)
+        except (AttributeError, ValueError):  # not a mapping; not rows; a size int() refused
+            continue
+        found[site] = claims
+    return found
+
+
 # --- import tensorflow (optional) -----------------------------------------------------------
 
 
@@ -364,6 +389,11 @@ class EnvironmentScan:
     # directories), existing directories only: where torch's preload and JAX's `import
     # nvidia.<x>` look (framework_loading.py).
     paths: tuple[str, ...] = ()
+    # Site -> copy_owners.site_claims(site), read by the child with the rest (claims_from_child).
+    claims: dict[str, dict[str, list[Claim]]] = field(default_factory=dict)
+    # children/interpreter.py's answer about the same interpreter, as the child gave it (None
+    # when it gave none): interpreter.interpreter_from_answer reads it.
+    interpreter: dict[str, Any] | None = None
 
 
 def probe_frameworks(
@@ -387,6 +417,7 @@ def probe_environment(
     timeout: float = 30.0,
     group: ChildGroup | None = None,
     pythonpath: Sequence[str] = (),
+    launched: LaunchedChild | None = None,
 ) -> EnvironmentScan:
     """The frameworks, nvidia-*/tensorrt/cuda-toolkit wheels, shared nvidia/ files and errors of
     `python` (default: this one).
@@ -394,13 +425,12 @@ def probe_environment(
     `paths` replaces the interpreter's sys.path as the places to look (site directories);
     `pythonpath` (user_python_path) goes before it, as PYTHONPATH does for the user's python;
     `import_tensorflow` additionally imports TensorFlow in a second child (5-8 s on CPU).
+    `launched` is the scan's child already started with these inputs (scan_launch.py).
     """
-    argument: dict[str, Any] = {
-        "paths": None if paths is None else [os.fspath(p) for p in paths],
-        "pythonpath": list(pythonpath),
-        "import_tensorflow": False,
-    }
-    result = run_child(CHILD, argument, python=python, timeout=timeout, group=group)
+    argument = scan_argument(paths, pythonpath)
+    if launched is None:
+        launched = launch_scan(python, pythonpath, group or ChildGroup(), paths)
+    result = finish_child(launched, timeout)
     if not result.ok or result.data is None:
         return EnvironmentScan((), (), (), (_child_failure(result, python),))
     data = result.data
@@ -417,4 +447,13 @@ def probe_environment(
         )
         frameworks = with_import_result(frameworks, imported)
     paths = tuple(_texts(data.get("paths")))
-    return EnvironmentScan(frameworks, wheels, shared_files_from_child(data), tuple(errors), paths)
+    shared = shared_files_from_child(data)
+    return EnvironmentScan(
+        frameworks,
+        wheels,
+        shared,
+        tuple(errors),
+        paths,
+        claims_from_child(data),
+        _mapping(data.get("interpreter")),
+    )

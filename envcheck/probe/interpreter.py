@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import re
 import subprocess
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from envcheck.errors import InputError, quoted
 from envcheck.probe.isolation import ChildGroup, ChildResult, run_child
@@ -53,6 +55,18 @@ def describe_interpreter(
     version = str(data.get("python", "")) if data is not None else ""
     if data is None or not version.startswith("3."):
         why = f"it is Python {version}" if version else _why_not_python(result, python, timeout)
+        raise InputError(f"{flag} {python!r} is not a runnable Python 3 interpreter: {why}")
+    return interpreter_from_answer(data, python, flag)
+
+
+def interpreter_from_answer(
+    data: Mapping[str, Any], python: str, flag: str = "--python"
+) -> Interpreter:
+    """The Interpreter the child's answer describes (children/interpreter.py's, which the
+    framework scan's child also gives); InputError when it is no Python 3."""
+    version = str(data.get("python", ""))
+    if not version.startswith("3."):
+        why = f"it is Python {version}" if version else "it gives no version"
         raise InputError(f"{flag} {python!r} is not a runnable Python 3 interpreter: {why}")
     try:
         # (A version of thousands of digits from a fake interpreter was exit 3 later, where

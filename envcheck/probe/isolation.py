@@ -19,7 +19,6 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Literal, TypeVar
@@ -211,6 +210,10 @@ def run_concurrently(
     exception) or a call raises, the registered children are killed first: the threads wait on
     theirs, and leaving the pool waits for the threads, which would hold envcheck up to a whole
     timeout."""
+    # Imported here: concurrent.futures loads logging, which a probe that starts its children
+    # before the rest of envcheck loads (launch_child) does not need on that path.
+    from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415
+
     pool = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix=name)
     try:
         return list(pool.map(function, items))
@@ -360,7 +363,13 @@ class ChildGroup:
         ChildOutputTooLargeError when stdout passed the limit (the child is killed there).
         The run's --deadline (probe/deadline.py) shortens `timeout`; a child it cuts short or
         refuses is noted as `check` (a TimeoutExpired or a ChildCancelledError as usual)."""
-        wait = deadline.bounded(timeout)
+        return self.wait_for(self.launch(command, env=env, check=check), timeout=timeout)
+
+    def launch(
+        self, command: Sequence[str], *, env: Mapping[str, str] | None = None, check: str = ""
+    ) -> subprocess.Popen[bytes]:
+        """Start `command` (the first half of run()); wait_for() reads it to its end. Between
+        the two its output waits in the pipes (a full pipe only pauses the child)."""
         with self._lock:
             if self._cancelled:
                 raise ChildCancelledError(command[0])
@@ -379,6 +388,15 @@ class ChildGroup:
             )
             register_child(process)
             self._running.add(process)
+        return process
+
+    def wait_for(
+        self, process: subprocess.Popen[bytes], *, timeout: float, check: str = ""
+    ) -> subprocess.CompletedProcess[str]:
+        """The second half of run(): read the launched `process` to its end, for at most
+        `timeout` (shortened by the --deadline) from now."""
+        command = process.args if isinstance(process.args, list) else [str(process.args)]
+        wait = deadline.bounded(timeout)
         try:
             # text=True's encoding: the locale's (nvidia-smi writes in it).
             ending = _read_until_end(
@@ -452,13 +470,58 @@ def run_child(
     probe has no business running. Such a child must not read sys.prefix: without site it is
     the base interpreter's, not the virtual environment's. `group` lets a caller cancel it.
     """
+    launched = launch_child(
+        name, argument, python=python, env=env, extra_args=extra_args, site=site, group=group
+    )
+    return finish_child(launched, timeout)
+
+
+@dataclass(frozen=True)
+class LaunchedChild:
+    """A child script launch_child started (or could not start: `process` None, `refusal`
+    says why), for finish_child to read to its end."""
+
+    name: str
+    group: ChildGroup
+    started: float  # time.monotonic() before the start
+    process: subprocess.Popen[bytes] | None
+    refusal: str = ""
+
+
+def launch_child(
+    name: str,
+    argument: Any = None,
+    *,
+    python: str | None = None,
+    env: Mapping[str, str] | None = None,
+    extra_args: Sequence[str] = (),
+    site: bool = True,
+    group: ChildGroup | None = None,
+) -> LaunchedChild:
+    """The first half of run_child: start child script `name` and return at once. A command
+    launches its slowest child before it loads the rest of itself, which then runs meanwhile;
+    finish_child must follow (with the group's cancel() for a command that fails between)."""
     flags = ["-I"] if site else ["-I", "-S"]
     command = [python or sys.executable, *flags, *extra_args, "-c", child_source(name)]
     command.append(json.dumps(argument))
+    group = group or ChildGroup()
     started = time.monotonic()
     try:
-        completed = (group or ChildGroup()).run(
-            command, timeout=timeout, env=env, check=_CHECKS.get(name, name)
+        process = group.launch(command, env=env, check=_CHECKS.get(name, name))
+    except OSError as exc:  # not startable, or cancelled
+        return LaunchedChild(name, group, started, None, str(exc))
+    return LaunchedChild(name, group, started, process)
+
+
+def finish_child(launched: LaunchedChild, timeout: float = DEFAULT_TIMEOUT_S) -> ChildResult:
+    """The second half of run_child: read the launched child to its end, for at most `timeout`
+    from now, and say what became of it."""
+    started, process = launched.started, launched.process
+    if process is None:
+        return ChildResult("not-run", None, None, None, launched.refusal, 0.0)
+    try:
+        completed = launched.group.wait_for(
+            process, timeout=timeout, check=_CHECKS.get(launched.name, launched.name)
         )
     except subprocess.TimeoutExpired as exc:
         stderr = decoded(exc.stderr)
@@ -467,7 +530,7 @@ def run_child(
     except ChildOutputTooLargeError as exc:
         seconds = time.monotonic() - started
         return ChildResult("too-large", None, None, None, exc.stderr[-_STDERR_TAIL:], seconds)
-    except OSError as exc:  # not startable, or cancelled
+    except OSError as exc:  # cancelled
         return ChildResult("not-run", None, None, None, str(exc), time.monotonic() - started)
     seconds = time.monotonic() - started
     tail = completed.stderr[-_STDERR_TAIL:]

@@ -1,7 +1,8 @@
 """`envcheck doctor`: will TensorFlow use the GPU here; if not, which link is broken and the fix.
 
-The probe's child processes start first, and the diagnosis (rules, matrix, report) loads while
-they run: most of the doctor's wall time is waiting for them (bench/run.py measures it).
+The probe's child processes start first (the framework scan's before this command imports the
+probe's own modules), and the diagnosis (rules, matrix, report) loads while they run: most of
+the doctor's wall time is waiting for them (bench/run.py measures it).
 Under --deadline every child is bounded by it (probe/deadline.py) and a watchdog writes a
 report without a verdict if the doctor's own is not out in time (doctor_deadline.py).
 """
@@ -9,25 +10,30 @@ report without a verdict if the doctor's own is not out in time (doctor_deadline
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import re
 import sys
 import time
 from collections.abc import Callable
-from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from envcheck import __version__
 from envcheck.atomic_file import check_writable, write_atomically
-from envcheck.cli.commands.doctor_deadline import Watchdog
 from envcheck.cli.exits import handles_errors
 from envcheck.cli.report_output import announce_written, requested_format
 from envcheck.cli.table import DOCTOR_FORMATS
 from envcheck.errors import EnvcheckError, InputError
 from envcheck.probe import deadline
-from envcheck.probe.background import StartedProbe, probe_timeout, start_probe
+from envcheck.probe.isolation import ChildGroup, LaunchedChild, user_python_path
+from envcheck.probe.scan_launch import launch_scan
 from envcheck.report.formats import Format, NodeFormat, choose_doctor_format
 from envcheck.report.stamp import Stamp
+
+if TYPE_CHECKING:
+    from envcheck.cli.commands.doctor_deadline import Watchdog
+    from envcheck.probe.background import StartedProbe
 
 # A node name as schedulers and DNS write them; no spaces or control characters, which would
 # break the text formats (a Prometheus label, a JUnit attribute, a Slurm hostlist).
@@ -44,17 +50,37 @@ def run(args: argparse.Namespace) -> int:
         raise EnvcheckError(f"--python {args.python!r} does not exist")
     if args.output is not None:
         check_writable(args.output)  # now, not after a smoke test of minutes
+    group = ChildGroup()
+    scan = None
+    if args.facts_file is None:
+        # Before the probe's modules load (~50 ms): the scan is the child the doctor waits for.
+        scan = launch_scan(args.python, user_python_path(os.environ), group)
+    try:
+        return _diagnose(args, chosen, stamp, group, scan)
+    finally:
+        group.cancel()  # after an error (a bad --target-gpu, Ctrl-C): exit now, not after NVML
+
+
+def _diagnose(
+    args: argparse.Namespace,
+    chosen: Format | NodeFormat,
+    stamp: Stamp,
+    group: ChildGroup,
+    scan: LaunchedChild | None,
+) -> int:
     watchdog = None
     if args.deadline is not None:
+        from envcheck.cli.commands.doctor_deadline import Watchdog  # noqa: PLC0415
+
         watchdog = Watchdog(args.deadline, _no_verdict(args.output, chosen, stamp))
         watchdog.start()
     if args.facts_file is not None:
         return _report(args, chosen, None, stamp, watchdog)
-    started = start_probe(python=args.python, timeout=probe_timeout(args.timeout))
-    try:
-        return _report(args, chosen, started, stamp, watchdog)
-    finally:
-        started.cancel()  # after an error (a bad --target-gpu, Ctrl-C): exit now, not after NVML
+    from envcheck.probe.background import probe_timeout, start_probe  # noqa: PLC0415
+
+    timeout = probe_timeout(args.timeout)
+    started = start_probe(python=args.python, timeout=timeout, scan=scan, group=group)
+    return _report(args, chosen, started, stamp, watchdog)
 
 
 def _report(
@@ -77,7 +103,7 @@ def _stamp(node: str | None) -> Stamp:
             "beginning with a letter or digit, at most 253 characters)"
         )
     now = time.time()
-    when = datetime.fromtimestamp(now, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now))  # datetime's import: ~1 ms
     return Stamp(node or _host_name(), when, __version__, now)
 
 

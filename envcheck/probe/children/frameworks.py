@@ -1,15 +1,16 @@
 """Child: the ML frameworks and pip nvidia-* wheels of an environment, read without importing.
 
-Runs as `python -I -c SOURCE JSON_ARG` in the probed interpreter, which may be any Python 3.7+:
-standard library and 3.7 syntax only. Argument: {"paths": [...] or null (this interpreter's
-sys.path), "pythonpath": [...] (the user's PYTHONPATH, which -I drops), "import_tensorflow": bool}. It reads *.dist-info/METADATA and *.egg-info/PKG-INFO
-(a manual scan, not importlib.metadata, so every Python behaves alike) and parses the frameworks'
-build files (TensorFlow build_info.py, torch/version.py, jaxlib/version.py) with ast; it never
-imports a framework unless "import_tensorflow" asks for it. In a site directory with an nvidia/
-folder it reads every RECORD that lists files there and reports the files two distributions
-install, and the files whose size (or, only where sizes cannot tell, hash) is no longer the one
-their RECORD gives. Bad metadata or RECORD rows become error strings, never a crash. Prints one JSON object as its last stdout line. Keep it small: the source
-travels on the command line (Windows allows 32767 characters).
+Runs as `python -I -c SOURCE JSON_ARG` in the probed interpreter (any Python 3.7+: standard
+library and 3.7 syntax only). Argument: {"paths": [...] or null (this sys.path), "pythonpath":
+[...] (the user's PYTHONPATH, which -I drops), "import_tensorflow": bool}. It reads
+*.dist-info/METADATA and *.egg-info/PKG-INFO (by hand, not importlib.metadata, so every Python
+behaves alike) and parses the frameworks' build files with ast; it imports a framework only
+when "import_tensorflow" asks. In a site with an nvidia/ folder it reads every RECORD listing
+files there: the files two distributions install, those whose size (or, where sizes cannot
+tell, hash) is not their RECORD's, and the rows the doctor would read for who wrote a file.
+It also answers children/interpreter.py's question. Bad metadata or rows become error strings,
+never a crash. Prints one JSON line last. Keep it small: the source travels on the command
+line (Windows allows 32767 characters).
 """
 
 import ast
@@ -78,9 +79,6 @@ def jsonable(value):
 
 def read_text(path):
     return Path(path).read_text(encoding="utf-8", errors="replace")
-
-
-# --- search paths ---------------------------------------------------------------------------
 
 
 def user_site():
@@ -152,9 +150,6 @@ def search_paths(paths, errors):
             seen.add(key)
             result.append(os.path.abspath(entry))  # noqa: PTH100
     return result
-
-
-# --- metadata -------------------------------------------------------------------------------
 
 
 def parse_headers(text):
@@ -251,9 +246,6 @@ def read_distribution(candidate, errors):
     }
 
 
-# --- build files ----------------------------------------------------------------------------
-
-
 def is_dict_call(node):
     func = node.func
     if isinstance(func, ast.Name):
@@ -316,10 +308,8 @@ def read_build_file(path, errors, problems):
 
 
 def read_record(meta_dir, keep=False):
-    """A RECORD's bytes; None when it is not a regular file. TensorFlow's (~3 MB) is read by
-    record_check (`keep`: kept in RECORDS) and again by shared_files, which takes it from
-    there; nothing else is kept (a site may hold 10,000 RECORDs). Past RECORD_BYTES the
-    callers read it their own way, or skip it."""
+    """A RECORD's bytes; None when it is no regular file. Only TensorFlow's (~3 MB, read by
+    record_check and shared_files) is kept, in RECORDS (`keep`): a site may hold 10,000."""
     path = os.path.join(meta_dir, "RECORD")  # noqa: PTH118
     if path in RECORDS:
         return RECORDS[path] if keep else RECORDS.pop(path)
@@ -335,9 +325,7 @@ def read_record(meta_dir, keep=False):
 
 def read_up_to(stream, limit):
     """stream.read(limit) in pieces of about the file's size: one read of `limit` allocates
-    `limit` bytes first (16 MiB for each of ~100 RECORDs of ~10 KB, more than reading them).
-    The twin of envcheck.probe.file_system's: this script runs in the target interpreter, which
-    cannot import envcheck."""
+    `limit` bytes first (16 MiB for each of ~100 RECORDs of ~10 KB). file_system's twin."""
     piece = max(os.fstat(stream.fileno()).st_size + 1, 1 << 16)
     chunks, left = [], limit
     while left > 0:
@@ -350,8 +338,8 @@ def read_up_to(stream, limit):
 
 
 def lines_containing(text, needle):
-    """The lines of `text` (as str.splitlines cuts them) that contain `needle`, found by
-    searching for `needle` rather than splitting a ~30,000-line RECORD into lines."""
+    """The lines of `text` (as splitlines cuts them) holding `needle`, found by searching, not
+    by splitting a ~30,000-line RECORD."""
     found, at = [], text.find(needle)
     while at >= 0:
         start = max(text.rfind("\n", 0, at), text.rfind("\r", 0, at)) + 1
@@ -411,9 +399,6 @@ def add_build(framework, errors):
     framework["problems"].append("build info not read: no file at %s" % looked)
 
 
-# --- the scan -------------------------------------------------------------------------------
-
-
 def scan(search, errors):
     frameworks, wheels = [], []
     for candidate in candidates(search, errors):
@@ -434,7 +419,7 @@ def scan(search, errors):
     return frameworks, wheels
 
 
-# --- files under nvidia/ that several distributions install ---------------------------------
+# --- files under nvidia/ that several distributions install
 
 RECORD_BYTES = 16 << 20  # far above any real RECORD (torch's: 1.5 MB)
 HASH_BYTES = 64 << 20  # hashed per run at most: only same-size copies need a hash
@@ -444,6 +429,7 @@ HASHES = ("sha256", "sha384", "sha512", "sha224", "sha1", "md5")  # hashlib's, f
 RECORDS = {}  # RECORD path -> its bytes, kept by record_check for shared_files (read_record)
 # What str.splitlines breaks lines at besides \n and \r.
 RARE_LINE_BREAKS = "\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+NVIDIA_ROW = re.compile(r"^nvidia/[^\r\n]*", re.MULTILINE)  # copy_owners.site_claims'
 
 
 def open_nofollow(path):
@@ -507,7 +493,7 @@ def digests(path, algorithms, size):
 
 def check_file(path, owners, budget):
     """What the file on disk is, next to each owner's RECORD row; None for an intact file of
-    one owner (not hashed: that would read gigabytes), and for one no row gives a size of."""
+    one owner (not hashed: gigabytes), and for one no row gives a size of."""
     try:
         info = os.lstat(str(path))
     except OSError:
@@ -545,29 +531,35 @@ def check_file(path, owners, budget):
     }
 
 
-def shared_files(site, budget, errors):
+def shared_files(site, budget, errors, claims_out):
     """The files under site/nvidia/ that two distributions' RECORDs list, or that one lists
-    and whose bytes are not the ones recorded (see check_file)."""
-    # Strings, not Path objects: a torch + TensorFlow environment lists ~1,000 files here, and
-    # a Path per file was half of this child's time (the doctor waits for it).
+    and whose bytes are not the ones recorded (see check_file). claims_out[site]: the rows
+    copy_owners.site_claims reads, by dist-info, where it reads these RECORDs."""
+    # Strings, not Paths: a Path per file was half of this child's time.
     if not os.path.isdir(os.path.join(site, "nvidia")):  # noqa: PTH112, PTH118
         return []
     try:
-        names = os.listdir(site)  # noqa: PTH208
-        metas = sorted(n for n in names if n.endswith(".dist-info") and not n.startswith("."))
+        names = sorted(os.listdir(site))  # noqa: PTH208
+        metas = [n for n in names if n.endswith(".dist-info") and not n.startswith(".")]
     except OSError:
         return []
-    listed = {}
+    listed, claims = {}, {}
+    if [n for n in names if os.path.normcase(n).endswith(".dist-info")] != metas:
+        claims = None  # site_claims lists by fnmatch: hidden ones too
     for meta_name in metas:
         record = os.path.join(site, meta_name, "RECORD")  # noqa: PTH118
         data = read_record(os.path.join(site, meta_name))  # noqa: PTH118
         if data is None:
+            if os.path.lexists(record):
+                claims = None  # a link, a FIFO: site_claims reads it
             continue
+        head = data[: 4 << 20]  # copy_owners.RECORD_LIMIT
+        if claims is not None and (head.startswith(b"nvidia/") or b"\nnvidia/" in head):
+            claims[meta_name] = NVIDIA_ROW.findall(head.decode("utf-8", "replace"))
         if len(data) > RECORD_BYTES:
             errors.append("%s is over %d bytes; not read" % (record, RECORD_BYTES))
             continue
-        # On the bytes: decoding keeps every ASCII byte, and TensorFlow's and torch's RECORDs
-        # (MBs, no row under nvidia/) need no decoding at all.
+        # On the bytes: TensorFlow's and torch's RECORDs (MBs, no nvidia/ row) need no decoding.
         if not data.startswith(b"nvidia/") and b"\nnvidia/" not in data:
             continue
         text = data.decode("utf-8", "replace")
@@ -577,6 +569,8 @@ def shared_files(site, budget, errors):
             owners = listed.setdefault(path, [])
             if not any(o[0] == name for o in owners):
                 owners.append((name, version, path, algorithm, digest, size))
+    if claims is not None:
+        claims_out[site] = claims
     found = []
     for path in sorted(listed):
         entry = check_file(os.path.join(site, path), listed[path], budget)  # noqa: PTH118
@@ -621,6 +615,21 @@ def import_tensorflow(paths):
     return result
 
 
+def interpreter():  # children/interpreter.py's answer: one interpreter start fewer
+    import platform
+    import struct
+
+    return {
+        "python": platform.python_version(),
+        "bits": struct.calcsize("P") * 8,
+        "executable": sys.executable,
+        "machine": platform.machine(),
+        "prefix": sys.prefix,
+        "base_prefix": sys.base_prefix,
+        "conda": os.path.isdir(os.path.join(sys.prefix, "conda-meta")),  # noqa: PTH112, PTH118
+    }
+
+
 def main(argv):
     errors = []
     try:
@@ -644,10 +653,10 @@ def main(argv):
         errors.append("bad argument: pythonpath must be a list of strings, not %r" % (pythonpath,))
     search = search_paths(paths, errors)
     frameworks, wheels = scan(search, errors)
-    shared, budget = [], [HASH_BYTES]
+    shared, budget, claims = [], [HASH_BYTES], {}
     for site in search:
         try:
-            shared.extend(shared_files(site, budget, errors))
+            shared.extend(shared_files(site, budget, errors, claims))
         except Exception as exc:  # one odd site directory must not cost the scan
             errors.append(
                 "unexpected %s reading RECORDs in %s: %r" % (type(exc).__name__, site, exc)
@@ -659,6 +668,8 @@ def main(argv):
         "frameworks": frameworks,
         "wheels": wheels,
         "shared_files": shared,
+        "nvidia_claims": claims,
+        "interpreter": interpreter(),
         "errors": errors,
     }
     if argument.get("import_tensorflow"):
