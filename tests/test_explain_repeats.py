@@ -22,7 +22,7 @@ import pytest
 
 from envcheck.explain import cycles as cycles_module
 from envcheck.explain import explanation as explain_module
-from envcheck.explain.digits import DigitReader, digit_blind, masked, relaxed
+from envcheck.explain.digits import MASK, DigitReader, digit_blind, masked, relaxed
 from envcheck.explain.explanation import Explanation, _Reading, explain_log
 from envcheck.explain.log_facts import PATTERNS as FACT_PATTERNS
 from envcheck.explain.matcher import CLEANING_PATTERNS, clean_line
@@ -360,3 +360,44 @@ def test_the_folded_engine_searches_a_buffer_without_folded_triggers_once() -> N
         position = data.find(b"\n", at) + 1
     assert found == 2000
     assert len(searches) == 1  # no folded piece to the end of the buffer, and it is remembered
+
+
+def _stretches(cycle: bytes, count: int, rng: random.Random) -> bytes:
+    """`count` copies of `cycle`, digits changed at random, now and then another byte."""
+    out = bytearray(cycle * count)
+    digits = [i for i, byte in enumerate(out) if 0x30 <= byte <= 0x39]
+    for at in rng.sample(digits, min(len(digits), rng.randrange(1, 40))):
+        out[at] = rng.choice(b"0123456789")
+    if rng.random() < 0.5:
+        out[rng.randrange(len(out))] = rng.choice(b"x09 \n")
+    return bytes(out)
+
+
+def test_a_run_told_which_digits_varied_before_reads_as_one_that_finds_them() -> None:
+    """A run of cycles may start with the digit places an earlier run of the same cycle found
+    varying (cycles.Cycles remembers them): how many stretches read like the cycle must not
+    change, whichever of the cycle's digit places it is told, pinned ones among them."""
+    rng = random.Random(22)
+    cycle = (
+        b"2021-01-20 10:00:07.000123: I tensorflow/core/x.cc:53] step 12 of 1875\n"
+        b"Epoch 3/200 - loss: 0.2961 - libcudart.so.11.0\n"
+    )
+    mask = cycle.translate(MASK)
+    digit_places = [i for i, byte in enumerate(mask) if byte == 0x30]
+    outcomes = set()
+    for _ in range(400):
+        pinned = {at: cycle[at] for at in rng.sample(digit_places, 3)}
+        next_cycle = _stretches(cycle, 1, rng)
+        if next_cycle.translate(MASK) != mask or any(
+            next_cycle[at] != digit for at, digit in pinned.items()
+        ):
+            continue  # (a run starts only where the next cycle reads like the first)
+        count = rng.randrange(1, 12)
+        buffer = b"head\n" + _stretches(cycle, count, rng)
+        told = rng.sample(digit_places, rng.randrange(len(digit_places)))
+        finding = cycles_module._Run(cycle, mask, pinned, next_cycle)
+        knowing = cycles_module._Run(cycle, mask, pinned, next_cycle, told)
+        good = finding.matching(buffer, 5, count)
+        assert knowing.matching(buffer, 5, count) == good
+        outcomes.add(good == count)
+    assert outcomes == {True, False}  # (both runs that hold and runs that break were tried)

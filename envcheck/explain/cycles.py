@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -37,6 +38,10 @@ if TYPE_CHECKING:
 # for a pasted log of a few hundred lines), and how many visits are remembered per region.
 MAX_CYCLE = 1 << 16
 VISITS_KEPT = 8192
+# Bytes of the first stretch of cycles compared after the first cycle (see Cycles._cycles).
+FIRST_STRETCH = 1 << 16
+# Cycles (by mask) whose varying digit places are remembered (at most MAX_CYCLE bytes each).
+MASKS_OF_CYCLES_KEPT = 16
 
 
 class _Run:
@@ -48,7 +53,12 @@ class _Run:
     byte instead took as long as the bare loop over the lines (issue 22)."""
 
     def __init__(
-        self, cycle: bytes, mask: bytes, pinned: dict[int, int], next_cycle: bytes
+        self,
+        cycle: bytes,
+        mask: bytes,
+        pinned: dict[int, int],
+        next_cycle: bytes,
+        known: Iterable[int] = (),
     ) -> None:
         self._cycle, self._mask, self._pinned = cycle, mask, pinned
         # The digit places that differ between the cycle and the next (which matched it),
@@ -57,8 +67,12 @@ class _Run:
         xored = (int.from_bytes(cycle, "big") ^ int.from_bytes(next_cycle, "big")).to_bytes(
             size, "big"
         )
-        differing = [found.start() for found in _NOT_ZERO.finditer(xored)]
-        self._varying = differing
+        differing = {found.start() for found in _NOT_ZERO.finditer(xored)}
+        # And those found to vary in an earlier run of a cycle of this mask, where they may
+        # vary here too (a digit, not pinned): each place found in the middle of a stretch
+        # costs a comparison more, and a training log's cycles break every 5,000 lines.
+        differing.update(at for at in known if mask[at] == 0x30 and at not in pinned)
+        self.varying = sorted(differing)
 
     def matching(self, buffer: bytes, position: int, count: int) -> int:
         """How many of the `count` stretches of the cycle's length from `position` read like
@@ -66,7 +80,7 @@ class _Run:
         cycle = self._cycle
         period = len(cycle)
         stretches = bytearray(memoryview(buffer)[position : position + count * period])
-        good = self._settled(stretches, self._varying, count)
+        good = self._settled(stretches, self.varying, count)
         whole = cycle * count
         low = 0
         while good > 0:
@@ -78,7 +92,7 @@ class _Run:
                 good = low // period
                 break
             # A digit that varies further on, not pinned: it need only be a digit.
-            self._varying.append(at)
+            self.varying.append(at)
             good = min(good, self._settled(stretches, [at], count))
         return good
 
@@ -116,6 +130,9 @@ def _first_difference(one: bytes | bytearray, other: bytes | bytearray, low: int
     length: none): stretches twice as long each time while they agree, then the one that
     differs halved (a few passes at most)."""
     step, size = 64, len(one)
+    if low == 0 and one == other:
+        # (Most runs agree to their end: one memcmp, not a pass over slices copied in steps.)
+        return size
     while low < size:
         high = min(low + step, size)
         if one[low:high] == other[low:high]:
@@ -174,6 +191,8 @@ class Cycles:
         self._pins: list[int] = []  # places in the buffer of the digits the reading hung on
         self._blind = 0  # lines read whose pinned digits could not be placed in the buffer
         self._last: tuple[int, str] = (-1, "")  # where the last line read starts, its text
+        # A cycle's mask -> the places of its digits that varied in its last run (_Run).
+        self._varying_of: dict[bytes, list[int]] = {}
 
     def read(self, scanner: ChunkScanner) -> None:
         """The reading has taken the line the scanner yielded last: place its pins."""
@@ -254,9 +273,15 @@ class Cycles:
             return 0
         # The first cycle matched (most attempts end before); the next are compared with it in
         # stretches twice as long each time, so that what is compared past the end of the run
-        # is never more than what is passed over.
-        run = _Run(buffer[start:position], cycle, pinned, buffer[position : position + period])
-        done, stretch = 1, 1
+        # is never more than what is passed over (and FIRST_STRETCH bytes): each comparison
+        # costs tens of microseconds in Python whatever its length, so starting with one
+        # cycle's worth made the comparisons after each break of a training log's cycles
+        # (a problem line every 5,000 lines) half of explain's reading time (issue 22).
+        known = self._varying_of.get(cycle, ())
+        run = _Run(
+            buffer[start:position], cycle, pinned, buffer[position : position + period], known
+        )
+        done, stretch = 1, max(1, FIRST_STRETCH // period)
         while done < most:
             count = min(stretch, most - done)
             good = run.matching(buffer, position + done * period, count)
@@ -264,6 +289,9 @@ class Cycles:
             if good < count:
                 break
             stretch *= 2
+        if len(self._varying_of) >= MASKS_OF_CYCLES_KEPT:
+            self._varying_of.clear()
+        self._varying_of[cycle] = run.varying
         return done
 
     def _matching_one(self, position: int, cycle: bytes, pinned: dict[int, int]) -> bool:
