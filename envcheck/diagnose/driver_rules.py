@@ -262,6 +262,13 @@ def _architecture_for_build(context: Context, build: FrameworkBuild) -> list[Fin
     mlir = _mlir_sass(build)
     findings = []
     listed = ", ".join(str(t) for t in targets)
+    what = f"build targets: {listed}"
+    if build.bounded_by is not None:
+        capabilities = [t.capability for t in targets]
+        what = (
+            f"built with CUDA {build.bounded_by}, whose nvcc compiles for CC {min(capabilities)} "
+            f"to {max(capabilities)} only"
+        )
     this = f"this {build.label}"
     for name, capability in context.capabilities:
         if capability is None:
@@ -274,7 +281,7 @@ def _architecture_for_build(context: Context, build: FrameworkBuild) -> list[Fin
                     Severity.ERROR,
                     f"{name} (compute capability {capability}) cannot run {this}: "
                     f"{outcome.message}.",
-                    (f"build targets: {listed}",),
+                    (what,),
                     f"Install a {build.label} release whose build covers this GPU "
                     f"({_recommend_command(build)} shows which), or build it from source for "
                     "this GPU.",
@@ -289,7 +296,7 @@ def _architecture_for_build(context: Context, build: FrameworkBuild) -> list[Fin
                     f"{name} (compute capability {capability}) has no native kernels in this "
                     f"build; {build.label} JIT-compiles them from PTX on first use, which can take "
                     "many minutes.",
-                    (f"build targets: {listed}",),
+                    (what,),
                     "Expect a slow first run (the driver caches the result), or use a release "
                     "with native kernels for this GPU.",
                     data={"framework": build.key},

@@ -32,6 +32,7 @@ from envcheck.probe.facts import (
     LibraryFacts,
     PlatformFacts,
 )
+from envcheck.probe.frameworks import jax_build, normalize_build_info
 from envcheck.versions import DriverVersion
 
 FROM_LOG = "log"  # found_via of every fact read from a log
@@ -95,25 +96,66 @@ def _torch_tag_cuda(version: str) -> str | None:
     return f"{tag[:-1]}.{tag[-1]}"
 
 
+def _tensorflow_build(log: LogFacts) -> dict[str, object]:
+    """TensorFlow's build facts: tf.sysconfig.get_build_info() where the log prints it (read as
+    the probe reads it), else the CUDA the runtime library names it asked for imply, else the
+    CUDA the environment shows; none where the log names its release (the matrix has its row)."""
+    if log.tensorflow_build:
+        raw: dict[str, object] = {}
+        for key, text in log.tensorflow_build.items():
+            if key == "is_cuda_build":
+                raw[key] = text == "True"
+            elif key == "cuda_compute_capabilities":
+                raw[key] = [part.strip(" '\"") for part in text.split(",") if part.strip(" '\"")]
+            else:
+                raw[key] = text
+        build = normalize_build_info(raw)
+        build.pop("raw", None)
+        return build
+    cuda = None if log.tensorflow else _lowest_cuda(log)
+    return {"cuda_version": cuda} if cuda is not None else {}
+
+
+def _jax_parts(log: LogFacts) -> list[FrameworkFacts]:
+    """JAX's distributions the log shows, with their build facts read as the probe reads them
+    (a jaxlib's +cudaNN.cudnnMM tag, a jax-cudaNN-plugin's name)."""
+    parts = [FrameworkFacts("jax", "jax", UNKNOWN, None)]
+    if log.jaxlib:
+        build, via = jax_build("jaxlib", log.jaxlib, None)
+        parts.append(FrameworkFacts("jaxlib", "jaxlib", log.jaxlib, None, build, via))
+    if log.jax_plugin:
+        name = f"jax-cuda{log.jax_plugin}-plugin"
+        build, via = jax_build(name, UNKNOWN, None)
+        parts.append(FrameworkFacts(name, name, UNKNOWN, None, build, via))
+    return parts
+
+
 def _frameworks(log: LogFacts) -> tuple[FrameworkFacts, ...]:
     """The frameworks the log shows, with the version and build CUDA it shows (else unknown:
     an "unknown" version, which no rule reads as one, and no build facts)."""
-    found = []
+    shown = {
+        "tensorflow": bool(log.tensorflow or log.tensorflow_build),
+        "torch": bool(log.torch),
+        "jax": bool(log.jaxlib or log.jax_plugin),
+    }
+    found: list[FrameworkFacts] = []
     for key in FRAMEWORKS:
-        if key not in log.frameworks and not (key == "torch" and log.torch):
+        if key not in log.frameworks and not shown[key]:
             continue
         build: dict[str, object] = {}
         version = UNKNOWN
         if key == "tensorflow":
             version = log.tensorflow or UNKNOWN
-            cuda = None if log.tensorflow else _lowest_cuda(log)
-            if cuda is not None:
-                build["cuda_version"] = cuda
+            build = _tensorflow_build(log)
         elif key == "torch":
             version = log.torch or UNKNOWN
-            cuda = _torch_tag_cuda(version) or log.cuda
+            # The wheel's tag, else the CUDA runtime it asked for, else the environment's.
+            cuda = _torch_tag_cuda(version) or _lowest_cuda(log)
             if cuda is not None and not version.endswith("+cpu"):
                 build["cuda_version"] = cuda
+        else:
+            found.extend(_jax_parts(log))
+            continue
         found.append(FrameworkFacts(key, key, version, None, build, FROM_LOG if build else None))
     return tuple(found)
 
