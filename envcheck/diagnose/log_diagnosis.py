@@ -37,6 +37,7 @@ from envcheck.versions import DriverVersion
 
 FROM_LOG = "log"  # found_via of every fact read from a log
 UNKNOWN = "unknown"  # PlatformFacts.os and .arch where the log does not tell them
+PROGRAM = "program"  # FrameworkFacts.name of a program the log ran that it does not name
 
 # The facts each finding's code is about, by key prefix of LogFacts.sources: their lines are
 # the finding's evidence. A code not listed shows the lines of every fact read.
@@ -157,7 +158,19 @@ def _frameworks(log: LogFacts) -> tuple[FrameworkFacts, ...]:
             found.extend(_jax_parts(log))
             continue
         found.append(FrameworkFacts(key, key, version, None, build, FROM_LOG if build else None))
-    return tuple(found)
+    return (*found, *_program(log, found))
+
+
+def _program(log: LogFacts, judged: list[FrameworkFacts]) -> tuple[FrameworkFacts, ...]:
+    """Where the log shows no framework the doctor judges, the program it ran (a framework the
+    log is read as, such as PaddlePaddle or CuPy, else an unnamed one) with the CUDA it asked
+    for or the environment gave it: the facts model's record of an installed program, which
+    driver_rules.program_driver compares with the driver."""
+    cuda = _lowest_cuda(log)
+    if judged or cuda is None:
+        return ()
+    name = log.framework or PROGRAM
+    return (FrameworkFacts(name, name, UNKNOWN, None, {"cuda_version": cuda}, FROM_LOG),)
 
 
 def _driver(log: LogFacts) -> DriverFacts:
@@ -170,7 +183,7 @@ def _driver(log: LogFacts) -> DriverFacts:
             pass
     return DriverFacts(
         version=log.driver,
-        cuda=None,
+        cuda=log.driver_cuda,
         found_via=FROM_LOG if log.driver else None,
         state=state,  # type: ignore[arg-type]
         kernel_module=log.kernel_module,

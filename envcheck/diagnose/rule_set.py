@@ -24,6 +24,7 @@ Rule = Callable[[Context], list[Finding]]
 RULES: tuple[Rule, ...] = (
     driver_rules.driver_presence,
     driver_rules.driver_version,
+    driver_rules.program_driver,
     driver_rules.gpu_architecture,
     framework_rules.framework_installed,
     framework_rules.cpu_only_build,
@@ -66,6 +67,7 @@ TENSORFLOW_RULES: frozenset[Rule] = _TENSORFLOW_LIBRARY_RULES | {
 GPU_RULES: frozenset[Rule] = _TENSORFLOW_LIBRARY_RULES | {
     driver_rules.driver_presence,
     driver_rules.driver_version,
+    driver_rules.program_driver,
     driver_rules.gpu_architecture,
     framework_rules.cpu_only_build,
     framework_rules.windows_native,

@@ -269,6 +269,8 @@ _CUDA = re.compile(
     r"|\bCUDA_VERSION=(?P<env>\d{1,2}\.\d{1,2})\b"
     r"|\bcuda-(?:version|cudart)(?:\s{1,40}|-|==?)(?P<conda12>\d{2}\.\d{1,2})\b"
     r"|\bnvidia-cuda-runtime-cu\d{2}(?:\s{1,40}|-|==)(?P<wheel>\d{2}\.\d{1,2})\b"
+    # PaddlePaddle's device line: "Driver API Version: 10.1, Runtime API Version: 10.2"
+    r"|Runtime API Version: (?P<runtime>\d{1,2}\.\d{1,2})\b"
 )
 _CUDA_GATES = (
     "cudatoolkit",
@@ -279,7 +281,13 @@ _CUDA_GATES = (
     "cuda-version",
     "cuda-cudart",
     "nvidia-cuda-runtime-cu",
+    "Runtime API Version: ",
 )
+# The CUDA the driver supports where the log shows it without the driver's release:
+# PaddlePaddle's "Driver API Version: 10.1". (nvidia-smi's "CUDA Version: 12.2" comes with the
+# release, which the rules compare instead.)
+_DRIVER_CUDA = re.compile(r"Driver API Version: (?P<version>\d{1,2}\.\d{1,2})\b")
+_DRIVER_CUDA_GATES = ("Driver API Version: ",)
 # The PyTorch installed, as collect_env and a wheel's file name (pip installing it) write it,
 # pip list's column ("torch    2.1.0+cu121"), pip's "Requirement already satisfied: torch in
 # ... (2.1.0)", a print of torch.__version__ ("'2.1.0+cu121'", a line of its own: the local tag
@@ -337,6 +345,7 @@ _VALUES: tuple[tuple[str, re.Pattern[str], tuple[str, ...], bool], ...] = (
     ("tensorflow", _TF_VERSION, _TF_VERSION_GATES, True),
     ("driver", _DRIVER, _DRIVER_GATES, False),
     ("kernel_module", _KERNEL, _KERNEL_GATES, False),
+    ("driver_cuda", _DRIVER_CUDA, _DRIVER_CUDA_GATES, False),
     ("cuda", _CUDA, _CUDA_GATES, True),
     ("torch", _TORCH_VERSION, _TORCH_VERSION_GATES, True),
     ("jaxlib", _JAXLIB, _JAXLIB_GATES, True),
@@ -403,6 +412,7 @@ class LogFacts:
     cudnn: str | None = None  # the cuDNN TensorFlow loaded, decoded (8400 -> 8.4.0)
     driver: str | None = None  # the driver release (libcuda's, nvidia-smi's)
     kernel_module: str | None = None  # the kernel module's release, as TensorFlow reports it
+    driver_cuda: str | None = None  # X.Y of the CUDA the driver supports, where only it is shown
     cuda: str | None = None  # X.Y of the CUDA the environment provides (conda, a container)
     torch: str | None = None  # the PyTorch version the log shows, with its local tag
     jaxlib: str | None = None  # the jaxlib version the log shows, with its local tag
@@ -441,6 +451,7 @@ class LogFacts:
             "cudnn": self.cudnn,
             "driver": self.driver,
             "kernel_module": self.kernel_module,
+            "driver_cuda": self.driver_cuda,
             "cuda": self.cuda,
             "torch": self.torch,
             "jaxlib": self.jaxlib,
