@@ -33,6 +33,13 @@ SIGNATURES = load_signatures(MATRIX)
 BY_ID = {s.id: s for s in SIGNATURES}
 
 SAMPLES: dict[str, tuple[str, ...]] = {
+    # PaddlePaddle/Paddle#26954 and #12965 (tests/corpus-holdout-2, read since issue 22)
+    "paddle-cudnn-compiled-vs-machine": (
+        "WARNING: device: 0. The installed Paddle is compiled with CUDNN 7.6, but CUDNN version in your machine is 7.3, which may cause serious incompatible bug. Please recompile or reinstall Paddle with compatible CUDNN version.",
+    ),
+    "paddle-libcudnn-header-unmatched": (
+        "Check failed: (cudnn_cuh_major < 4 && cudnn_dso_major < 4) || (cudnn_cuh_major == cudnn_dso_major) [cudnn init] libcudnn v5 with header v7 unmatched!",
+    ),
     "library-file-not-loadable": (
         # measured: ctypes.CDLL on an 11-byte file and on a Git LFS pointer (glibc 2.36)
         "OSError: /tmp/libcublas.so.12: file too short",

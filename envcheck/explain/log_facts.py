@@ -78,7 +78,7 @@ _PLATFORM_MARKERS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
             r"|macosx_\d+_\d+_|\.dylib\b|\bDarwin\b"
             # collect_env's "OS: macOS 14.4 (arm64)", platform.platform()'s "macOS-14.4-arm64",
             # the Apple toolchain's target triple.
-            r"|\bmacOS[ -]\d|\bMac OS X\b|-apple-darwin"
+            r"|\bmacOS[ -]\d|\bMac OS X\b|-apple-darwin|\] on darwin\b"
         ),
         (
             "/Users/",
@@ -90,6 +90,7 @@ _PLATFORM_MARKERS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
             "macOS",
             "Mac OS X",
             "-apple-darwin",
+            "on darwin",
         ),
         "macos",
     ),
@@ -239,12 +240,16 @@ _TF_BUILD_GATES = (
 _DRIVER = re.compile(
     r"(?:libcuda reported version is|Driver Version|Nvidia driver version|NVML library version)"
     r":?\s+(?P<version>\d{3}\.\d{1,3}(?:\.\d{1,3})?)"
+    # an NGC container's start-up check: "This container was built for NVIDIA Driver Release
+    # 530.30 or later, but" and, on the next line, "version 470.161.03 was detected"
+    r"|\bversion (?P<ngc>\d{3}\.\d{1,3}(?:\.\d{1,3})?) was detected"
 )
 _DRIVER_GATES = (
     "libcuda reported version is",
     "Driver Version",
     "Nvidia driver version",
     "NVML library version",
+    "was detected",
 )
 # TensorFlow's driver check prints the kernel module's release beside libcuda's;
 # /proc/driver/nvidia/version (and dmesg) "NVRM version: NVIDIA UNIX x86_64 Kernel Module
@@ -299,7 +304,7 @@ _TORCH_TAG = r"(?:\+(?:cu\d{2,3}|cpu|rocm[\d.]{1,8}))"
 _TORCH_VERSION = re.compile(
     r"(?:PyTorch version: |\btorch(?:-| version:? |[ \t]{1,40}))"
     r"(?P<version>\d\.\d{1,2}(?:\.\d{1,2})?" + _TORCH_TAG + r"?)(?![\w.])"
-    r"|^'?(?P<bare>[12]\.\d{1,2}\.\d{1,2}\+(?:cu\d{2,3}|cpu))'?$"
+    r"|^'?(?P<bare>[12]\.\d{1,2}\.\d{1,2}\+(?:cu\d{2,3}|cpu))'?(?:\s|$)"
     r"|Requirement already satisfied: torch in [^()]{1,300}?\((?P<satisfied>\d\.\d{1,2}\.\d{1,2}"
     + _TORCH_TAG
     + r"?)\)"
