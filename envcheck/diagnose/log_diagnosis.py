@@ -25,6 +25,7 @@ from envcheck.findings import Finding, ordered
 from envcheck.framework_names import FRAMEWORKS
 from envcheck.matrix.model import Matrix
 from envcheck.probe.facts import (
+    ANOTHER_VERSION,
     DriverFacts,
     Facts,
     FrameworkFacts,
@@ -50,6 +51,7 @@ _FACTS_OF_CODE: dict[str, tuple[str, ...]] = {
     "windows-native-gpu-unsupported": ("platform:windows", "tensorflow"),
     "framework-cpu-only": ("platform:macos", "framework:", "tensorflow", "torch", "driver", "gpu:"),
     "cudnn-version-mismatch": ("cudnn", "tensorflow", "library:"),
+    "cuda-version-mismatch": ("failed:", "cuda", "toolkit", "tensorflow", "torch"),
 }
 
 
@@ -193,8 +195,57 @@ def _driver(log: LogFacts) -> DriverFacts:
     )
 
 
-def facts_from_log(log: LogFacts) -> Facts:
-    """The probe's facts model filled from what a log shows."""
+def _same_runtime(asked: str, present: str) -> bool:
+    """Whether a CUDA runtime of version `present` serves a name asked for as CUDA `asked`
+    (one of "11.0/11.2/11.8"): the same major from CUDA 11 (the soname carries the major),
+    the same major.minor before (libcudart.so.10.1)."""
+    try:
+        have = Version(present)
+        wanted = [Version(text) for text in asked.split("/")]
+    except InvalidVersion:
+        return True  # (cannot tell: never a mismatch)
+    major = have.release[0]
+    return any(
+        w.release[0] == major and (major >= 11 or w.release[:2] == have.release[:2]) for w in wanted
+    )
+
+
+def _roles(matrix: Matrix) -> dict[str, str]:
+    """Library file name (lower case) -> its role (cudart, cublas, ...), from the matrix."""
+    roles = {}
+    for library_set in matrix.library_sets:
+        for library in library_set.libraries:
+            for name in (library.linux, library.windows):
+                if name:
+                    roles[name.lower()] = library.role
+    return roles
+
+
+def _other_versions(log: LogFacts, matrix: Matrix | None) -> tuple[LibraryFacts, ...]:
+    """A library the log could not load, where the CUDA the environment installs (conda's,
+    the image's, nvcc's) is another version than the one it belongs to: the file that is
+    there is of another version, as the probe records a copy found by another version's name
+    (found_via ANOTHER_VERSION). Nothing where the environment's CUDA is not shown."""
+    present = log.cuda or log.toolkit
+    if matrix is None or present is None:
+        return ()
+    roles = _roles(matrix)
+    found = []
+    for name, asked in log.failed_libraries.items():
+        role = roles.get(name.lower()) or ("cudart" if "cudart" in name.lower() else None)
+        if role is None or _same_runtime(asked, present):
+            continue
+        where = "the environment's CUDA" if log.cuda else "the CUDA toolkit installed (nvcc)"
+        problem = f"is CUDA {present}, not the CUDA {asked} that {name} belongs to"
+        found.append(
+            LibraryFacts(role, name, where, present, None, False, ANOTHER_VERSION, None, (problem,))
+        )
+    return tuple(found)
+
+
+def facts_from_log(log: LogFacts, matrix: Matrix | None = None) -> Facts:
+    """The probe's facts model filled from what a log shows (with `matrix`, the libraries it
+    could not load where the environment has another CUDA version of them)."""
     os_name = _os(log)
     platform = PlatformFacts(
         os=os_name,
@@ -212,9 +263,9 @@ def facts_from_log(log: LogFacts) -> Facts:
         GpuFacts(index, name, capability or None, None, None, FROM_LOG)
         for index, (name, capability) in enumerate(log.gpus.items())
     )
-    libraries: tuple[LibraryFacts, ...] = ()
+    libraries = _other_versions(log, matrix)
     if log.cudnn is not None:
-        libraries = (
+        libraries += (
             LibraryFacts("cudnn", "libcudnn", FROM_LOG, log.cudnn, None, True, FROM_LOG, None, ()),
         )
     return Facts(platform, _driver(log), gpus, libraries, _frameworks(log), (), (), 0.0)
@@ -312,7 +363,7 @@ def reason_over_log(explanation: Explanation, matrix: Matrix) -> Explanation:
     """An explanation with what the doctor's rules conclude from its facts, and the fixes its
     facts narrow."""
     log = explanation.facts
-    context = Context(facts_from_log(log), matrix, None)
+    context = Context(facts_from_log(log, matrix), matrix, None)
     rules = log_rule_findings(log, context)
     signatures = [_for_release(f, context, log.framework) for f in explanation.findings]
     if not rules and signatures == list(explanation.findings):

@@ -288,6 +288,15 @@ _CUDA_GATES = (
     "nvidia-cuda-runtime-cu",
     "Runtime API Version: ",
 )
+# The CUDA toolkit installed on the machine, which the framework may not use (so no build is
+# read from it): nvcc's "Cuda compilation tools, release 11.8, V11.8.89", collect_env's "CUDA
+# runtime version: 11.8.89" (the nvcc it found). A program that asks for another CUDA's runtime
+# and cannot load it was built for another CUDA than the one installed.
+_TOOLKIT = re.compile(
+    r"Cuda compilation tools, release (?P<nvcc>\d{1,2}\.\d{1,2})\b"
+    r"|CUDA runtime version: (?P<collect>\d{1,2}\.\d{1,2})\.\d"
+)
+_TOOLKIT_GATES = ("Cuda compilation tools, release ", "CUDA runtime version: ")
 # The CUDA the driver supports where the log shows it without the driver's release:
 # PaddlePaddle's "Driver API Version: 10.1". (nvidia-smi's "CUDA Version: 12.2" comes with the
 # release, which the rules compare instead.)
@@ -351,6 +360,7 @@ _VALUES: tuple[tuple[str, re.Pattern[str], tuple[str, ...], bool], ...] = (
     ("driver", _DRIVER, _DRIVER_GATES, False),
     ("kernel_module", _KERNEL, _KERNEL_GATES, False),
     ("driver_cuda", _DRIVER_CUDA, _DRIVER_CUDA_GATES, False),
+    ("toolkit", _TOOLKIT, _TOOLKIT_GATES, True),
     ("cuda", _CUDA, _CUDA_GATES, True),
     ("torch", _TORCH_VERSION, _TORCH_VERSION_GATES, True),
     ("jaxlib", _JAXLIB, _JAXLIB_GATES, True),
@@ -418,6 +428,9 @@ class LogFacts:
     driver: str | None = None  # the driver release (libcuda's, nvidia-smi's)
     kernel_module: str | None = None  # the kernel module's release, as TensorFlow reports it
     driver_cuda: str | None = None  # X.Y of the CUDA the driver supports, where only it is shown
+    toolkit: str | None = None  # X.Y of the CUDA toolkit installed (nvcc's), not a build's
+    # library name -> its CUDA, for the libraries a signature says could not be loaded
+    failed_libraries: dict[str, str] = field(default_factory=dict)
     cuda: str | None = None  # X.Y of the CUDA the environment provides (conda, a container)
     torch: str | None = None  # the PyTorch version the log shows, with its local tag
     jaxlib: str | None = None  # the jaxlib version the log shows, with its local tag
@@ -457,6 +470,8 @@ class LogFacts:
             "driver": self.driver,
             "kernel_module": self.kernel_module,
             "driver_cuda": self.driver_cuda,
+            "toolkit": self.toolkit,
+            "failed_libraries": dict(self.failed_libraries),
             "cuda": self.cuda,
             "torch": self.torch,
             "jaxlib": self.jaxlib,
@@ -538,6 +553,8 @@ _SPELLED = {
     ("torch", "conda"): _torch_from_conda,
     ("torch", "image"): _torch_from_image,
 }
+# The codes of signatures whose "library" group names a library that could not be loaded.
+_NOT_LOADED = frozenset({"cuda-library-missing"})
 _KEEP_FIRST = {attribute: keep_first for attribute, _, _, keep_first in _VALUES}
 
 
@@ -774,6 +791,12 @@ class LogFactCollector:
                 if facts.cudnn is not None:
                     sources["cudnn"] = where
                     changed = True
+            failed = hit.groups.get("library", "") if hit.code in _NOT_LOADED else ""
+            cuda = self._libraries.get(failed.lower())
+            if cuda and facts.failed_libraries.get(failed) != cuda:
+                facts.failed_libraries[failed] = cuda
+                sources[f"failed:{failed}"] = where
+                changed = True
             if self._tensorflow_path(hit.text):
                 sources["tensorflow_range"] = where
                 changed = True
