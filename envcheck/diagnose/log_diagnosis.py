@@ -43,10 +43,15 @@ PROGRAM = "program"  # FrameworkFacts.name of a program the log ran that it does
 # The facts each finding's code is about, by key prefix of LogFacts.sources: their lines are
 # the finding's evidence. A code not listed shows the lines of every fact read.
 _FACTS_OF_CODE: dict[str, tuple[str, ...]] = {
-    "driver-too-old": ("driver", "cuda", "framework:", "tensorflow", "torch", "library:", "gpu:"),
+    "driver-too-old": (
+        *("driver", "driver_cuda", "cuda", "framework:", "tensorflow", "tensorflow_build"),
+        *("torch", "jaxlib", "jax_plugin", "library:", "gpu:"),
+    ),
     "driver-too-new": ("driver", "gpu:"),
     "driver-library-mismatch": ("driver", "kernel_module"),
-    "compute-capability-unsupported": ("gpu:", "tensorflow", "torch", "cuda"),
+    "compute-capability-unsupported": (
+        *("gpu:", "tensorflow", "tensorflow_build", "torch", "jaxlib", "cuda", "library:"),
+    ),
     "python-unsupported": ("python", "tensorflow"),
     "windows-native-gpu-unsupported": ("platform:windows", "tensorflow"),
     "framework-cpu-only": ("platform:macos", "framework:", "tensorflow", "torch", "driver", "gpu:"),
