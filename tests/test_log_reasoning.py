@@ -340,3 +340,52 @@ def test_a_program_the_doctor_does_not_judge_is_compared_with_the_driver() -> No
     probed = machine(frameworks=(paddle,), driver=driver("440.33.01", "10.2"), libraries=())
     finding = next(f for f in diagnose(probed, MATRIX).findings if f.code == "driver-too-old")
     assert "PaddlePaddle" in finding.message and "450.80.02" in finding.fix
+
+
+# --- more shapes of the same facts ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "gpus"),
+    [
+        (
+            "name: GeForce GTX 1080 Ti major: 6 minor: 1 memoryClockRate(GHz): 1.582",
+            {"GeForce GTX 1080 Ti": "6.1"},
+        ),
+        (
+            "00:04.0 3D controller: NVIDIA Corporation GK210GL [Tesla K80] (rev a1)",
+            {"Tesla K80": ""},
+        ),
+        ("'NVIDIA GeForce RTX 4090'", {"NVIDIA GeForce RTX 4090": ""}),
+    ],
+    ids=["tf1-device", "lspci", "get-device-name"],
+)
+def test_more_gpu_lines(line: str, gpus: dict[str, str]) -> None:
+    assert explained([line]).facts.gpus == gpus
+
+
+def test_a_package_named_for_its_cuda_against_dpkgs_driver() -> None:
+    log = [
+        "Successfully installed mxnet-cu101-1.5.0",
+        "ii  nvidia-driver-396   396.54-0ubuntu0~gpu18.04.1   amd64   NVIDIA driver metapackage",
+    ]
+    assert "418.39" in one(log, "driver-too-old").fix  # CUDA 10.1's own driver
+    newer = [log[0], log[1].replace("396.54", "418.87.01").replace("-396 ", "-418 ")]
+    assert "driver-too-old" not in codes(newer)
+
+
+def test_the_kernel_modules_release_is_the_driver_where_no_other_is_shown() -> None:
+    proc = "NVRM version: NVIDIA UNIX x86_64 Kernel Module  {}  Sun Jul 19 20:02:18 UTC 2020"
+    assert "driver-too-old" in codes([proc.format("450.51.06"), "torch 2.1.0+cu118"])
+    assert "driver-too-old" not in codes([proc.format("450.80.02"), "torch 2.1.0+cu118"])
+
+
+@pytest.mark.parametrize(
+    ("line", "platform"),
+    [
+        ("(venv) ada@PC:/mnt/c/Users/ada/project$ python train.py", "wsl"),
+        ('root@3f2a1b4c5d6e:/workspace# python -c "import torch"', "container"),
+    ],
+)
+def test_a_shell_prompt_tells_where_it_ran(line: str, platform: str) -> None:
+    assert explained([line]).facts.platforms == {platform}

@@ -188,10 +188,13 @@ def _driver(log: LogFacts) -> DriverFacts:
                 state = "mismatch"
         except InputError:
             pass
+    # The kernel module's release is the driver's where the log shows no other (a
+    # /proc/driver/nvidia/version or dmesg line).
+    version = log.driver or log.kernel_module
     return DriverFacts(
-        version=log.driver,
+        version=version,
         cuda=log.driver_cuda,
-        found_via=FROM_LOG if log.driver else None,
+        found_via=FROM_LOG if version else None,
         state=state,  # type: ignore[arg-type]
         kernel_module=log.kernel_module,
         user_library=log.driver,

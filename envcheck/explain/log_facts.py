@@ -36,8 +36,17 @@ _PLATFORM_MARKERS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
         "windows",
     ),
     (
-        re.compile(r"/usr/lib/wsl/lib|microsoft-standard-WSL2|\bWSL2\b", re.IGNORECASE),
-        ("/usr/lib/wsl/lib", "microsoft-standard-WSL2", "WSL2"),
+        # (/mnt/c/: Windows' drive as WSL mounts it)
+        re.compile(r"/usr/lib/wsl/lib|microsoft-standard-WSL2|\bWSL2\b|(?<![\w/])/mnt/[c-f]/"),
+        (
+            "/usr/lib/wsl/lib",
+            "microsoft-standard-WSL2",
+            "WSL2",
+            "/mnt/c/",
+            "/mnt/d/",
+            "/mnt/e/",
+            "/mnt/f/",
+        ),
         "wsl",
     ),
     # Colab is told by its own package; /usr/local/lib/python3.X/dist-packages is every
@@ -54,7 +63,10 @@ _PLATFORM_MARKERS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
             r"|\bdocker(?:-compose| compose| run| exec)\b"
             r"|^(?:Creating|Starting|Recreating) \S+ \.\.\. done"
             # A framework's or NVIDIA's image by its tag (FROM, docker pull, a compose file).
-            r"|\b(?:nvidia/cuda|pytorch/pytorch|tensorflow/tensorflow):\d|\bnvcr\.io/",
+            r"|\b(?:nvidia/cuda|pytorch/pytorch|tensorflow/tensorflow):\d|\bnvcr\.io/"
+            # a shell in a container: root at a hostname of Docker's 12 hex digits; a Kubernetes
+            # GPU request
+            r"|\broot@[0-9a-f]{12}:|\bnvidia\.com/gpu\b",
             re.IGNORECASE,
         ),
         (
@@ -67,14 +79,17 @@ _PLATFORM_MARKERS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
             "pytorch/pytorch:",
             "tensorflow/tensorflow:",
             "nvcr.io/",
+            "root@",
+            "nvidia.com/gpu",
         ),
         "container",
     ),
     # macOS: a home directory (/Users/NAME/, not C:/Users/), Homebrew's prefix, the
-    # python.org framework build, a macOS wheel tag, a dynamic library's suffix, uname.
+    # python.org framework build, a macOS wheel tag, a dynamic library's suffix, uname. (Not
+    # Windows' C:/Users/ nor WSL's /mnt/c/Users/.)
     (
         re.compile(
-            r"(?<![A-Za-z]:)/Users/[^/\s]+/|/opt/homebrew/|/Library/Frameworks/Python\.framework"
+            r"(?<![A-Za-z]:)(?<!/mnt/[a-z])/Users/[^/\s]+/|/opt/homebrew/|/Library/Frameworks/Python\.framework"
             r"|macosx_\d+_\d+_|\.dylib\b|\bDarwin\b"
             # collect_env's "OS: macOS 14.4 (arm64)", platform.platform()'s "macOS-14.4-arm64",
             # the Apple toolchain's target triple.
@@ -167,12 +182,15 @@ _GPU = re.compile(
     # deviceQuery's "CUDA Capability Major/Minor version number:    1.1" (the name is on
     # another line)
     r"|CUDA Capability Major/Minor version number:\s{1,40}(?P<cc4>\d{1,2}\.\d)"
+    # TensorFlow 1.x's "name: GeForce GTX 1080 Ti major: 6 minor: 1 memoryClockRate(GHz): 1.582"
+    r"|name: (?P<name4>[^:,]{1,80}?) major: (?P<major>\d{1,2}) minor: (?P<minor>\d)\b"
 )
 _GPU_GATES = (
     "compute capability",
     "computeCapability",
     "which is of cuda capability",
     "CUDA Capability Major/Minor",
+    " major: ",
 )
 # PyTorch's "NVIDIA GeForce RTX 3090 with CUDA capability sm_86 is not compatible with the
 # current PyTorch installation": the capability as sm_XY (sm_120: 12.0). The name starts the
@@ -193,11 +211,18 @@ _GPU_NAME = re.compile(
     r"|^\|\s{1,6}\d{1,2}\s{1,4}(?P<row>" + _BRANDS + r"[^|]{1,60}?)\s{1,40}(?:On|Off|WDDM|TCC)"
     r"\s{1,6}\|"
     r"|Product Name\s{0,40}: (?P<product>" + _BRANDS + r"[^|,]{1,60}?)\s*$"
+    # lspci's "3D controller: NVIDIA Corporation GK210GL [Tesla K80] (rev a1)"
+    r"|NVIDIA Corporation [\w ]{1,40}\[(?P<lspci>(?:GeForce|Tesla|Quadro|TITAN|RTX|[AHL]\d)"
+    r"[^\]]{0,60})\]"
+    # a print of torch.cuda.get_device_name(): "'NVIDIA GeForce RTX 3090'", a line of its own
+    r"|^'(?P<bare>" + _BRANDS + r"[^']{1,60})'$"
 )
 _GPU_NAME_GATES = (
     *(f"{lead}{brand}" for lead in (": ", "  ") for brand in _BRANDS[3:-1].split("|")),
     "On  |",
     "Off  |",
+    "NVIDIA Corporation ",
+    *(f"'{brand}" for brand in _BRANDS[3:-1].split("|")),
 )
 # Each GPU pattern with its gates, and how it gives (name, capability): tried in this order,
 # the first that matches tells the line's GPU.
@@ -243,6 +268,8 @@ _DRIVER = re.compile(
     # an NGC container's start-up check: "This container was built for NVIDIA Driver Release
     # 530.30 or later, but" and, on the next line, "version 470.161.03 was detected"
     r"|\bversion (?P<ngc>\d{3}\.\d{1,3}(?:\.\d{1,3})?) was detected"
+    # dpkg -l's installed driver package: "ii  nvidia-driver-465   465.19.01-0ubuntu1"
+    r"|\bnvidia-driver-\d{3}(?:-server|-open)?[ \t]{1,40}(?P<dpkg>\d{3}\.\d{1,3}(?:\.\d{1,3})?)-"
 )
 _DRIVER_GATES = (
     "libcuda reported version is",
@@ -250,6 +277,7 @@ _DRIVER_GATES = (
     "Nvidia driver version",
     "NVML library version",
     "was detected",
+    "nvidia-driver-",
 )
 # TensorFlow's driver check prints the kernel module's release beside libcuda's;
 # /proc/driver/nvidia/version (and dmesg) "NVRM version: NVIDIA UNIX x86_64 Kernel Module
@@ -276,6 +304,12 @@ _CUDA = re.compile(
     r"|\bnvidia-cuda-runtime-cu\d{2}(?:\s{1,40}|-|==)(?P<wheel>\d{2}\.\d{1,2})\b"
     # PaddlePaddle's device line: "Driver API Version: 10.1, Runtime API Version: 10.2"
     r"|Runtime API Version: (?P<runtime>\d{1,2}\.\d{1,2})\b"
+    # conda's cudnn built for one CUDA: "cudnn 7.6.5 cuda10.1_0"
+    r"|\bcudnn[ \t]{1,40}\d\.\d{1,2}\.\d{1,2}[ \t]{1,40}cuda(?P<conda_cudnn>\d{1,2}\.\d)_"
+    # a package built for one CUDA by its name: mxnet-cu101, cupy-cuda102, paddlepaddle-gpu
+    # 2.4.2.post117 (CUDA 11.7)
+    r"|\b(?:mxnet|cupy)-cu(?:da)?(?P<package>\d{2,3})\b"
+    r"|\bpaddlepaddle-gpu(?:==|[ \t]{1,40})\d\.\d{1,2}\.\d{1,2}\.post(?P<post>\d{2,3})\b"
 )
 _CUDA_GATES = (
     "cudatoolkit",
@@ -287,6 +321,11 @@ _CUDA_GATES = (
     "cuda-cudart",
     "nvidia-cuda-runtime-cu",
     "Runtime API Version: ",
+    "cudnn ",
+    "cudnn\t",
+    "mxnet-cu",
+    "cupy-cu",
+    "paddlepaddle-gpu",
 )
 # The CUDA toolkit installed on the machine, which the framework may not use (so no build is
 # read from it): nvcc's "Cuda compilation tools, release 11.8, V11.8.89", collect_env's "CUDA
@@ -548,8 +587,15 @@ def _torch_from_image(text: str) -> str:
     return f"{version}+cu{cuda.replace('.', '')}"
 
 
+def _cuda_from_digits(digits: str) -> str:
+    """A package name's CUDA digits as X.Y: 101 is 10.1, 92 is 9.2, 117 is 11.7."""
+    return f"{digits[:-1]}.{digits[-1]}"
+
+
 # Values a line writes otherwise than the facts keep them: (attribute, group) -> the spelling.
 _SPELLED = {
+    ("cuda", "package"): _cuda_from_digits,
+    ("cuda", "post"): _cuda_from_digits,
     ("torch", "conda"): _torch_from_conda,
     ("torch", "image"): _torch_from_image,
 }
@@ -640,9 +686,11 @@ def _gpu_of(found: re.Match[str]) -> tuple[str, str]:
     """(name, compute capability) from a GPU pattern's groups; "" for what the line does not
     show (a capability the matrix's GPU table gives by the name, a name on another line)."""
     groups = {key: value for key, value in found.groupdict().items() if value is not None}
-    names = ("name", "name2", "name3", "row", "product")
+    names = ("name", "name2", "name3", "name4", "row", "product", "lspci", "bare")
     name = next((groups[key] for key in names if key in groups), "")
     capability = next((groups[k] for k in ("cc", "cc2", "cc3", "cc4") if k in groups), "")
+    if "major" in groups:
+        capability = f"{groups['major']}.{groups['minor']}"
     if "sm" in groups:
         capability = f"{groups['sm'][:-1]}.{groups['sm'][-1]}"
     return name.strip(), capability
