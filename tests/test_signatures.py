@@ -33,6 +33,8 @@ SIGNATURES = load_signatures(MATRIX)
 BY_ID = {s.id: s for s in SIGNATURES}
 
 SAMPLES: dict[str, tuple[str, ...]] = {
+    # NVIDIA/nvidia-docker#341 (issue description), kata-containers/kata-containers#10457
+    "nvidia-smi-not-found": ("bash: nvidia-smi: command not found",),
     # NixOS/nixpkgs#259744 (a comment of 2023-10-13 quoting the error)
     "jax-component-older-than-build": (
         "CUDA backend failed to initialize: Found cuSOLVER version 11500, but JAX was built "
