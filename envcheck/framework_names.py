@@ -13,6 +13,15 @@ import re
 # Judged in this order: TensorFlow first, as the project began with it and reports keep its place.
 FRAMEWORKS = ("tensorflow", "torch", "jax")
 LABELS = {"tensorflow": "TensorFlow", "torch": "PyTorch", "jax": "JAX"}
+# Programs a log can show that are not judged as frameworks (their facts only say the CUDA they
+# were built with), and a program a log does not name.
+_OTHER_LABELS = {
+    "onnxruntime": "ONNX Runtime",
+    "ctranslate2": "CTranslate2",
+    "paddle": "PaddlePaddle",
+    "cupy": "CuPy",
+    "program": "program",
+}
 # FrameworkFacts.name of JAX's parts: jaxlib carries the CPU kernels and, before 0.4.26, CUDA
 # (its local version +cuda12.cudnn89); since then the CUDA kernels are a plugin distribution.
 _JAX_PART = re.compile(r"^(jax|jaxlib|jax-(cuda|rocm)\d+-(plugin|pjrt))$")
@@ -27,7 +36,7 @@ def framework_of(facts_name: str) -> str | None:
 
 
 def label(key: str) -> str:
-    return LABELS.get(key, key)
+    return LABELS.get(key) or _OTHER_LABELS.get(key, key)
 
 
 def labels(keys: list[str] | tuple[str, ...]) -> str:

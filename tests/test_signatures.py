@@ -33,6 +33,26 @@ SIGNATURES = load_signatures(MATRIX)
 BY_ID = {s.id: s for s in SIGNATURES}
 
 SAMPLES: dict[str, tuple[str, ...]] = {
+    # NVIDIA/nvidia-docker#341 (issue description), kata-containers/kata-containers#10457
+    "nvidia-smi-not-found": ("bash: nvidia-smi: command not found",),
+    # NixOS/nixpkgs#259744 (a comment of 2023-10-13 quoting the error)
+    "jax-component-older-than-build": (
+        "CUDA backend failed to initialize: Found cuSOLVER version 11500, but JAX was built "
+        "against version 11502, which is newer. The copy of cuSOLVER that is installed must be at "
+        "least as new as the version against which JAX was built.",
+        # MIT-REALM/gcbfplus#1 (issue description)
+        "CUDA backend failed to initialize: Found cuDNN version 8600, but JAX was built against "
+        "version 8906, which is newer. The copy of cuDNN that is installed must be at least as new "
+        "as the version against which JAX was built. (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for "
+        "more info.)",
+    ),
+    # PaddlePaddle/Paddle#26954 and #12965 (tests/corpus-holdout-2, read since issue 22)
+    "paddle-cudnn-compiled-vs-machine": (
+        "WARNING: device: 0. The installed Paddle is compiled with CUDNN 7.6, but CUDNN version in your machine is 7.3, which may cause serious incompatible bug. Please recompile or reinstall Paddle with compatible CUDNN version.",
+    ),
+    "paddle-libcudnn-header-unmatched": (
+        "Check failed: (cudnn_cuh_major < 4 && cudnn_dso_major < 4) || (cudnn_cuh_major == cudnn_dso_major) [cudnn init] libcudnn v5 with header v7 unmatched!",
+    ),
     "library-file-not-loadable": (
         # measured: ctypes.CDLL on an 11-byte file and on a Git LFS pointer (glibc 2.36)
         "OSError: /tmp/libcublas.so.12: file too short",

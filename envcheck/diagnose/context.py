@@ -14,6 +14,7 @@ from packaging.version import InvalidVersion, Version
 
 from envcheck.diagnose.framework_builds import (
     FrameworkBuild,
+    bounded_by_toolkit,
     group_frameworks,
     jax_build,
     torch_build,
@@ -62,13 +63,23 @@ class Context:
             if key not in groups or self.framework not in (None, key):
                 continue
             if key == "tensorflow":
-                builds.append(self._tensorflow_build(groups[key][0]))
+                builds.append(self._bounded(self._tensorflow_build(groups[key][0]), ptx=True))
             elif key == "torch":
                 torch = groups[key][0]
-                builds.append(torch_build(torch, torch_row(self.matrix.torch_builds, torch)))
+                build = torch_build(torch, torch_row(self.matrix.torch_builds, torch))
+                # (PyTorch's wheels ship no PTX: matrix/pytorch.toml.)
+                builds.append(self._bounded(build, ptx=False))
             else:
                 builds.append(jax_build(groups[key]))
         return tuple(builds)
+
+    def _bounded(self, build: FrameworkBuild, ptx: bool) -> FrameworkBuild:
+        """The build, or where its own kernel list is unknown, bounded by its CUDA toolkit's."""
+        if build.cuda is None or build.targets:
+            return build
+        targetable = self.matrix.targetable_capabilities(build.cuda)
+        sass = tuple(CudaTarget("sass", capability) for capability in targetable)
+        return bounded_by_toolkit(build, sass, ptx)
 
     def _tensorflow_build(self, tf: FrameworkFacts) -> FrameworkBuild:
         release = self.release

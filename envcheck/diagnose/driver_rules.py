@@ -3,12 +3,12 @@ GPU architectures the installed build has no kernels for."""
 
 from __future__ import annotations
 
-from packaging.version import Version
+from packaging.version import InvalidVersion, Version
 
 from envcheck.diagnose.context import Context
 from envcheck.diagnose.framework_builds import FrameworkBuild
 from envcheck.findings import Finding, Severity
-from envcheck.framework_names import within
+from envcheck.framework_names import framework_of, within
 from envcheck.matrix.rules import (
     Status,
     driver_branch_supports_gpu,
@@ -155,19 +155,58 @@ def _driver_for_build(context: Context, build: FrameworkBuild, cuda: Version) ->
             ]
     elif context.facts.driver.cuda is not None:
         driver_cuda = context.facts.driver.cuda
-        if int(driver_cuda.split(".")[0]) < cuda.release[0]:
+        if _driver_cuda_below(driver_cuda, cuda):
             return [
                 Finding(
                     "driver-too-old",
                     Severity.ERROR,
                     f"The driver supports CUDA {driver_cuda}, but {this} needs CUDA "
-                    f"{cuda.release[0]}.x.",
+                    f"{_needed(cuda)}.",
                     (f"driver CUDA version {driver_cuda}", f"{build.label} built with CUDA {cuda}"),
                     _driver_fix(context, build),
                     data=data,
                 )
             ]
     return []
+
+
+def _needed(cuda: Version) -> str:
+    """What a build with `cuda` needs of the driver's CUDA: its major from CUDA 11 (12.x),
+    before that its own release (10.2)."""
+    major = cuda.release[0]
+    return f"{major}.x" if major >= 11 else ".".join(str(p) for p in (*cuda.release, 0)[:2])
+
+
+def _driver_cuda_below(driver_cuda: str, cuda: Version) -> bool:
+    """Whether a driver that supports CUDA `driver_cuda` is too old for a build with `cuda`:
+    from CUDA 11 a driver of the same major runs every minor (minor-version compatibility);
+    before, each release needed its own driver (10.2 on a 10.1 driver fails)."""
+    try:
+        supported = Version(driver_cuda)
+    except InvalidVersion:
+        return False
+    if cuda.release[0] >= 11:
+        return supported.release[0] < cuda.release[0]
+    return supported.release[:2] < cuda.release[:2]
+
+
+def program_driver(context: Context) -> list[Finding]:
+    """driver-too-old for an installed program none of the judged frameworks is (a log's
+    PaddlePaddle or CuPy, or one it does not name) whose facts say the CUDA it was built with:
+    the driver against that CUDA's floor, as for a framework's build."""
+    if context.builds:
+        return []  # the frameworks' own builds are judged by driver_version
+    findings = []
+    for program in context.facts.frameworks:
+        if framework_of(program.name) is not None:
+            continue
+        try:
+            cuda = Version(str(program.build.get("cuda_version") or ""))
+        except InvalidVersion:
+            continue
+        build = FrameworkBuild(program.name, (program,), True, cuda, None, ())
+        findings.extend(_driver_for_build(context, build, cuda))
+    return findings
 
 
 def _driver_for_gpus(context: Context, first: FrameworkBuild) -> list[Finding]:
@@ -216,6 +255,8 @@ def _driver_fix(context: Context, build: FrameworkBuild | None) -> str:
         older = (
             "a PyTorch build for an older CUDA (`envcheck recommend --framework torch` names one)"
         )
+    elif build.key != "jax":
+        older = f"a build of the {build.label} for an older CUDA"
     elif cuda is not None and cuda.release[0] >= 13:
         older = 'JAX\'s CUDA 12 plugin (python -m pip install "jax[cuda12]")'
     else:
@@ -262,6 +303,13 @@ def _architecture_for_build(context: Context, build: FrameworkBuild) -> list[Fin
     mlir = _mlir_sass(build)
     findings = []
     listed = ", ".join(str(t) for t in targets)
+    what = f"build targets: {listed}"
+    if build.bounded_by is not None:
+        capabilities = [t.capability for t in targets]
+        what = (
+            f"built with CUDA {build.bounded_by}, whose nvcc compiles for CC {min(capabilities)} "
+            f"to {max(capabilities)} only"
+        )
     this = f"this {build.label}"
     for name, capability in context.capabilities:
         if capability is None:
@@ -274,7 +322,7 @@ def _architecture_for_build(context: Context, build: FrameworkBuild) -> list[Fin
                     Severity.ERROR,
                     f"{name} (compute capability {capability}) cannot run {this}: "
                     f"{outcome.message}.",
-                    (f"build targets: {listed}",),
+                    (what,),
                     f"Install a {build.label} release whose build covers this GPU "
                     f"({_recommend_command(build)} shows which), or build it from source for "
                     "this GPU.",
@@ -289,7 +337,7 @@ def _architecture_for_build(context: Context, build: FrameworkBuild) -> list[Fin
                     f"{name} (compute capability {capability}) has no native kernels in this "
                     f"build; {build.label} JIT-compiles them from PTX on first use, which can take "
                     "many minutes.",
-                    (f"build targets: {listed}",),
+                    (what,),
                     "Expect a slow first run (the driver caches the result), or use a release "
                     "with native kernels for this GPU.",
                     data={"framework": build.key},

@@ -10,7 +10,7 @@ that cannot be told is never taken for a CPU build.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from packaging.version import InvalidVersion, Version
 
@@ -28,6 +28,9 @@ class FrameworkBuild:
     cuda: Version | None  # the CUDA it was built with (a JAX plugin tells the major only)
     cudnn: Version | None
     targets: tuple[CudaTarget, ...]  # GPU architectures it ships kernels for; () unknown
+    # Where the build's own target list is unknown, the CUDA whose toolkit bounds `targets`:
+    # a build holds no kernel its nvcc could not compile (bounded_by_toolkit).
+    bounded_by: Version | None = None
 
     @property
     def label(self) -> str:
@@ -55,6 +58,22 @@ class FrameworkBuild:
         if self.is_cuda_build is False:
             return f"{self.installed} (CPU only)"
         return f"{self.installed} (CUDA {self.cuda})" if self.cuda else self.installed
+
+
+def bounded_by_toolkit(
+    build: FrameworkBuild, capabilities: Sequence[CudaTarget], ptx: bool
+) -> FrameworkBuild:
+    """A CUDA build whose own target list is unknown, with the most it can hold: SASS for what
+    its CUDA toolkit's nvcc can compile (`capabilities`, matrix/cuda_architectures.toml) and,
+    with `ptx` (TensorFlow ships PTX of its newest target), PTX of the newest. A GPU newer or
+    older than all of them has no kernels in the build whatever its release (an RTX 3090,
+    CC 8.6, under a CUDA 10 build; a K80, CC 3.7, under a CUDA 12 one)."""
+    if build.targets or build.is_cuda_build is False or build.cuda is None or not capabilities:
+        return build
+    targets = tuple(capabilities)
+    if ptx:
+        targets += (CudaTarget("ptx", max(t.capability for t in capabilities)),)
+    return replace(build, targets=targets, bounded_by=build.cuda)
 
 
 def _version(text: object) -> Version | None:

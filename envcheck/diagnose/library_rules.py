@@ -166,6 +166,34 @@ def _library_path_fix(directories: Sequence[str], context: Context) -> str:
     )
 
 
+def runtime_of_another_cuda(context: Context) -> list[Finding]:
+    """cuda-version-mismatch where no TensorFlow GPU build judges the libraries (missing_libraries
+    does): a CUDA library the program asks for is there only as another CUDA version, so the
+    program (or an extension of it) was built for another CUDA than the one installed."""
+    if _gpu_build(context):
+        return []
+    others = [
+        copy
+        for copy in context.facts.libraries
+        if copy.found_via == ANOTHER_VERSION and context.selected(copy.name) is None
+    ]
+    if not others:
+        return []
+    first = others[0]
+    return [
+        Finding(
+            "cuda-version-mismatch",
+            Severity.ERROR,
+            f"{first.file} cannot be loaded: the CUDA here is {first.version}, so the program "
+            "(or the extension that asks for it) was built for another CUDA than the one "
+            "installed.",
+            tuple(f"{copy.file} {copy.problems[0]}" for copy in others if copy.problems),
+            f"Install the build of the program (or extension) made for CUDA {first.version}, "
+            f"or the CUDA runtime {first.file} belongs to beside it.",
+        )
+    ]
+
+
 def cudnn_version(context: Context) -> list[Finding]:
     """cudnn-version-mismatch: the selected cuDNN is another major or an older minor."""
     build = context.build_cudnn

@@ -25,6 +25,7 @@ from envcheck.findings import Finding, ordered
 from envcheck.framework_names import FRAMEWORKS
 from envcheck.matrix.model import Matrix
 from envcheck.probe.facts import (
+    ANOTHER_VERSION,
     DriverFacts,
     Facts,
     FrameworkFacts,
@@ -32,22 +33,30 @@ from envcheck.probe.facts import (
     LibraryFacts,
     PlatformFacts,
 )
+from envcheck.probe.frameworks import jax_build, normalize_build_info
 from envcheck.versions import DriverVersion
 
 FROM_LOG = "log"  # found_via of every fact read from a log
 UNKNOWN = "unknown"  # PlatformFacts.os and .arch where the log does not tell them
+PROGRAM = "program"  # FrameworkFacts.name of a program the log ran that it does not name
 
 # The facts each finding's code is about, by key prefix of LogFacts.sources: their lines are
 # the finding's evidence. A code not listed shows the lines of every fact read.
 _FACTS_OF_CODE: dict[str, tuple[str, ...]] = {
-    "driver-too-old": ("driver", "cuda", "framework:", "tensorflow", "torch", "library:", "gpu:"),
+    "driver-too-old": (
+        *("driver", "driver_cuda", "cuda", "framework:", "tensorflow", "tensorflow_build"),
+        *("torch", "jaxlib", "jax_plugin", "library:", "gpu:"),
+    ),
     "driver-too-new": ("driver", "gpu:"),
     "driver-library-mismatch": ("driver", "kernel_module"),
-    "compute-capability-unsupported": ("gpu:", "tensorflow", "torch", "cuda"),
+    "compute-capability-unsupported": (
+        *("gpu:", "tensorflow", "tensorflow_build", "torch", "jaxlib", "cuda", "library:"),
+    ),
     "python-unsupported": ("python", "tensorflow"),
     "windows-native-gpu-unsupported": ("platform:windows", "tensorflow"),
     "framework-cpu-only": ("platform:macos", "framework:", "tensorflow", "torch", "driver", "gpu:"),
     "cudnn-version-mismatch": ("cudnn", "tensorflow", "library:"),
+    "cuda-version-mismatch": ("failed:", "cuda", "toolkit", "tensorflow", "torch"),
 }
 
 
@@ -95,27 +104,80 @@ def _torch_tag_cuda(version: str) -> str | None:
     return f"{tag[:-1]}.{tag[-1]}"
 
 
+def _tensorflow_build(log: LogFacts) -> dict[str, object]:
+    """TensorFlow's build facts: tf.sysconfig.get_build_info() where the log prints it (read as
+    the probe reads it), else the CUDA the runtime library names it asked for imply, else the
+    CUDA the environment shows; none where the log names its release (the matrix has its row)."""
+    if log.tensorflow_build:
+        raw: dict[str, object] = {}
+        for key, text in log.tensorflow_build.items():
+            if key == "is_cuda_build":
+                raw[key] = text == "True"
+            elif key == "cuda_compute_capabilities":
+                raw[key] = [part.strip(" '\"") for part in text.split(",") if part.strip(" '\"")]
+            else:
+                raw[key] = text
+        build = normalize_build_info(raw)
+        build.pop("raw", None)
+        return build
+    cuda = None if log.tensorflow else _lowest_cuda(log)
+    return {"cuda_version": cuda} if cuda is not None else {}
+
+
+def _jax_parts(log: LogFacts) -> list[FrameworkFacts]:
+    """JAX's distributions the log shows, with their build facts read as the probe reads them
+    (a jaxlib's +cudaNN.cudnnMM tag, a jax-cudaNN-plugin's name)."""
+    parts = [FrameworkFacts("jax", "jax", UNKNOWN, None)]
+    if log.jaxlib:
+        build, via = jax_build("jaxlib", log.jaxlib, None)
+        parts.append(FrameworkFacts("jaxlib", "jaxlib", log.jaxlib, None, build, via))
+    if log.jax_plugin:
+        name = f"jax-cuda{log.jax_plugin}-plugin"
+        build, via = jax_build(name, UNKNOWN, None)
+        parts.append(FrameworkFacts(name, name, UNKNOWN, None, build, via))
+    return parts
+
+
 def _frameworks(log: LogFacts) -> tuple[FrameworkFacts, ...]:
     """The frameworks the log shows, with the version and build CUDA it shows (else unknown:
     an "unknown" version, which no rule reads as one, and no build facts)."""
-    found = []
+    shown = {
+        "tensorflow": bool(log.tensorflow or log.tensorflow_build),
+        "torch": bool(log.torch),
+        "jax": bool(log.jaxlib or log.jax_plugin),
+    }
+    found: list[FrameworkFacts] = []
     for key in FRAMEWORKS:
-        if key not in log.frameworks and not (key == "torch" and log.torch):
+        if key not in log.frameworks and not shown[key]:
             continue
         build: dict[str, object] = {}
         version = UNKNOWN
         if key == "tensorflow":
             version = log.tensorflow or UNKNOWN
-            cuda = None if log.tensorflow else _lowest_cuda(log)
-            if cuda is not None:
-                build["cuda_version"] = cuda
+            build = _tensorflow_build(log)
         elif key == "torch":
             version = log.torch or UNKNOWN
-            cuda = _torch_tag_cuda(version) or log.cuda
+            # The wheel's tag, else the CUDA runtime it asked for, else the environment's.
+            cuda = _torch_tag_cuda(version) or _lowest_cuda(log)
             if cuda is not None and not version.endswith("+cpu"):
                 build["cuda_version"] = cuda
+        else:
+            found.extend(_jax_parts(log))
+            continue
         found.append(FrameworkFacts(key, key, version, None, build, FROM_LOG if build else None))
-    return tuple(found)
+    return (*found, *_program(log, found))
+
+
+def _program(log: LogFacts, judged: list[FrameworkFacts]) -> tuple[FrameworkFacts, ...]:
+    """Where the log shows no framework the doctor judges, the program it ran (a framework the
+    log is read as, such as PaddlePaddle or CuPy, else an unnamed one) with the CUDA it asked
+    for or the environment gave it: the facts model's record of an installed program, which
+    driver_rules.program_driver compares with the driver."""
+    cuda = _lowest_cuda(log)
+    if judged or cuda is None:
+        return ()
+    name = log.framework or PROGRAM
+    return (FrameworkFacts(name, name, UNKNOWN, None, {"cuda_version": cuda}, FROM_LOG),)
 
 
 def _driver(log: LogFacts) -> DriverFacts:
@@ -126,10 +188,13 @@ def _driver(log: LogFacts) -> DriverFacts:
                 state = "mismatch"
         except InputError:
             pass
+    # The kernel module's release is the driver's where the log shows no other (a
+    # /proc/driver/nvidia/version or dmesg line).
+    version = log.driver or log.kernel_module
     return DriverFacts(
-        version=log.driver,
-        cuda=None,
-        found_via=FROM_LOG if log.driver else None,
+        version=version,
+        cuda=log.driver_cuda,
+        found_via=FROM_LOG if version else None,
         state=state,  # type: ignore[arg-type]
         kernel_module=log.kernel_module,
         user_library=log.driver,
@@ -138,8 +203,57 @@ def _driver(log: LogFacts) -> DriverFacts:
     )
 
 
-def facts_from_log(log: LogFacts) -> Facts:
-    """The probe's facts model filled from what a log shows."""
+def _same_runtime(asked: str, present: str) -> bool:
+    """Whether a CUDA runtime of version `present` serves a name asked for as CUDA `asked`
+    (one of "11.0/11.2/11.8"): the same major from CUDA 11 (the soname carries the major),
+    the same major.minor before (libcudart.so.10.1)."""
+    try:
+        have = Version(present)
+        wanted = [Version(text) for text in asked.split("/")]
+    except InvalidVersion:
+        return True  # (cannot tell: never a mismatch)
+    major = have.release[0]
+    return any(
+        w.release[0] == major and (major >= 11 or w.release[:2] == have.release[:2]) for w in wanted
+    )
+
+
+def _roles(matrix: Matrix) -> dict[str, str]:
+    """Library file name (lower case) -> its role (cudart, cublas, ...), from the matrix."""
+    roles = {}
+    for library_set in matrix.library_sets:
+        for library in library_set.libraries:
+            for name in (library.linux, library.windows):
+                if name:
+                    roles[name.lower()] = library.role
+    return roles
+
+
+def _other_versions(log: LogFacts, matrix: Matrix | None) -> tuple[LibraryFacts, ...]:
+    """A library the log could not load, where the CUDA the environment installs (conda's,
+    the image's, nvcc's) is another version than the one it belongs to: the file that is
+    there is of another version, as the probe records a copy found by another version's name
+    (found_via ANOTHER_VERSION). Nothing where the environment's CUDA is not shown."""
+    present = log.cuda or log.toolkit
+    if matrix is None or present is None:
+        return ()
+    roles = _roles(matrix)
+    found = []
+    for name, asked in log.failed_libraries.items():
+        role = roles.get(name.lower()) or ("cudart" if "cudart" in name.lower() else None)
+        if role is None or _same_runtime(asked, present):
+            continue
+        where = "the environment's CUDA" if log.cuda else "the CUDA toolkit installed (nvcc)"
+        problem = f"is CUDA {present}, not the CUDA {asked} that {name} belongs to"
+        found.append(
+            LibraryFacts(role, name, where, present, None, False, ANOTHER_VERSION, None, (problem,))
+        )
+    return tuple(found)
+
+
+def facts_from_log(log: LogFacts, matrix: Matrix | None = None) -> Facts:
+    """The probe's facts model filled from what a log shows (with `matrix`, the libraries it
+    could not load where the environment has another CUDA version of them)."""
     os_name = _os(log)
     platform = PlatformFacts(
         os=os_name,
@@ -157,9 +271,9 @@ def facts_from_log(log: LogFacts) -> Facts:
         GpuFacts(index, name, capability or None, None, None, FROM_LOG)
         for index, (name, capability) in enumerate(log.gpus.items())
     )
-    libraries: tuple[LibraryFacts, ...] = ()
+    libraries = _other_versions(log, matrix)
     if log.cudnn is not None:
-        libraries = (
+        libraries += (
             LibraryFacts("cudnn", "libcudnn", FROM_LOG, log.cudnn, None, True, FROM_LOG, None, ()),
         )
     return Facts(platform, _driver(log), gpus, libraries, _frameworks(log), (), (), 0.0)
@@ -257,7 +371,7 @@ def reason_over_log(explanation: Explanation, matrix: Matrix) -> Explanation:
     """An explanation with what the doctor's rules conclude from its facts, and the fixes its
     facts narrow."""
     log = explanation.facts
-    context = Context(facts_from_log(log), matrix, None)
+    context = Context(facts_from_log(log, matrix), matrix, None)
     rules = log_rule_findings(log, context)
     signatures = [_for_release(f, context, log.framework) for f in explanation.findings]
     if not rules and signatures == list(explanation.findings):

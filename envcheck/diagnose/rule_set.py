@@ -24,6 +24,7 @@ Rule = Callable[[Context], list[Finding]]
 RULES: tuple[Rule, ...] = (
     driver_rules.driver_presence,
     driver_rules.driver_version,
+    driver_rules.program_driver,
     driver_rules.gpu_architecture,
     framework_rules.framework_installed,
     framework_rules.cpu_only_build,
@@ -32,6 +33,7 @@ RULES: tuple[Rule, ...] = (
     framework_conflicts,
     static_copies_rules.static_copy_findings,
     library_rules.missing_libraries,
+    library_rules.runtime_of_another_cuda,
     library_rules.cudnn_version,
     library_rules.library_files,
     library_rules.shadowed_copies,
@@ -64,8 +66,10 @@ TENSORFLOW_RULES: frozenset[Rule] = _TENSORFLOW_LIBRARY_RULES | {
 # The rules that only matter where an NVIDIA GPU could be used: on a machine without one,
 # a missing driver or CUDA library, or a CPU-only build, is no problem.
 GPU_RULES: frozenset[Rule] = _TENSORFLOW_LIBRARY_RULES | {
+    library_rules.runtime_of_another_cuda,
     driver_rules.driver_presence,
     driver_rules.driver_version,
+    driver_rules.program_driver,
     driver_rules.gpu_architecture,
     framework_rules.cpu_only_build,
     framework_rules.windows_native,

@@ -27,9 +27,26 @@ _PLATFORM_MARKERS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
         "windows",
     ),
     (re.compile(r"\.dll\b", re.IGNORECASE), (".dll", ".DLL"), "windows"),
+    # collect_env's and platform.platform()'s OS, the interpreter's banner ("on win32"), a
+    # Windows wheel tag, and tensorflow-intel: the distribution TensorFlow 2.11-2.18 installs
+    # on Windows only.
     (
-        re.compile(r"/usr/lib/wsl/lib|microsoft-standard-WSL2", re.IGNORECASE),
-        ("/usr/lib/wsl/lib", "microsoft-standard-WSL2"),
+        re.compile(r"Microsoft Windows|\bWindows-1[01]-|\bwin_amd64\b|\bwin32\b|tensorflow-intel"),
+        ("Microsoft Windows", "Windows-1", "win_amd64", "win32", "tensorflow-intel"),
+        "windows",
+    ),
+    (
+        # (/mnt/c/: Windows' drive as WSL mounts it)
+        re.compile(r"/usr/lib/wsl/lib|microsoft-standard-WSL2|\bWSL2\b|(?<![\w/])/mnt/[c-f]/"),
+        (
+            "/usr/lib/wsl/lib",
+            "microsoft-standard-WSL2",
+            "WSL2",
+            "/mnt/c/",
+            "/mnt/d/",
+            "/mnt/e/",
+            "/mnt/f/",
+        ),
         "wsl",
     ),
     # Colab is told by its own package; /usr/local/lib/python3.X/dist-packages is every
@@ -44,20 +61,52 @@ _PLATFORM_MARKERS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
             # searched once, not once from each; issue 24)
             r"/proc/1/cgroup(?:(?!/proc/1/cgroup).)*docker|--gpus|nvidia-container|nvidia-docker"
             r"|\bdocker(?:-compose| compose| run| exec)\b"
-            r"|^(?:Creating|Starting|Recreating) \S+ \.\.\. done",
+            r"|^(?:Creating|Starting|Recreating) \S+ \.\.\. done"
+            # A framework's or NVIDIA's image by its tag (FROM, docker pull, a compose file).
+            r"|\b(?:nvidia/cuda|pytorch/pytorch|tensorflow/tensorflow):\d|\bnvcr\.io/"
+            # a shell in a container: root at a hostname of Docker's 12 hex digits; a Kubernetes
+            # GPU request
+            r"|\broot@[0-9a-f]{12}:|\bnvidia\.com/gpu\b",
             re.IGNORECASE,
         ),
-        ("docker", "Docker", "--gpus", "nvidia-container", " ... done"),
+        (
+            "docker",
+            "Docker",
+            "--gpus",
+            "nvidia-container",
+            " ... done",
+            "nvidia/cuda:",
+            "pytorch/pytorch:",
+            "tensorflow/tensorflow:",
+            "nvcr.io/",
+            "root@",
+            "nvidia.com/gpu",
+        ),
         "container",
     ),
     # macOS: a home directory (/Users/NAME/, not C:/Users/), Homebrew's prefix, the
-    # python.org framework build, a macOS wheel tag, a dynamic library's suffix, uname.
+    # python.org framework build, a macOS wheel tag, a dynamic library's suffix, uname. (Not
+    # Windows' C:/Users/ nor WSL's /mnt/c/Users/.)
     (
         re.compile(
-            r"(?<![A-Za-z]:)/Users/[^/\s]+/|/opt/homebrew/|/Library/Frameworks/Python\.framework"
+            r"(?<![A-Za-z]:)(?<!/mnt/[a-z])/Users/[^/\s]+/|/opt/homebrew/|/Library/Frameworks/Python\.framework"
             r"|macosx_\d+_\d+_|\.dylib\b|\bDarwin\b"
+            # collect_env's "OS: macOS 14.4 (arm64)", platform.platform()'s "macOS-14.4-arm64",
+            # the Apple toolchain's target triple.
+            r"|\bmacOS[ -]\d|\bMac OS X\b|-apple-darwin|\] on darwin\b"
         ),
-        ("/Users/", "/opt/homebrew/", "Python.framework", "macosx_", ".dylib", "Darwin"),
+        (
+            "/Users/",
+            "/opt/homebrew/",
+            "Python.framework",
+            "macosx_",
+            ".dylib",
+            "Darwin",
+            "macOS",
+            "Mac OS X",
+            "-apple-darwin",
+            "on darwin",
+        ),
         "macos",
     ),
 )
@@ -125,54 +174,213 @@ _FRAMEWORK_MARKERS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
 # run to the end of the line, quadratic time; a GPU's name and bus id are short.)
 _GPU = re.compile(
     r"name: (?P<name>[^,]{1,300}), pci bus id: [^,]{1,300}, compute capability: (?P<cc>\d+\.\d+)"
+    # TensorFlow 2.x's "Found device 0 with properties: pciBusID: 0000:01:00.0 name: GeForce
+    # RTX 3090 computeCapability: 8.6"
+    r"|name: (?P<name2>[^,:]{1,80}?) computeCapability: (?P<cc2>\d{1,2}\.\d)"
+    # PyTorch's "Found GPU0 Tesla K80 which is of cuda capability 3.7."
+    r"|Found GPU\d{1,2} (?P<name3>[^,]{1,80}?) which is of cuda capability (?P<cc3>\d{1,2}\.\d)"
+    # deviceQuery's "CUDA Capability Major/Minor version number:    1.1" (the name is on
+    # another line)
+    r"|CUDA Capability Major/Minor version number:\s{1,40}(?P<cc4>\d{1,2}\.\d)"
+    # TensorFlow 1.x's "name: GeForce GTX 1080 Ti major: 6 minor: 1 memoryClockRate(GHz): 1.582"
+    r"|name: (?P<name4>[^:,]{1,80}?) major: (?P<major>\d{1,2}) minor: (?P<minor>\d)\b"
 )
-_GPU_GATES = ("compute capability",)
+_GPU_GATES = (
+    "compute capability",
+    "computeCapability",
+    "which is of cuda capability",
+    "CUDA Capability Major/Minor",
+    " major: ",
+)
+# PyTorch's "NVIDIA GeForce RTX 3090 with CUDA capability sm_86 is not compatible with the
+# current PyTorch installation": the capability as sm_XY (sm_120: 12.0). The name starts the
+# line or follows "UserWarning: ".
+_GPU_SM = re.compile(
+    r"(?:^\s{0,8}|Warning: )(?P<name>[^\s:][^:]{0,59}?) with CUDA capability sm_(?P<sm>\d{2,3})\b"
+)
+_GPU_SM_GATES = ("with CUDA capability sm_",)
 # A GPU named without its compute capability (the matrix's GPU table gives it): nvidia-smi -L
 # and collect_env ("GPU 0: NVIDIA GeForce RTX 5090 (UUID: GPU-...)", "GPU models and
-# configuration: GPU 0: NVIDIA GeForce RTX 3090"), and nvidia-smi's table ("|   0  NVIDIA
+# configuration: GPU 0: NVIDIA GeForce RTX 3090"), nvidia-smi's table ("|   0  NVIDIA
 # GeForce RTX 3090     Off  | 00000000:01:00.0 Off |"; "GeForce GTX 1080" before the 2020
-# drivers). A name is a brand's and at most 60 characters.
+# drivers; WDDM or TCC in its place on Windows) and nvidia-smi -q's "Product Name : Tesla
+# K80". A name is a brand's and at most 60 characters.
 _BRANDS = r"(?:NVIDIA |Tesla |Quadro |GeForce |TITAN )"
 _GPU_NAME = re.compile(
     r"\bGPU \d{1,2}: (?P<name>" + _BRANDS + r"[^()|,]{1,60}?)\s*(?:\(UUID|$)"
-    r"|^\|\s{1,6}\d{1,2}\s{1,4}(?P<row>" + _BRANDS + r"[^|]{1,60}?)\s{2,}(?:On|Off)\s{1,6}\|"
+    r"|^\|\s{1,6}\d{1,2}\s{1,4}(?P<row>" + _BRANDS + r"[^|]{1,60}?)\s{1,40}(?:On|Off|WDDM|TCC)"
+    r"\s{1,6}\|"
+    r"|Product Name\s{0,40}: (?P<product>" + _BRANDS + r"[^|,]{1,60}?)\s*$"
+    # lspci's "3D controller: NVIDIA Corporation GK210GL [Tesla K80] (rev a1)"
+    r"|NVIDIA Corporation [\w ]{1,40}\[(?P<lspci>(?:GeForce|Tesla|Quadro|TITAN|RTX|[AHL]\d)"
+    r"[^\]]{0,60})\]"
+    # a print of torch.cuda.get_device_name(): "'NVIDIA GeForce RTX 3090'", a line of its own
+    r"|^'(?P<bare>" + _BRANDS + r"[^']{1,60})'$"
 )
 _GPU_NAME_GATES = (
-    *(f": {brand}" for brand in ("NVIDIA ", "Tesla ", "Quadro ", "GeForce ", "TITAN ")),
+    *(f"{lead}{brand}" for lead in (": ", "  ") for brand in _BRANDS[3:-1].split("|")),
     "On  |",
     "Off  |",
+    "NVIDIA Corporation ",
+    *(f"'{brand}" for brand in _BRANDS[3:-1].split("|")),
 )
-# "tensorflow 2.15.0", "TensorFlow version: 2.15", "tensorflow==2.15.1", "tensorflow-2.15.0-cp311"
+# Each GPU pattern with its gates, and how it gives (name, capability): tried in this order,
+# the first that matches tells the line's GPU.
+_GPU_PATTERNS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
+    (_GPU, _GPU_GATES),
+    (_GPU_SM, _GPU_SM_GATES),
+    (_GPU_NAME, _GPU_NAME_GATES),
+)
+# "tensorflow 2.15.0", "TensorFlow version: 2.15", "tensorflow==2.15.1", "tensorflow-2.15.0-cp311",
+# "Tensor Flow Version: 2.12.0", pip list's and conda list's columns ("tensorflow-gpu    2.4.1"),
+# an image tag ("tensorflow/tensorflow:2.4.1-gpu") and pip's "Requirement already satisfied:
+# tensorflow in c:\...\site-packages (2.13.0)".
+_TF_PACKAGE = r"(?:tensorflow|TensorFlow|Tensor Flow)(?:-gpu|-intel|-cpu|-macos)?"
 _TF_VERSION = re.compile(
-    r"(?:tensorflow|TensorFlow)(?: version:?)?[ =_-]{1,3}v?(?P<version>[12]\.\d{1,2}\.\d{1,2})\b"
+    _TF_PACKAGE + r"(?: [Vv]ersion:?)?[ \t=_:-]{1,40}v?(?P<version>[12]\.\d{1,2}\.\d{1,2})\b"
+    r"|Requirement already satisfied: " + _TF_PACKAGE + r" in [^()]{1,300}?"
+    r"\((?P<satisfied>[12]\.\d{1,2}\.\d{1,2})\)"
 )
-_TF_VERSION_GATES = (*(f"tensorflow{sep}" for sep in " =_-"), "TensorFlow ")
-# (torch.utils.collect_env says "Nvidia driver version: 470.82.01".)
+_TF_VERSION_GATES = (
+    *(f"tensorflow{sep}" for sep in " =_-:\t"),
+    "TensorFlow ",
+    "Tensor Flow ",
+)
+# tf.sysconfig.get_build_info() as a dict or an OrderedDict: what the TensorFlow that ran was
+# built with, as the probe reads it (probe/frameworks.normalize_build_info).
+_TF_BUILD = re.compile(
+    r"'cuda_version'(?::|,) '(?P<cuda_version>[\d._]{1,12})'"
+    r"|'cudnn_version'(?::|,) '(?P<cudnn_version>[\d._]{1,12})'"
+    r"|'is_cuda_build'(?::|,) (?P<is_cuda_build>True|False)\b"
+    r"|'cuda_compute_capabilities'(?::|,) \[(?P<cuda_compute_capabilities>[^\]]{1,300})\]"
+)
+_TF_BUILD_GATES = (
+    "'cuda_version'",
+    "'cudnn_version'",
+    "'is_cuda_build'",
+    "'cuda_compute_capabilities'",
+)
+# (torch.utils.collect_env says "Nvidia driver version: 470.82.01"; nvidia-smi, when the
+# kernel module differs, "NVML library version: 470.141".)
 _DRIVER = re.compile(
-    r"(?:libcuda reported version is|Driver Version|Nvidia driver version):?\s+"
+    r"(?:libcuda reported version is|Driver Version|Nvidia driver version|NVML library version)"
+    r":?\s+(?P<version>\d{3}\.\d{1,3}(?:\.\d{1,3})?)"
+    # an NGC container's start-up check: "This container was built for NVIDIA Driver Release
+    # 530.30 or later, but" and, on the next line, "version 470.161.03 was detected"
+    r"|\bversion (?P<ngc>\d{3}\.\d{1,3}(?:\.\d{1,3})?) was detected"
+    # dpkg -l's installed driver package: "ii  nvidia-driver-465   465.19.01-0ubuntu1"
+    r"|\bnvidia-driver-\d{3}(?:-server|-open)?[ \t]{1,40}(?P<dpkg>\d{3}\.\d{1,3}(?:\.\d{1,3})?)-"
+)
+_DRIVER_GATES = (
+    "libcuda reported version is",
+    "Driver Version",
+    "Nvidia driver version",
+    "NVML library version",
+    "was detected",
+    "nvidia-driver-",
+)
+# TensorFlow's driver check prints the kernel module's release beside libcuda's;
+# /proc/driver/nvidia/version (and dmesg) "NVRM version: NVIDIA UNIX x86_64 Kernel Module
+# 470.82.01 ...".
+_KERNEL = re.compile(
+    r"(?:kernel reported version is:?|Kernel Module)\s{1,10}"
     r"(?P<version>\d{3}\.\d{1,3}(?:\.\d{1,3})?)"
 )
-_DRIVER_GATES = ("libcuda reported version is", "Driver Version", "Nvidia driver version")
-# TensorFlow's driver check prints the kernel module's release beside libcuda's.
-_KERNEL = re.compile(r"kernel reported version is:?\s+(?P<version>\d{3}\.\d{1,3}(?:\.\d{1,3})?)")
-_KERNEL_GATES = ("kernel reported version is",)
+_KERNEL_GATES = ("kernel reported version is", "Kernel Module")
 # The CUDA an environment provides for the framework it runs: a conda cudatoolkit package
-# ("cudatoolkit 10.2.89 hfd86e86_1", "cudatoolkit-10.2.89-"), an NVIDIA container's banner
-# ("CUDA Version 12.2.0", without the colon of nvidia-smi's driver CUDA), collect_env's "CUDA
-# used to build PyTorch: 11.7". (nvcc's release is not one: the framework may not use it.)
+# ("cudatoolkit 10.2.89 hfd86e86_1", "cudatoolkit-10.2.89-"; conda-forge's cuda-version and
+# cuda-cudart since CUDA 12), an NVIDIA container's banner ("CUDA Version 12.2.0", without the
+# colon of nvidia-smi's driver CUDA), its image tag ("nvidia/cuda:11.8.0-cudnn8-runtime") or
+# its environment (CUDA_VERSION=11.8.0), collect_env's "CUDA used to build PyTorch: 11.7", the
+# CUDA runtime wheel pip lists ("nvidia-cuda-runtime-cu12 12.1.105"). (nvcc's release is not
+# one: the framework may not use it.)
 _CUDA = re.compile(
     r"\bcudatoolkit(?:\s{1,40}|-|==?)(?P<conda>\d{1,2}\.\d{1,2})\b"
     r"|\bCUDA Version (?P<banner>\d{1,2}\.\d{1,2})\.\d"
     r"|CUDA used to build PyTorch: (?P<torch>\d{1,2}\.\d{1,2})\b"
+    r"|\bnvidia/cuda:(?P<image>\d{1,2}\.\d{1,2})\b"
+    r"|\bCUDA_VERSION=(?P<env>\d{1,2}\.\d{1,2})\b"
+    r"|\bcuda-(?:version|cudart)(?:\s{1,40}|-|==?)(?P<conda12>\d{2}\.\d{1,2})\b"
+    r"|\bnvidia-cuda-runtime-cu\d{2}(?:\s{1,40}|-|==)(?P<wheel>\d{2}\.\d{1,2})\b"
+    # PaddlePaddle's device line: "Driver API Version: 10.1, Runtime API Version: 10.2"
+    r"|Runtime API Version: (?P<runtime>\d{1,2}\.\d{1,2})\b"
+    # conda's cudnn built for one CUDA: "cudnn 7.6.5 cuda10.1_0"
+    r"|\bcudnn[ \t]{1,40}\d\.\d{1,2}\.\d{1,2}[ \t]{1,40}cuda(?P<conda_cudnn>\d{1,2}\.\d)_"
+    # a package built for one CUDA by its name: mxnet-cu101, cupy-cuda102, paddlepaddle-gpu
+    # 2.4.2.post117 (CUDA 11.7)
+    r"|\b(?:mxnet|cupy)-cu(?:da)?(?P<package>\d{2,3})\b"
+    r"|\bpaddlepaddle-gpu(?:==|[ \t]{1,40})\d\.\d{1,2}\.\d{1,2}\.post(?P<post>\d{2,3})\b"
 )
-_CUDA_GATES = ("cudatoolkit", "CUDA Version ", "CUDA used to build PyTorch")
-# The PyTorch installed, as collect_env and a wheel's file name (pip installing it) write it;
-# not a requirement (torch==1.3.1+cpu), which may be one pip could not install.
+_CUDA_GATES = (
+    "cudatoolkit",
+    "CUDA Version ",
+    "CUDA used to build PyTorch",
+    "nvidia/cuda:",
+    "CUDA_VERSION=",
+    "cuda-version",
+    "cuda-cudart",
+    "nvidia-cuda-runtime-cu",
+    "Runtime API Version: ",
+    "cudnn ",
+    "cudnn\t",
+    "mxnet-cu",
+    "cupy-cu",
+    "paddlepaddle-gpu",
+)
+# The CUDA toolkit installed on the machine, which the framework may not use (so no build is
+# read from it): nvcc's "Cuda compilation tools, release 11.8, V11.8.89", collect_env's "CUDA
+# runtime version: 11.8.89" (the nvcc it found). A program that asks for another CUDA's runtime
+# and cannot load it was built for another CUDA than the one installed.
+_TOOLKIT = re.compile(
+    r"Cuda compilation tools, release (?P<nvcc>\d{1,2}\.\d{1,2})\b"
+    r"|CUDA runtime version: (?P<collect>\d{1,2}\.\d{1,2})\.\d"
+)
+_TOOLKIT_GATES = ("Cuda compilation tools, release ", "CUDA runtime version: ")
+# The CUDA the driver supports where the log shows it without the driver's release:
+# PaddlePaddle's "Driver API Version: 10.1". (nvidia-smi's "CUDA Version: 12.2" comes with the
+# release, which the rules compare instead.)
+_DRIVER_CUDA = re.compile(r"Driver API Version: (?P<version>\d{1,2}\.\d{1,2})\b")
+_DRIVER_CUDA_GATES = ("Driver API Version: ",)
+# The PyTorch installed, as collect_env and a wheel's file name (pip installing it) write it,
+# pip list's column ("torch    2.1.0+cu121"), pip's "Requirement already satisfied: torch in
+# ... (2.1.0)", a print of torch.__version__ ("'2.1.0+cu121'", a line of its own: the local tag
+# is PyTorch's), conda's pytorch package with its build string ("pytorch 1.10.0
+# py3.9_cuda11.3_cudnn8.2.0_0": CUDA 11.3, written as the wheel tag +cu113) and PyTorch's image
+# tag ("pytorch/pytorch:2.1.0-cuda12.1-cudnn8-runtime"); not a requirement (torch==1.3.1+cpu),
+# which may be one pip could not install.
+_TORCH_TAG = r"(?:\+(?:cu\d{2,3}|cpu|rocm[\d.]{1,8}))"
 _TORCH_VERSION = re.compile(
-    r"(?:PyTorch version: |\btorch(?:-| version:? ))(?P<version>\d\.\d{1,2}(?:\.\d{1,2})?"
-    r"(?:\+(?:cu\d{2,3}|cpu|rocm[\d.]{1,8}))?)(?![\w.])"
+    r"(?:PyTorch version: |\btorch(?:-| version:? |[ \t]{1,40}))"
+    r"(?P<version>\d\.\d{1,2}(?:\.\d{1,2})?" + _TORCH_TAG + r"?)(?![\w.])"
+    r"|^'?(?P<bare>[12]\.\d{1,2}\.\d{1,2}\+(?:cu\d{2,3}|cpu))'?(?:\s|$)"
+    r"|Requirement already satisfied: torch in [^()]{1,300}?\((?P<satisfied>\d\.\d{1,2}\.\d{1,2}"
+    + _TORCH_TAG
+    + r"?)\)"
+    r"|\bpytorch[ \t]{1,40}(?P<conda>\d\.\d{1,2}\.\d{1,2}[ \t]{1,40}\S{1,60})"
+    r"|\bpytorch/pytorch:(?P<image>\d\.\d{1,2}\.\d{1,2}-cuda\d{1,2}\.\d)\b"
 )
-_TORCH_VERSION_GATES = ("PyTorch version: ", "torch-", "torch version")
+_TORCH_VERSION_GATES = (
+    "PyTorch version: ",
+    "torch-",
+    "torch version",
+    "torch ",
+    "torch\t",
+    "+cu",
+    "+cpu",
+    "pytorch ",
+    "pytorch\t",
+    "pytorch/pytorch:",
+)
+# jaxlib as pip list, jax.print_environment_info() ("jaxlib: 0.4.23") and a wheel's file name
+# write it, with the local tag of the releases before 0.4.26 that carried CUDA
+# ("0.4.7+cuda11.cudnn86"); a CUDA plugin by its distribution's name ("jax-cuda12-plugin").
+_JAXLIB = re.compile(
+    r"\bjaxlib(?::?[ \t]{1,40}|-)"
+    r"(?P<version>0\.\d{1,2}\.\d{1,3}(?:\+cuda\d{2,3}(?:\.cudnn\d{2,3})?)?)(?![\w.])"
+)
+_JAXLIB_GATES = ("jaxlib",)
+_JAX_PLUGIN = re.compile(r"\bjax-cuda(?P<major>\d{2})-(?:plugin|pjrt)\b")
+_JAX_PLUGIN_GATES = ("jax-cuda",)
 # The interpreter that ran: its banner ("Python 3.12.1 (tags/...) [MSC v.1937 64 bit (AMD64)]"),
 # "Python 3.13.0" in pip's or a report's output, or its library path (".../python3.10/site-").
 _PYTHON = re.compile(
@@ -190,8 +398,12 @@ _VALUES: tuple[tuple[str, re.Pattern[str], tuple[str, ...], bool], ...] = (
     ("tensorflow", _TF_VERSION, _TF_VERSION_GATES, True),
     ("driver", _DRIVER, _DRIVER_GATES, False),
     ("kernel_module", _KERNEL, _KERNEL_GATES, False),
+    ("driver_cuda", _DRIVER_CUDA, _DRIVER_CUDA_GATES, False),
+    ("toolkit", _TOOLKIT, _TOOLKIT_GATES, True),
     ("cuda", _CUDA, _CUDA_GATES, True),
     ("torch", _TORCH_VERSION, _TORCH_VERSION_GATES, True),
+    ("jaxlib", _JAXLIB, _JAXLIB_GATES, True),
+    ("jax_plugin", _JAX_PLUGIN, _JAX_PLUGIN_GATES, True),
     ("python", _PYTHON, _PYTHON_GATES, True),
     ("python_bits", _BITS, _BITS_GATES, True),
 )
@@ -201,9 +413,9 @@ _LIBRARY_GATES = (".so.", ".dll", ".DLL")
 PATTERNS = (
     *(pattern for pattern, _, _ in _PLATFORM_MARKERS),
     *(pattern for pattern, _, _ in _FRAMEWORK_MARKERS),
-    _GPU,
-    _GPU_NAME,
+    *(pattern for pattern, _ in _GPU_PATTERNS),
     *(pattern for _, pattern, _, _ in _VALUES),
+    _TF_BUILD,
     _LIBRARY,
 )
 
@@ -226,9 +438,11 @@ _TF_PATH_RANGES = (
 FACT_GATES = tuple(
     sorted(
         {gate for _, gates, _ in _PLATFORM_MARKERS for gate in gates}
-        | {*_GPU_GATES, *_TF_VERSION_GATES, *_DRIVER_GATES, *_LIBRARY_GATES, *_PYTHON_GATES}
-        | {*_KERNEL_GATES, *_CUDA_GATES, *_TORCH_VERSION_GATES, *_GPU_NAME_GATES}
+        | {gate for _, gates in _GPU_PATTERNS for gate in gates}
+        | {*_TF_VERSION_GATES, *_DRIVER_GATES, *_LIBRARY_GATES, *_PYTHON_GATES}
+        | {gate for _, _, gates, _ in _VALUES for gate in gates}
         | set(_BITS_GATES)
+        | set(_TF_BUILD_GATES)
         | {gate for _, gates, _ in _FRAMEWORK_MARKERS for gate in gates}
     )
 )
@@ -252,8 +466,17 @@ class LogFacts:
     cudnn: str | None = None  # the cuDNN TensorFlow loaded, decoded (8400 -> 8.4.0)
     driver: str | None = None  # the driver release (libcuda's, nvidia-smi's)
     kernel_module: str | None = None  # the kernel module's release, as TensorFlow reports it
+    driver_cuda: str | None = None  # X.Y of the CUDA the driver supports, where only it is shown
+    toolkit: str | None = None  # X.Y of the CUDA toolkit installed (nvcc's), not a build's
+    # library name -> its CUDA, for the libraries a signature says could not be loaded
+    failed_libraries: dict[str, str] = field(default_factory=dict)
     cuda: str | None = None  # X.Y of the CUDA the environment provides (conda, a container)
     torch: str | None = None  # the PyTorch version the log shows, with its local tag
+    jaxlib: str | None = None  # the jaxlib version the log shows, with its local tag
+    jax_plugin: str | None = None  # the CUDA major of a jax-cudaNN-plugin the log shows
+    # tf.sysconfig.get_build_info()'s keys the log prints (cuda_version, cudnn_version,
+    # is_cuda_build, cuda_compute_capabilities), as printed
+    tensorflow_build: dict[str, str] = field(default_factory=dict)
     python: str | None = None  # X.Y of the interpreter the log shows
     python_bits: str | None = None  # "32" or "64", from the interpreter's banner
     # framework (LOG_FRAMEWORKS) -> lines that show it, in the order first seen; a hit of a
@@ -285,8 +508,14 @@ class LogFacts:
             "cudnn": self.cudnn,
             "driver": self.driver,
             "kernel_module": self.kernel_module,
+            "driver_cuda": self.driver_cuda,
+            "toolkit": self.toolkit,
+            "failed_libraries": dict(self.failed_libraries),
             "cuda": self.cuda,
             "torch": self.torch,
+            "jaxlib": self.jaxlib,
+            "jax_plugin": self.jax_plugin,
+            "tensorflow_build": dict(self.tensorflow_build),
             "python": self.python,
             "python_bits": self.python_bits,
             "frameworks": dict(self.frameworks),
@@ -333,8 +562,45 @@ class LineFacts:
     gpu: tuple[str, str] | None = None  # (name, compute capability)
     values: tuple[tuple[str, str], ...] = ()  # (LogFacts attribute, value), in _VALUES order
     libraries: tuple[tuple[str, str], ...] = ()  # (name as written, CUDA), as found
+    build: tuple[tuple[str, str], ...] = ()  # (get_build_info key, value as printed)
 
 
+_CONDA_CUDA = re.compile(r"cuda(?P<major>\d{1,2})\.?(?P<minor>\d)(?!\d)|(?P<cpu>cpu)")
+
+
+def _torch_from_conda(text: str) -> str:
+    """conda's "1.10.0   py3.9_cuda11.3_cudnn8.2.0_0" (conda-forge: "cuda112py38h...",
+    "cpu_py310h...") as the wheel would name that build: 1.10.0+cu113, +cpu."""
+    version, _, build = text.partition(" ")
+    version = version.split("\t")[0]
+    found = _CONDA_CUDA.search(build)
+    if found is None:
+        return version
+    if found.group("cpu"):
+        return f"{version}+cpu"
+    return f"{version}+cu{found.group('major')}{found.group('minor')}"
+
+
+def _torch_from_image(text: str) -> str:
+    """PyTorch's image tag "2.1.0-cuda12.1" as the wheel names that build: 2.1.0+cu121."""
+    version, _, cuda = text.partition("-cuda")
+    return f"{version}+cu{cuda.replace('.', '')}"
+
+
+def _cuda_from_digits(digits: str) -> str:
+    """A package name's CUDA digits as X.Y: 101 is 10.1, 92 is 9.2, 117 is 11.7."""
+    return f"{digits[:-1]}.{digits[-1]}"
+
+
+# Values a line writes otherwise than the facts keep them: (attribute, group) -> the spelling.
+_SPELLED = {
+    ("cuda", "package"): _cuda_from_digits,
+    ("cuda", "post"): _cuda_from_digits,
+    ("torch", "conda"): _torch_from_conda,
+    ("torch", "image"): _torch_from_image,
+}
+# The codes of signatures whose "library" group names a library that could not be loaded.
+_NOT_LOADED = frozenset({"cuda-library-missing"})
 _KEEP_FIRST = {attribute: keep_first for attribute, _, _, keep_first in _VALUES}
 
 
@@ -405,13 +671,29 @@ def _values(
             own += _READERS[id(pattern)].pins(text)
             found = pattern.search(text)
             if found:
-                # The first named group that took part is the value.
+                # The first named group that took part is the value, written as the facts
+                # keep it where the line writes it otherwise (_SPELLED).
                 name = next(n for n, v in found.groupdict().items() if v is not None)
-                values.append((attribute, found.group(name)))
+                spell = _SPELLED.get((attribute, name))
+                values.append((attribute, spell(found.group(name)) if spell else found.group(name)))
                 own += digit_places(text, *found.span(name))
         if own:
             value_pins.append((attribute, tuple(own)))
     return tuple(values), tuple(value_pins)
+
+
+def _gpu_of(found: re.Match[str]) -> tuple[str, str]:
+    """(name, compute capability) from a GPU pattern's groups; "" for what the line does not
+    show (a capability the matrix's GPU table gives by the name, a name on another line)."""
+    groups = {key: value for key, value in found.groupdict().items() if value is not None}
+    names = ("name", "name2", "name3", "name4", "row", "product", "lspci", "bare")
+    name = next((groups[key] for key in names if key in groups), "")
+    capability = next((groups[k] for k in ("cc", "cc2", "cc3", "cc4") if k in groups), "")
+    if "major" in groups:
+        capability = f"{groups['major']}.{groups['minor']}"
+    if "sm" in groups:
+        capability = f"{groups['sm'][:-1]}.{groups['sm'][-1]}"
+    return name.strip(), capability
 
 
 class LogFactCollector:
@@ -446,19 +728,17 @@ class LogFactCollector:
         platforms = _markers(text, mask, _PLATFORM_MARKERS, pins)
         frameworks = _markers(text, mask, _FRAMEWORK_MARKERS, pins)
         gpu = None
-        if _gate(text, _GPU_GATES):
-            found = _GPU.search(text)
+        for pattern, gates in _GPU_PATTERNS:
+            if not _gate(text, gates):
+                continue
+            pins += _READERS[id(pattern)].pins(text)
+            found = pattern.search(text)
             if found:
-                gpu = (found.group("name").strip(), found.group("cc"))
-                pins += digit_places(text, *found.span("name"))
-                pins += digit_places(text, *found.span("cc"))
-        if gpu is None and _gate(text, _GPU_NAME_GATES):
-            pins += _READERS[id(_GPU_NAME)].pins(text)
-            found = _GPU_NAME.search(text)
-            if found:
-                group = "name" if found.group("name") is not None else "row"
-                gpu = (found.group(group).strip(), "")  # "": the capability is not shown
-                pins += digit_places(text, *found.span(group))
+                gpu = _gpu_of(found)
+                for group, value in found.groupdict().items():
+                    if value is not None:
+                        pins += digit_places(text, *found.span(group))
+                break
         values, value_pins = _values(text, mask)
         libraries = []
         if _gate(text, _LIBRARY_GATES):
@@ -471,7 +751,14 @@ class LogFactCollector:
                 cuda = self._libraries.get(name.lower())
                 if cuda:
                     libraries.append((name, cuda))
-        facts = LineFacts(platforms, frameworks, gpu, values, tuple(libraries))
+        build = []
+        if _gate(text, _TF_BUILD_GATES):
+            pins += _READERS[id(_TF_BUILD)].pins(text)
+            for found in _TF_BUILD.finditer(text):
+                key = found.lastgroup or ""
+                build.append((key, found.group(key)))
+                pins += digit_places(text, *found.span(key))
+        facts = LineFacts(platforms, frameworks, gpu, values, tuple(libraries), tuple(build))
         return facts, pins, value_pins
 
     def settled(self, attribute: str) -> bool:
@@ -510,10 +797,20 @@ class LogFactCollector:
                 setattr(facts, attribute, value)
                 sources[attribute] = (number, text)
                 changed = True
+        changed = self._build(shown.build, number, text) or changed
         for name, cuda in shown.libraries:
             if facts.libraries.get(name) != cuda:
                 facts.libraries[name] = cuda
                 sources[f"library:{name}"] = (number, text)
+                changed = True
+        return changed
+
+    def _build(self, build: tuple[tuple[str, str], ...], number: int, text: str) -> bool:
+        changed = False
+        for key, value in build:
+            if self.facts.tensorflow_build.get(key) != value:
+                self.facts.tensorflow_build[key] = value
+                self.facts.sources["tensorflow_build"] = (number, text)
                 changed = True
         return changed
 
@@ -542,6 +839,12 @@ class LogFactCollector:
                 if facts.cudnn is not None:
                     sources["cudnn"] = where
                     changed = True
+            failed = hit.groups.get("library", "") if hit.code in _NOT_LOADED else ""
+            cuda = self._libraries.get(failed.lower())
+            if cuda and facts.failed_libraries.get(failed) != cuda:
+                facts.failed_libraries[failed] = cuda
+                sources[f"failed:{failed}"] = where
+                changed = True
             if self._tensorflow_path(hit.text):
                 sources["tensorflow_range"] = where
                 changed = True
