@@ -304,3 +304,15 @@ def test_bad_replaces_or_only_on_is_refused_at_load(
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
     with pytest.raises(MatrixDataError, match=re.escape(complaint)):
         load_signatures(directory)
+
+
+def test_the_smoke_test_is_no_forked_worker_so_only_on_rows_stay_out_of_it() -> None:
+    # A smoke test's stderr that names a DataLoader worker is still the smoke child itself:
+    # its CUDA_ERROR_NOT_INITIALIZED keeps the driver reading.
+    from envcheck.diagnose.smoke_rules import smoke_findings  # noqa: PLC0415
+    from tests.test_smoke_rules import IMPORT_AND_LIST, recorded  # noqa: PLC0415
+
+    result = recorded(IMPORT_AND_LIST, stderr="\n".join([*WORKER, NOT_INITIALIZED]), returncode=1)
+    found = {f.code for f in smoke_findings(result, MATRIX.signatures, ())}
+    assert "usage-pitfall" not in found
+    assert "driver-missing" in found

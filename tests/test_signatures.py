@@ -34,6 +34,18 @@ SIGNATURES = load_signatures(MATRIX)
 BY_ID = {s.id: s for s in SIGNATURES}
 
 SAMPLES: dict[str, tuple[str, ...]] = {
+    "poetry-nvidia-no-candidates": (
+        # WLM1ke/poptimizer#116 (Poetry on a MacBook)
+        "Unable to find installation candidates for nvidia-cublas-cu11 (11.10.3.66)",
+    ),
+    "ptxas-too-old-driver-fallback": (
+        # openxla/xla#5932 (issue description, an H800)
+        "2023-09-26 23:49:25.317533: W external/xla/xla/stream_executor/gpu/redzone_allocator.cc:322] UNIMPLEMENTED: ptxas ptxas too old. Falling back to the driver to compile.",
+    ),
+    "ptxas-unknown-gpu-name": (
+        # JuliaGPU/CUDA.jl#2844 (issue description, a V100 with CUDA 13)
+        "ptxas fatal   : Value 'sm_70' is not defined for option 'gpu-name'",
+    ),
     "conda-cpu-build-other": (
         # conda-forge/jaxlib-feedstock#273 (the classic solver's download table)
         "    jaxlib-0.4.27              |cpu_py312h17e8b90_0        51.3 MB  conda-forge",
