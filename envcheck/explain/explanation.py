@@ -316,9 +316,12 @@ def _known_bugs(
     return findings
 
 
-def _in_place(hit: LogHit, platforms: Collection[str]) -> LogHit:
-    """A hit with the code its line means where the log ran (Signature.code_on): only known
-    once the whole log is read, so applied at the end."""
+def _in_place(hit: LogHit, platforms: Collection[str]) -> LogHit | None:
+    """A hit with the code its line means where the log ran (Signature.code_on), or None for
+    a row that counts only where the log shows a place it does not (Signature.only_on): only
+    known once the whole log is read, so applied at the end."""
+    if hit.signature.only_on and hit.signature.only_on not in platforms:
+        return None
     code = hit.signature.code_in(platforms, hit.code)
     return hit if code is None else replace(hit, code=code)
 
@@ -575,7 +578,8 @@ class _Reading:
                 "output of the failing command, e.g. python train.py 2>&1 | envcheck explain -"
             )
         facts = self.collector.facts
-        hits = [_read_as(_in_place(hit, facts.platforms), facts, matrix) for hit in self.hits]
+        placed = (_in_place(hit, facts.platforms) for hit in self.hits)
+        hits = [_read_as(hit, facts, matrix) for hit in placed if hit is not None]
         unkept = {
             signature: seen - HITS_KEPT_PER_SIGNATURE
             for signature, seen in self._per_signature.items()

@@ -84,6 +84,16 @@ _PLATFORM_MARKERS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
         ),
         "container",
     ),
+    # A process forked from a Python program: PyTorch's DataLoader workers, multiprocessing's
+    # fork start method (popen_fork, its process.py), PyTorch's own refusal.
+    (
+        re.compile(
+            r"\b_worker_loop\b|DataLoader worker process|popen_fork\.py|forked subprocess"
+            r"|multiprocessing[/\\]process\.py"
+        ),
+        ("_worker_loop", "DataLoader worker", "popen_fork", "forked subprocess", "process.py"),
+        "forked-worker",
+    ),
     # macOS: a home directory (/Users/NAME/, not C:/Users/), Homebrew's prefix, the
     # python.org framework build, a macOS wheel tag, a dynamic library's suffix, uname. (Not
     # Windows' C:/Users/ nor WSL's /mnt/c/Users/.)

@@ -26,6 +26,7 @@ def findings_from_log(
 
     `unkept`: hits of each signature id beyond those in `hits` (a log repeating one line is
     kept bounded); each finding's lines_total counts them too."""
+    hits = without_replaced(hits)
     roots = [h for h in hits if h.root_cause]
     groups: dict[str, list[LogHit]] = {}
     for hit in sorted(hits, key=lambda h: (not h.root_cause, h.line)):
@@ -60,6 +61,15 @@ def findings_from_log(
             )
         )
     return findings
+
+
+def without_replaced(hits: Sequence[LogHit]) -> list[LogHit]:
+    """The hits without those another hit on the same line reads differently
+    (Signature.replaces): a row that knows the line's context speaks for it alone."""
+    replaced = {(h.line, code) for h in hits for code in h.signature.replaces}
+    if not replaced:
+        return list(hits)
+    return [h for h in hits if (h.line, h.code) not in replaced]
 
 
 def _total(group: Sequence[LogHit], unkept: Mapping[str, int]) -> int:

@@ -58,6 +58,7 @@ FILES = (
     "driver_branches.toml",
     "log_signatures.toml",
     "log_signatures_frameworks.toml",
+    "log_signatures_situations.toml",
     "known_bugs.toml",
     "error_codes.toml",
     "pytorch.toml",

@@ -69,6 +69,14 @@ class Signature:
     # FIX_KEYS, most specific first (fix_template). `fix` is TensorFlow's and every
     # framework's without a variant of its own.
     fix_for: tuple[tuple[str, str], ...] = ()
+    # Codes this row reads differently on the lines it matches: another row's hit of one of
+    # them on the same line is this row's reading, not a finding of its own (a forked
+    # worker's CUDA_ERROR_NOT_INITIALIZED is no missing driver). Applied by
+    # envcheck.explain.log_findings.
+    replaces: frozenset[str] = frozenset()
+    # A place the log must show for a hit to count (LOG_PLATFORMS; "" everywhere): a line that
+    # means this cause only there, such as an initialisation error inside a forked worker.
+    only_on: str = ""
 
     def fix_template(self, framework: str, macos: bool) -> str:
         """The fix for a hit read as `framework` ("" unknown) in a log that ran on macOS or
@@ -163,7 +171,9 @@ def _code_when(row: Row, pattern: re.Pattern[str]) -> tuple[tuple[str, re.Patter
 
 
 # What a log can reveal about where it ran (envcheck.explain.log_facts); `code_on` keys.
-LOG_PLATFORMS = frozenset({"windows", "wsl", "colab", "container"})
+# "forked-worker": the log shows a process forked from a Python program (a DataLoader worker,
+# multiprocessing's fork start method), where CUDA used in the parent cannot be used again.
+LOG_PLATFORMS = frozenset({"windows", "wsl", "colab", "container", "forked-worker"})
 
 
 def _code_on(row: Row) -> tuple[tuple[str, str, frozenset[str]], ...]:
@@ -265,12 +275,23 @@ def _signature(row: Row) -> Signature:
         code_on=_code_on(row),
         framework=framework,
         fix_for=_fix_for(row, pattern, framework),
+        replaces=frozenset(
+            _code(row, "replaces", code) for code in row.string_list("replaces", required=False)
+        ),
+        only_on=row.text("only_on"),
     )
+    if code in signature.replaces:
+        raise row.error("replaces", f"names the row's own code {code!r}")
+    if signature.only_on and signature.only_on not in LOG_PLATFORMS:
+        raise row.error(
+            "only_on", f"{signature.only_on!r} is not one of {', '.join(sorted(LOG_PLATFORMS))}"
+        )
     row.done()
     return signature
 
 
-FILES = (FILE, "log_signatures_frameworks.toml")
+# (The situations file comes last: its rows read lines the others also match, in context.)
+FILES = (FILE, "log_signatures_frameworks.toml", "log_signatures_situations.toml")
 FRAMEWORKS_FILE = FILES[1]
 
 

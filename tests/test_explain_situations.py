@@ -1,0 +1,318 @@
+"""explain reads known situations, not only messages (issue 22): a line whose cause depends on
+where it ran or what else the log shows (matrix/log_signatures_situations.toml).
+
+CUDA used in a forked worker is the program's pitfall, never a missing driver; XLA's
+out-of-memory gets the allocator advice of the framework the log shows; ptxas older than the
+PTX, nvidia-* wheels and NCCL on platforms without them, and CPU-only builds a resolver chose
+are named as such. The rows' two fields, `replaces` and `only_on`, are checked at load.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from envcheck.explain.explanation import Explanation, explain_lines
+from envcheck.findings import Finding, Severity
+from envcheck.matrix.load import bundled_matrix_dir
+from envcheck.matrix.model import load_matrix
+from envcheck.matrix.rows import MatrixDataError
+from envcheck.matrix.signatures import FILES, load_signatures
+
+MATRIX = load_matrix(bundled_matrix_dir())
+SITUATIONS = FILES[2]
+
+
+def explain(lines: list[str]) -> Explanation:
+    return explain_lines(lines, MATRIX.signatures, MATRIX, MATRIX.known_bugs)
+
+
+def codes(explanation: Explanation) -> set[str]:
+    return {f.code for f in explanation.findings}
+
+
+def only(explanation: Explanation, code: str) -> Finding:
+    found = [f for f in explanation.findings if f.code == code]
+    assert len(found) == 1, [(f.code, f.message) for f in explanation.findings]
+    return found[0]
+
+
+def no_errors(explanation: Explanation) -> None:
+    errors = [f.code for f in explanation.findings if f.severity is Severity.ERROR]
+    assert not errors, errors
+
+
+# --- CUDA in a forked worker ------------------------------------------------------------------
+
+XLA_CONTEXT = (
+    "2022-09-27 13:45:15.709933: F tensorflow/compiler/xla/stream_executor/cuda/"
+    "cuda_driver.cc:148] Failed setting context: CUDA_ERROR_NOT_INITIALIZED: initialization error"
+)
+NOT_INITIALIZED = "RuntimeError: cuInit returned CUDA_ERROR_NOT_INITIALIZED"
+WORKER = [
+    "Traceback (most recent call last):",
+    '  File "/env/lib/python3.10/site-packages/torch/utils/data/_utils/worker.py", line 308, '
+    "in _worker_loop",
+    "    data = fetcher.fetch(index)",
+]
+
+
+def test_a_forked_childs_lost_context_is_a_pitfall_not_a_missing_driver() -> None:
+    explanation = explain([XLA_CONTEXT])
+    assert codes(explanation) == {"usage-pitfall"}
+    finding = only(explanation, "usage-pitfall")
+    assert finding.severity is Severity.WARNING
+    assert "spawn" in finding.fix and "driver" not in finding.fix.lower()
+
+
+def test_not_initialized_alone_still_reads_as_the_driver() -> None:
+    # Without a forked worker in the log the generic reading stands (only_on).
+    explanation = explain([NOT_INITIALIZED])
+    assert "driver-missing" in codes(explanation)
+    assert "usage-pitfall" not in codes(explanation)
+
+
+@pytest.mark.parametrize("worker_first", [True, False])
+def test_not_initialized_in_a_forked_worker_is_a_pitfall_wherever_the_worker_shows(
+    worker_first: bool,
+) -> None:
+    lines = [*WORKER, NOT_INITIALIZED] if worker_first else [NOT_INITIALIZED, *WORKER]
+    explanation = explain(lines)
+    assert codes(explanation) == {"usage-pitfall"}
+    no_errors(explanation)
+    assert "forked-worker" in explanation.facts.platforms
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "RuntimeError: CUDA error: initialization error",
+        "THCudaCheck FAIL file=/pytorch/aten/src/THC/THCGeneral.cpp line=50 error=3 : "
+        "initialization error",
+        "RuntimeError: cuda runtime error (3) : initialization error at /pytorch/aten/src/THC/"
+        "THCGeneral.cpp:50",
+        "RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with "
+        "multiprocessing, you must use the 'spawn' start method",
+    ],
+)
+def test_pytorchs_initialization_errors_point_at_workers_not_the_driver(line: str) -> None:
+    explanation = explain([line])
+    assert codes(explanation) == {"usage-pitfall"}, [f.code for f in explanation.findings]
+    no_errors(explanation)
+    assert "spawn" in only(explanation, "usage-pitfall").fix
+
+
+def test_jax_fork_warning_from_a_worker_is_a_pitfall_and_from_pty_harmless() -> None:
+    warning = (
+        ": RuntimeWarning: os.fork() was called. os.fork() is incompatible with multithreaded "
+        "code, and JAX is multithreaded, so this will likely lead to a deadlock."
+    )
+    worker = explain(["/usr/lib/python3.12/multiprocessing/popen_fork.py:66" + warning])
+    assert codes(worker) == {"usage-pitfall"}
+    shell = explain(["/opt/conda/lib/python3.11/pty.py:89" + warning])
+    assert shell.only_benign, [f.code for f in shell.findings]
+
+
+# --- GPU memory: the framework's allocator ----------------------------------------------------
+
+OOM = "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 7406166528 bytes."
+
+
+def test_xla_out_of_memory_in_a_jax_log_names_jaxs_preallocation_never_tensorflow() -> None:
+    jax_log = ['  File "/env/lib/python3.11/site-packages/jax/_src/dispatch.py", line 1', OOM]
+    finding = only(explain(jax_log), "gpu-out-of-memory")
+    assert "XLA_PYTHON_CLIENT_PREALLOCATE" in finding.fix
+    assert not re.search(r"tensorflow|\bTF\b", finding.fix, re.IGNORECASE), finding.fix
+
+
+def test_xla_out_of_memory_in_a_tensorflow_log_names_tensorflows_allocator() -> None:
+    tf_log = [
+        '  File "/env/lib/python3.10/site-packages/tensorflow/python/eager/execute.py", line 52',
+        "tensorflow.python.framework.errors_impl.ResourceExhaustedError: RESOURCE_EXHAUSTED: "
+        "Out of memory while trying to allocate 1073741824 bytes.",
+    ]
+    finding = only(explain(tf_log), "gpu-out-of-memory")
+    assert "TF_FORCE_GPU_ALLOW_GROWTH" in finding.fix
+    assert "XLA_PYTHON_CLIENT_PREALLOCATE" not in finding.fix
+
+
+def test_a_failed_convolution_autotuning_is_memory_first() -> None:
+    finding = only(
+        explain(
+            ["RuntimeError: UNKNOWN: Failed to determine best cudnn convolution algorithm for:"]
+        ),
+        "gpu-out-of-memory",
+    )
+    assert "cuDNN" in finding.message
+
+
+# --- The CUDA toolchain ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "told"),
+    [
+        (
+            "ptxas /tmp/tempfile-x, line 5; fatal   : Unsupported .version 8.4; current version is"
+            " '8.2'",
+            "8.2",
+        ),
+        (
+            "2021-05-20 10:09:06.617783: E external/org_tensorflow/tensorflow/stream_executor/gpu/"
+            "asm_compiler.cc:93] You are using ptxas 8.x, but TF requires ptxas 9.x (and strongly "
+            "prefers >= 9.2.88).  Compilation of XLA kernels below will likely fail.",
+            "8.x",
+        ),
+        (
+            "W external/xla/xla/stream_executor/gpu/asm_compiler.cc:231] Falling back to the CUDA "
+            "driver for PTX compilation; ptxas does not support CC 9.0",
+            "9.0",
+        ),
+        (
+            "E0103 16:41:38.489316 2217885 ptx_compiler_helpers.cc:87] *** WARNING *** Invoking "
+            "ptxas with version 12.1.66, which corresponds to a CUDA version <=12.6.2. CUDA version",
+            "12.1.66",
+        ),
+    ],
+)
+def test_a_ptxas_older_than_the_ptx_or_the_gpu_is_the_toolchain(line: str, told: str) -> None:
+    finding = only(explain([line]), "xla-toolchain-missing")
+    assert told in finding.message
+    assert "PATH" in finding.fix
+
+
+# --- Platforms without NVIDIA's wheels or NCCL ------------------------------------------------
+
+PLACEHOLDER = (
+    "ERROR: Could not find a version that satisfies the requirement nvidia-cudnn-cu12==9.1.0.70 "
+    "(from versions: 0.0.1.dev5)"
+)
+
+
+def test_nvidia_wheels_offered_only_as_the_placeholder_are_the_platform_not_the_python() -> None:
+    explanation = explain([PLACEHOLDER])
+    assert "platform-unsupported" in codes(explanation)
+    assert "python-unsupported" not in codes(explanation)
+
+
+def test_on_macos_the_placeholder_fix_installs_no_cuda() -> None:
+    mac = ["/Users/ann/venv/bin/pip install -r requirements.txt", PLACEHOLDER]
+    explanation = explain(mac)
+    assert "macos" in explanation.facts.platforms
+    fix = only(explanation, "platform-unsupported").fix
+    assert "macOS has no CUDA" in fix
+    assert not re.search(r"pip install nvidia|cu12 wheel index|--index-url", fix), fix
+
+
+def test_a_pure_python_tag_wheel_refused_is_its_platform_and_a_cp_wheel_still_the_python() -> None:
+    linux_only = explain(
+        [
+            "ERROR: nvidia_nccl_cu12-2.21.5-py3-none-manylinux2014_x86_64.whl is not a supported "
+            "wheel on this platform."
+        ]
+    )
+    assert codes(linux_only) == {"platform-unsupported"}
+    cp35 = explain(
+        ["tensorflow-1.2.0-cp35-cp35m-linux_x86_64.whl is not a supported wheel on this platform."]
+    )
+    assert "python-unsupported" in codes(cp35)
+    assert "platform-unsupported" not in codes(cp35)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "RuntimeError: Distributed package doesn't have NCCL built in",
+        'raise RuntimeError("Distributed package doesn\'t have NCCL " "built in")',
+    ],
+)
+def test_pytorch_without_nccl_is_the_platform_with_gloo_as_the_answer(line: str) -> None:
+    finding = only(explain([line]), "platform-unsupported")
+    assert "gloo" in finding.fix and "WSL2" in finding.fix
+
+
+def test_conda_without_nccl_is_the_platform() -> None:
+    assert "platform-unsupported" in codes(explain(["ResolvePackageNotFound: - nccl=2.12.12.1"]))
+
+
+# --- CPU-only builds a resolver chose ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "pytorch                   1.4.0               py3.7_cpu_0  [cpuonly]  pytorch",
+        "  pytorch-nightly    pytorch/linux-64::pytorch-nightly-1.2.0.dev20190805+cpu-py3.7_cpu_0",
+        "  pytorch            conda-forge/linux-64::pytorch-2.1.0-cpu_generic_py311h5b6d6f1_0",
+        "  cpuonly            pytorch/noarch::cpuonly-2.0-0",
+        "    jaxlib-0.4.27              |cpu_py312h17e8b90_0        51.3 MB  conda-forge",
+        "['AzureExecutionProvider', 'CPUExecutionProvider']",
+    ],
+)
+def test_a_cpu_only_build_the_resolver_chose_is_named(line: str) -> None:
+    assert "framework-cpu-only" in codes(explain([line]))
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "  pytorch            conda-forge/linux-64::pytorch-2.1.0-cuda118_py311h5b6d6f1_300",
+        "pytorch                   2.1.0           py3.11_cuda12.1_cudnn8.9.2_0    pytorch",
+        "['TensorrtExecutionProvider', 'CUDAExecutionProvider', 'CPUExecutionProvider']",
+        "['CoreMLExecutionProvider', 'AzureExecutionProvider', 'CPUExecutionProvider']",
+    ],
+)
+def test_a_cuda_build_or_a_gpu_provider_list_is_not_read_as_cpu_only(line: str) -> None:
+    assert "framework-cpu-only" not in codes(explain([line]))
+
+
+# --- The two fields are checked at load ---------------------------------------------------------
+
+
+def _matrix_copy(tmp_path: Path) -> Path:
+    for name in FILES:
+        shutil.copy(MATRIX.directory / name, tmp_path / name)
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "complaint"),
+    [
+        (
+            'replaces = ["python-unsupported"]\nsource = ["nvidia-wheels"]',
+            'replaces = ["platform-unsupported"]\nsource = ["nvidia-wheels"]',
+            "own code",
+        ),
+        (
+            'only_on = "forked-worker"\nmessage',
+            'only_on = "threads"\nmessage',
+            "'threads' is not one of",
+        ),
+        ('replaces = ["driver-missing"]', 'replaces = ["no-such-code"]', "unknown finding code"),
+    ],
+)
+def test_bad_replaces_or_only_on_is_refused_at_load(
+    tmp_path: Path, old: str, new: str, complaint: str
+) -> None:
+    directory = _matrix_copy(tmp_path)
+    path = directory / SITUATIONS
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    with pytest.raises(MatrixDataError, match=re.escape(complaint)):
+        load_signatures(directory)
+
+
+def test_the_smoke_test_is_no_forked_worker_so_only_on_rows_stay_out_of_it() -> None:
+    # A smoke test's stderr that names a DataLoader worker is still the smoke child itself:
+    # its CUDA_ERROR_NOT_INITIALIZED keeps the driver reading.
+    from envcheck.diagnose.smoke_rules import smoke_findings  # noqa: PLC0415
+    from tests.test_smoke_rules import IMPORT_AND_LIST, recorded  # noqa: PLC0415
+
+    result = recorded(IMPORT_AND_LIST, stderr="\n".join([*WORKER, NOT_INITIALIZED]), returncode=1)
+    found = {f.code for f in smoke_findings(result, MATRIX.signatures, ())}
+    assert "usage-pitfall" not in found
+    assert "driver-missing" in found
