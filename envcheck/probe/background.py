@@ -106,7 +106,7 @@ def _interpreter(
     if not deadline.active():
         try:
             answer = scan.result(timeout=SCAN_GRACE_S).interpreter
-        except Exception:  # noqa: BLE001 - late or failed: the interpreter child says what is wrong
+        except Exception:  # late or failed: the interpreter child says what is wrong
             answer = None
         if answer is not None and isinstance(answer.get("python"), str):
             return interpreter_from_answer(answer, python)
