@@ -30,12 +30,13 @@ CORPUS = Path(__file__).resolve().parent / "corpus"
 # was measured once (23/34) and then read for the classes it showed missing; the second was
 # collected after that, measured (29/39) and, during issue 22, read in the same way; the third
 # (issue 22) is sealed: scored at the start and at the end of that issue, never read in between;
-# the fourth (collected at the end of issue 22) is sealed until the lead scores it once.
+# the fourth (collected during issue 22) was scored at its start and at its end (20/31 -> 22/31
+# environment problems), then read.
 HOLDOUTS = tuple(
     Path(__file__).resolve().parent / name
     for name in ("corpus-holdout", "corpus-holdout-2", "corpus-holdout-3", "corpus-holdout-4")
 )
-SEALED = (HOLDOUTS[2], HOLDOUTS[3])
+SEALED = (HOLDOUTS[2],)
 FIELDS = {"log", "url", "where", "framework", "class", "environment", "established", "expect"}
 
 

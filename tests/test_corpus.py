@@ -61,13 +61,13 @@ def test_no_sealed_thread_is_cited_anywhere_else_in_the_project() -> None:
     }
     assert sealed  # the URLs parse
     places = [_ROOT / "README.md", *(_ROOT / "docs").rglob("*.md")]
-    for folder in ("matrix", "envcheck", "bench", "scripts"):
-        places += [p for p in (_ROOT / folder).rglob("*") if p.suffix in {".toml", ".py", ".md"}]
+    for name in ("matrix", "envcheck", "bench", "scripts"):
+        places += [p for p in (_ROOT / name).rglob("*") if p.suffix in {".toml", ".py", ".md"}]
     places += (_ROOT / "tests").glob("*.py")
     places += tables(CORPUS)
-    for folder in HOLDOUTS:
-        if folder not in SEALED:
-            places += tables(folder)
+    for held_out in HOLDOUTS:
+        if held_out not in SEALED:
+            places += tables(held_out)
     for place in places:
         cited = _threads(place.read_text(encoding="utf-8", errors="replace")) & sealed
         assert not cited, (place, sorted(cited))

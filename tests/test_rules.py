@@ -371,6 +371,25 @@ def test_python_supported(matrix: Matrix) -> None:
 
 
 @pytest.mark.parametrize(
+    ("version", "ok"),
+    [("2.6.0", True), ("2.6.2", True), ("2.6.3", False), ("2.6.5", False), (None, False)],
+)
+def test_an_earlier_patch_has_wheels_for_a_python_the_newest_has_none_for(
+    matrix: Matrix, version: str | None, ok: bool
+) -> None:
+    # Measured on the package index: tensorflow 2.6.0 to 2.6.2 have cp36 wheels, 2.6.3 to 2.6.5
+    # none (a TensorFlow 2.6.0 image runs Python 3.6.9: tensorflow/tensorflow:2.6.0-gpu).
+    release = series(matrix, "2.6")
+    outcome = python_supported(
+        release, PythonVersion(3, 6), None if version is None else Version(version)
+    )
+    assert outcome.ok is ok
+    if not ok:
+        assert f"TensorFlow {version or release.latest} " in outcome.message
+        assert "3.7-3.9" in outcome.message
+
+
+@pytest.mark.parametrize(
     ("name", "platform", "status"),
     [
         # facts 1.4: "TensorFlow 2.16 was the last TensorFlow release that supported macOS x86";

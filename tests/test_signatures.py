@@ -34,6 +34,24 @@ SIGNATURES = load_signatures(MATRIX)
 BY_ID = {s.id: s for s in SIGNATURES}
 
 SAMPLES: dict[str, tuple[str, ...]] = {
+    # tests/corpus-holdout-4 (read after its end score): the threads each source names
+    "nvidia-smi-device-handle-unknown": (
+        "Unable to determine the device handle for GPU 0000:0B:00.0: Unknown Error.",
+    ),
+    "nvidia-container-driver-file-exists": (
+        "nvidia-container-cli: mount error: file creation failed: /var/lib/docker/overlay2/4f79/merged/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1: file exists: unknown.",
+    ),
+    "torch-target-out-of-bounds": (
+        "IndexError: Target 192 is out of bounds",
+        "IndexError: Target -1 is out of bounds.",
+    ),
+    "torch-state-dict-size-mismatch": (
+        "\tsize mismatch for class_embed.weight: copying a param with shape torch.Size([92, 256]) from checkpoint, the shape in current model is torch.Size([3, 256]).",
+    ),
+    "ct2-compute-type-unsupported": (
+        "ValueError: Requested float16 compute type, but the target device or backend do not support efficient float16 computation.",
+    ),
+    "torch-mps-macos-too-old": ("RuntimeError: The MPS backend is supported on MacOS 12.3+.",),
     # NVIDIA/nvidia-docker#341 (issue description), kata-containers/kata-containers#10457
     "nvidia-smi-not-found": ("bash: nvidia-smi: command not found",),
     # NixOS/nixpkgs#259744 (a comment of 2023-10-13 quoting the error)

@@ -128,7 +128,7 @@ def python_version(context: Context) -> list[Finding]:
     release, python = context.release, context.python
     if release is None or python is None:
         return []
-    outcome = python_supported(release, python)
+    outcome = python_supported(release, python, context.tensorflow_version)
     if outcome.ok:
         return []
     return [

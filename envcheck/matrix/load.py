@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from packaging.version import Version
+
 from envcheck.errors import InputError
 from envcheck.matrix import parsed_cache
 from envcheck.matrix.records import (
@@ -46,6 +48,7 @@ from envcheck.versions import (
     ComputeCapability,
     CudaTarget,
     PythonVersion,
+    parse_numeric_version,
 )
 
 FILES = (
@@ -140,6 +143,7 @@ def load_tensorflow(directory: Path) -> tuple[tuple[TensorflowRelease, ...], dic
                 cuda_setup=row.string_list("cuda_setup", required=False),
                 notes=row.string_list("notes", required=False),
                 sources=row.sources(),
+                python_until=_python_until(row, versions, pythons),
             )
         )
         row.done()
@@ -422,6 +426,30 @@ def _arch_list(row: Row) -> tuple[ComputeCapability, ...] | None:
             raise MatrixDataError(f"{row.where}: field 'arch_list': {text!r} is not sm_XY")
         capabilities.append(ComputeCapability(int(digits[:-1]), int(digits[-1])))
     return tuple(capabilities)
+
+
+def _python_until(
+    row: Row, versions: tuple[Version, ...], pythons: list[PythonVersion]
+) -> tuple[tuple[PythonVersion, Version], ...]:
+    """`python_until = { "3.6" = "2.6.2" }`: a Python the series' earlier patches have wheels
+    for, up to that patch (one of `versions`, before the newest, which has none for it)."""
+    result = []
+    for key, value in row.optional_table("python_until").items():
+        if not isinstance(value, str):
+            raise row.error("python_until", f"{key}: expected a version string")
+        try:
+            python = PythonVersion.parse(key)
+            last = parse_numeric_version(value, "version")
+        except InputError as exc:
+            raise row.error("python_until", str(exc)) from exc
+        if last not in versions or last == versions[-1] or python in pythons:
+            raise row.error(
+                "python_until",
+                f"{key} = {value!r}: expected an earlier patch of the series, for a Python the "
+                "newest patch has no wheel for",
+            )
+        result.append((python, last))
+    return tuple(sorted(result))
 
 
 @checked_against_toml

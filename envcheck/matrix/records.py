@@ -49,10 +49,20 @@ class TensorflowRelease:
     cuda_setup: tuple[str, ...]  # commands that provide CUDA/cuDNN where no and-cuda extra does
     notes: tuple[str, ...]
     sources: tuple[str, ...]
+    # Interpreters only earlier patches have wheels for -> the last patch that has one (2.6.0 to
+    # 2.6.2 for Python 3.6): an installed 2.6.0 on 3.6 is fine though 2.6.5 has no such wheel.
+    python_until: tuple[tuple[PythonVersion, Version], ...] = ()
 
     @property
     def latest(self) -> Version:
         return self.versions[-1]
+
+    def pythons_of(self, version: Version | None) -> tuple[PythonVersion, ...]:
+        """The interpreters patch `version` has wheels for (the newest patch's for None)."""
+        if version is None:
+            return self.python
+        earlier = (python for python, last in self.python_until if version <= last)
+        return tuple(sorted({*self.python, *earlier}))
 
     @property
     def series(self) -> str:

@@ -246,16 +246,20 @@ def driver_branch_supports_gpu(
     )
 
 
-def python_supported(release: TensorflowRelease, python: PythonVersion) -> Outcome:
-    if python in release.python:
+def python_supported(
+    release: TensorflowRelease, python: PythonVersion, version: Version | None = None
+) -> Outcome:
+    """Whether `version` of the series (its newest patch for None) has wheels for `python`."""
+    pythons = release.pythons_of(version)
+    shown = release.latest if version is None else version
+    if python in pythons:
         return Outcome("python", Status.OK, f"Python {python} is supported")
-    span = f"{release.python[0]}-{release.python[-1]}" if release.python else "none"
-    direction = "too new" if release.python and python > release.python[-1] else "not supported"
+    span = f"{pythons[0]}-{pythons[-1]}" if pythons else "none"
+    direction = "too new" if pythons and python > pythons[-1] else "not supported"
     return Outcome(
         "python",
         Status.INCOMPATIBLE,
-        f"Python {python} is {direction} for TensorFlow {release.latest} (it has wheels for "
-        f"Python {span})",
+        f"Python {python} is {direction} for TensorFlow {shown} (it has wheels for Python {span})",
     )
 
 
