@@ -9,15 +9,18 @@ not read, or read where it is not.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from envcheck.diagnose.doctor import diagnose
+from envcheck.diagnose.facts_file import read_facts
 from envcheck.diagnose.log_diagnosis import reason_over_log
 from envcheck.explain.explanation import Explanation, explain_lines
 from envcheck.findings import Finding, Severity
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import load_matrix
-from envcheck.probe.facts import FrameworkFacts
+from envcheck.probe.facts import ANOTHER_VERSION, FrameworkFacts
 from tests.facts_builder import driver, gpu, machine
 
 MATRIX = load_matrix(bundled_matrix_dir())
@@ -183,6 +186,19 @@ def test_an_extension_built_for_another_cuda_than_nvccs() -> None:
     assert "12.1" in finding.message
     same = ["Cuda compilation tools, release 10.1, V10.1.243", log[1]]
     assert "cuda-version-mismatch" not in codes(same)
+
+
+def test_the_probes_copies_of_other_cuda_versions_are_no_failed_load() -> None:
+    # The probe records a copy of another version for each CUDA release's soname it looks for
+    # (libcudart.so.10.0 to .12 beside the cu13 wheel's libcudart.so.13): no program asked for
+    # them, so a PyTorch-only environment gets no cuda-version-mismatch from them (this sample,
+    # a real probe's, got one while the rule read every such copy as a failed load).
+    sample = Path(__file__).resolve().parents[1] / "docs/samples/torch-old-driver.facts.json"
+    facts = read_facts(str(sample))
+    assert any(lib.found_via == ANOTHER_VERSION for lib in facts.libraries)
+    found = {f.code for f in diagnose(facts, MATRIX).findings}
+    assert "driver-too-old" in found
+    assert "cuda-version-mismatch" not in found
 
 
 # --- the GPU against the build ------------------------------------------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from pathlib import PurePosixPath
+from pathlib import PurePosixPath, PureWindowsPath
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import SpecifierSet
@@ -172,10 +172,16 @@ def runtime_of_another_cuda(context: Context) -> list[Finding]:
     program (or an extension of it) was built for another CUDA than the one installed."""
     if _gpu_build(context):
         return []
+    # Only a load that failed says a program asked for the name: the probe records a copy of
+    # another version for every CUDA release's soname it looks for (libcudart.so.10.0 to .12
+    # beside a libcudart.so.13), which nothing here may ask for, and the frameworks' own asks
+    # are judged by the loading rules. A log's failed load stands at no path of a file.
     others = [
         copy
         for copy in context.facts.libraries
-        if copy.found_via == ANOTHER_VERSION and context.selected(copy.name) is None
+        if copy.found_via == ANOTHER_VERSION
+        and context.selected(copy.name) is None
+        and not _is_file_path(copy.path)
     ]
     if not others:
         return []
@@ -436,3 +442,8 @@ def _meets(copy: LibraryFacts, spec: SpecifierSet) -> bool | None:
         return spec.contains(Version(copy.version), prereleases=True)
     except InvalidVersion:
         return None
+
+
+def _is_file_path(path: str) -> bool:
+    """Whether `path` names a file (POSIX or Windows), not a log's description of a place."""
+    return PurePosixPath(path).is_absolute() or PureWindowsPath(path).is_absolute()
