@@ -564,6 +564,8 @@ def test_files_removed_by_uninstalling_the_other_owner(matrix: Matrix) -> None:
         "missing, so TensorFlow 2.21.0 cannot load cuDNN from there."
     )
     assert finding.evidence[1].startswith(f"{CUDNN}: missing on disk; nvidia-cudnn-cu12")
+    # No file is there to be anyone's copy: the line says what was recorded, no more.
+    assert "its copy" not in finding.evidence[1]
     assert finding.fix == (
         'python -m pip install --force-reinstall --no-deps "nvidia-cudnn-cu12==9.28.0.42"'
     )

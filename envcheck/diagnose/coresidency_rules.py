@@ -96,14 +96,20 @@ def _owner_label(shared: SharedFileFacts, name: str) -> str:
 
 def _file_line(shared: SharedFileFacts) -> str:
     size = shared.compared if shared.size is None else f"{shared.size} bytes"
+    # Whose copy it is only means something where there is a file to compare.
+    gone = shared.compared in ("missing", "not a regular file")
     owners = "; ".join(
         f"{o.distribution} {o.version} recorded "
         f"{'no size' if o.size is None else f'{o.size} bytes'}"
-        f"{'' if o.matches is None else (' (its copy)' if o.matches else ' (not its copy)')}"
+        f"{'' if o.matches is None or gone else _whose(o.matches)}"
         for o in shared.owners
     )
     how = "" if shared.size is None else f", compared by {shared.compared}"
     return f"{shared.path}: {size} on disk{how}; {owners}"
+
+
+def _whose(matches: bool) -> str:
+    return " (its copy)" if matches else " (not its copy)"
 
 
 def _frameworks_of(pins_on: Sequence[Pin]) -> list[str]:
