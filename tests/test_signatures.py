@@ -52,6 +52,11 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "ValueError: Requested float16 compute type, but the target device or backend do not support efficient float16 computation.",
     ),
     "torch-mps-macos-too-old": ("RuntimeError: The MPS backend is supported on MacOS 12.3+.",),
+    # keras-team/keras-io (issue description), keras-team/keras (Keras 3's UserWarning)
+    "keras-input-ran-out-of-data": (
+        "WARNING:tensorflow:Your input ran out of data; interrupting training. Make sure that your dataset or generator can generate at least `steps_per_epoch * epochs` batches (in this case, 10000 batches). You may need to use the repeat() function when building your dataset.",
+        "/env/lib/python3.11/site-packages/keras/src/trainers/epoch_iterator.py:151: UserWarning: Your input ran out of data; interrupting training. Make sure that your dataset or generator can generate at least `steps_per_epoch * epochs` batches. You may need to use the `.repeat()` function when building your dataset.",
+    ),
     # NVIDIA/nvidia-docker#341 (issue description), kata-containers/kata-containers#10457
     "nvidia-smi-not-found": ("bash: nvidia-smi: command not found",),
     # NixOS/nixpkgs#259744 (a comment of 2023-10-13 quoting the error)
