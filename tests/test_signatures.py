@@ -52,6 +52,48 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "ValueError: Requested float16 compute type, but the target device or backend do not support efficient float16 computation.",
     ),
     "torch-mps-macos-too-old": ("RuntimeError: The MPS backend is supported on MacOS 12.3+.",),
+    # lllyasviel/Fooocus#1139 (issue description)
+    "torch-mps-out-of-memory": (
+        "RuntimeError: MPS backend out of memory (MPS allocated: 8.89 GB, other allocations: 172.98 MB, max allowed: 9.07 GB). Tried to allocate 6.25 MB on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to disable upper limit for memory allocations (may cause system failure).",
+    ),
+    # jax-ml/jax#22522 (issue description)
+    "pip-jaxlib-cuda-local-version": (
+        "ERROR: Could not find a version that satisfies the requirement jaxlib==0.4.29+cuda12.cudnn88 (from versions: 0.1.75+cuda11.cudnn805, 0.1.75+cuda11.cudnn82)",
+    ),
+    # astral-sh/uv#12980 (issue description)
+    "uv-torch-local-version-not-found": (
+        "  ╰─▶ Because there is no version of torch==1.6.0+cu101 and your project depends on torch==1.6.0+cu101, we can conclude that your project's requirements are unsatisfiable.",
+    ),
+    # NVIDIA/TensorRT-LLM#23 (issue description); NVIDIA's CUDA Compatibility FAQ
+    "ngc-container-driver-too-old": (
+        "       version 510.85.02 was detected and compatibility mode is UNAVAILABLE.",
+    ),
+    # moyix/fauxpilot (a triton container started without a GPU: the version is empty)
+    "ngc-container-driver-release-unknown": (
+        "fauxpilot-triton-1         |        version  was detected and compatibility mode is UNAVAILABLE.",
+    ),
+    # triton-inference-server/server#3030 (issue description)
+    "loader-library-not-found": (
+        "error while loading shared libraries: libnvinfer.so.7: cannot open shared object file: No such file or directory",
+        "/usr/bin/app: error while loading shared libraries: libcudart.so.11.0: cannot open shared object file: No such file or directory",
+        "./main: error while loading shared libraries: libcudnn_cnn_infer.so.8: cannot open shared object file: No such file or directory",
+        "./main: error while loading shared libraries: libcudnn.so.8: cannot open shared object file: No such file or directory",
+        "./main: error while loading shared libraries: libcuda.so.1: cannot open shared object file: No such file or directory",
+        "python: error while loading shared libraries: libpython3.8.so.1.0: cannot open shared object file: No such file or directory",
+    ),
+    # arch4edu/arch4edu#24 (issue description, ldd's output)
+    "ldd-library-not-found": (
+        "\tlibcudart.so.10.0 => not found",
+        "        libcudnn.so.7 => not found",
+        "        libcudnn_ops_infer.so.8 => not found",
+        "        libnvidia-ml.so.1 => not found",
+        "        libopenblas.so.0 => not found",
+    ),
+    # NLeSC/mcfly#188 (issue description); Keras 2's other form from public reports
+    "keras-checking-array-shape": (
+        "ValueError: Error when checking target: expected activation_5 to have shape (6024,) but got array with shape (2,)",
+        "ValueError: Error when checking target: expected gru_22 to have 2 dimensions, but got array with shape (8828, 122, 4)",
+    ),
     # keras-team/keras-io (issue description), keras-team/keras (Keras 3's UserWarning)
     "keras-input-ran-out-of-data": (
         "WARNING:tensorflow:Your input ran out of data; interrupting training. Make sure that your dataset or generator can generate at least `steps_per_epoch * epochs` batches (in this case, 10000 batches). You may need to use the repeat() function when building your dataset.",
