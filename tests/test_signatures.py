@@ -34,6 +34,8 @@ SIGNATURES = load_signatures(MATRIX)
 BY_ID = {s.id: s for s in SIGNATURES}
 
 SAMPLES: dict[str, tuple[str, ...]] = {
+    # arcee-ai/mergekit#175 (issue description)
+    "torch-half-on-cpu": ("RuntimeError: \"addmm_impl_cpu_\" not implemented for 'Half'",),
     # Mined from public threads (the long tail); each comment names the thread
     # acidanthera/bugtracker#2237 (journal lines in a comment)
     "nvidia-module-key-rejected": (
