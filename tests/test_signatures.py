@@ -34,6 +34,71 @@ SIGNATURES = load_signatures(MATRIX)
 BY_ID = {s.id: s for s in SIGNATURES}
 
 SAMPLES: dict[str, tuple[str, ...]] = {
+    # arcee-ai/mergekit#175 (issue description)
+    "torch-half-on-cpu": ("RuntimeError: \"addmm_impl_cpu_\" not implemented for 'Half'",),
+    # Mined from public threads (the long tail); each comment names the thread
+    # acidanthera/bugtracker#2237 (journal lines in a comment)
+    "nvidia-module-key-rejected": (
+        "mar 06 15:10:43 CS3003NS gdm3[7055]: modprobe: ERROR: could not insert 'nvidia': Key was rejected by service",
+    ),
+    # Witko/nvidia-xrun#135 (issue description), Witko/nvidia-xrun#144 (issue description)
+    "nvidia-module-not-found": (
+        "modprobe: FATAL: Module nvidia not found in directory /lib/modules/5.2.13-200.fc30.x86_64",
+        "modprobe: FATAL: nvidia_drm not found in directory /lib/modules/5.5.9-zen1-2-zen",
+    ),
+    # AbdBarho/stable-diffusion-webui-docker#117 (issue description)
+    "container-cli-wsl-no-adapters": (
+        "nvidia-container-cli: initialization error: WSL environment detected but no adapters were found: unknown",
+    ),
+    # cedricxie/apollo_perception_ros#20 (issue description)
+    "container-cli-nvml-driver-not-loaded": (
+        "docker: Error response from daemon: OCI runtime create failed: container_linux.go:380: starting container process caused: process_linux.go:545: container init caused: Running hook #0:: error running hook: exit status 1, stdout: , stderr: nvidia-container-cli: initialization error: nvml error: driver not loaded: unknown.",
+    ),
+    # loeeeee/immich-in-lxc#32 (issue description), memoavatar/memo#13 (issue description)
+    "ort-cuda-provider-cudnn-missing": (
+        "E:onnxruntime:Default, provider_bridge_ort.cc:1745 TryGetProviderInfo_CUDA] /onnxruntime_src/onnxruntime/core/session/provider_bridge_ort.cc:1426 onnxruntime::Provider& onnxruntime::ProviderLibrary::Get() [ONNXRuntimeError] : 1 : FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: libcudnn.so.9: cannot open shared object file: No such file or directory",
+        "2024-12-09 13:04:11.264813429 [E:onnxruntime:Default, provider_bridge_ort.cc:1862 TryGetProviderInfo_CUDA] /onnxruntime_src/onnxruntime/core/session/provider_bridge_ort.cc:1539 onnxruntime::Provider& onnxruntime::ProviderLibrary::Get() [ONNXRuntimeError] : 1 : FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: libcudnn_adv.so.9: cannot open shared object file: No such file or directory",
+    ),
+    # microsoft/onnxruntime#21501 (issue description)
+    "ort-cuda-provider-dll-dependency-missing": (
+        '[E:onnxruntime:Default, provider_bridge_ort.cc:1745 onnxruntime::TryGetProviderInfo_CUDA] D:\\a_work\\1\\s\\onnxruntime\\core\\session\\provider_bridge_ort.cc:1426 onnxruntime::ProviderLibrary::Get [ONNXRuntimeError] : 1 : FAIL : LoadLibrary failed with error 126 "" when trying to load "C:\\sd.webui\\system\\python\\lib\\site-packages\\onnxruntime\\capi\\onnxruntime_providers_cuda.dll"',
+    ),
+    # MIC-DKFZ/nnUNet#2188 (issue description), 2noise/ChatTTS#341 (issue description)
+    "torch-inductor-gpu-too-old-for-triton": (
+        "RuntimeError: Found NVIDIA GeForce GTX 1080 Ti which is too old to be supported by the triton GPU compiler, which is used as the backend. Triton only supports devices of CUDA Capability >= 7.0, but your device is of CUDA capability 6.1",
+        "[2024-06-18 19:45:55,713] torch._dynamo.convert_frame: [WARNING] RuntimeError: Found NVIDIA GeForce GTX 1080 Ti which is too old to be supported by the triton GPU compiler, which is used as the backend. Triton only supports devices of CUDA Capability >= 7.0, but your device is of CUDA capability 6.1",
+    ),
+    # microsoft/MInference#51 (a comment by the reporter)
+    "flash-attention-needs-ampere": (
+        "RuntimeError: FlashAttention only supports Ampere GPUs or newer.",
+    ),
+    # ltdrdata/ComfyUI-Impact-Pack#915 (issue description)
+    "torchvision-op-missing-backend": (
+        "Could not run 'torchvision::nms' with arguments from the 'CUDA' backend. This could be because the operator doesn't exist for this backend, or was omitted during the selective/custom build process (if using custom build). If you are a Facebook employee using PyTorch on mobile, please visit https://fburl.com/ptmfixes for possible resolutions. 'torchvision::nms' is only available for these backends: [CPU, Meta, QuantizedCPU, BackendSelect, Python, FuncTorchDynamicLayerBackMode, Functionalize, Named, Conjugate, Negative, ZeroTensor, ADInplaceOrView, AutogradOther, AutogradCPU, AutogradCUDA, AutogradXLA, AutogradMPS, AutogradXPU, AutogradHPU, AutogradLazy, AutogradMTIA, AutogradMeta, Tracer, AutocastCPU, AutocastXPU, AutocastMPS, AutocastCUDA, FuncTorchBatched, BatchedNestedTensor, FuncTorchVmapMode, Batched, VmapMode, FuncTorchGradWrapper, PythonTLSSnapshot, FuncTorchDynamicLayerFrontMode, PreDispatch, PythonDispatcher].",
+    ),
+    # logpai/deep-loglizer#10 (issue description), python-control/python-control#926
+    "numpy-c-api-version-newer": (
+        "RuntimeError: module compiled against API version 0xe but this version of numpy is 0xd",
+        "RuntimeError: module compiled against API version 0x10 but this version of numpy is 0xf",
+    ),
+    # NVIDIA/numba-cuda#69 (issue description), NVIDIA/cudf#1992 (issue description)
+    "numba-libnvvm-not-found": (
+        "NvvmSupportError: libNVVM cannot be found. Do `conda install cudatoolkit`:",
+        "numba.cuda.cudadrv.error.NvvmSupportError: libNVVM cannot be found. Do `conda install cudatoolkit`:",
+    ),
+    # m-bain/whisperX#575 (issue description)
+    "ct2-not-compiled-with-cuda": (
+        "ValueError: This CTranslate2 package was not compiled with CUDA support",
+    ),
+    # oobabooga/textgen#5 (issue description), ROCm/tensorflow-upstream#1106 (title)
+    "hip-no-binary-for-gpu": (
+        '"hipErrorNoBinaryForGpu: Unable to find code object for all current devices!"',
+        'hip_code_object.cpp:92: guarantee(false && "hipErrorNoBinaryForGpu: Coudn\'t find binary for current devices!")',
+    ),
+    # kleinlee/DH_live#22 (issue description)
+    "torch-load-cuda-checkpoint-without-cuda": (
+        "RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. If you are running on a CPU-only machine, please use torch.load with map_location=torch.device('cpu') to map your storages to the CPU.",
+    ),
     # tests/corpus-holdout-4 (read after its end score): the threads each source names
     "nvidia-smi-device-handle-unknown": (
         "Unable to determine the device handle for GPU 0000:0B:00.0: Unknown Error.",
