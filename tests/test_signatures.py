@@ -36,6 +36,62 @@ BY_ID = {s.id: s for s in SIGNATURES}
 SAMPLES: dict[str, tuple[str, ...]] = {
     # arcee-ai/mergekit#175 (issue description)
     "torch-half-on-cpu": ("RuntimeError: \"addmm_impl_cpu_\" not implemented for 'Half'",),
+    # Mined from public threads, round two; each comment names the thread
+    # MiteshPuthran/Speech-Emotion-Analyzer#52 (issue description), tensorflow/tensorflow#52060 (title)
+    "keras-shapes-incompatible": (
+        "ValueError: Shapes (None, 4) and (None, 10) are incompatible",
+        "ValueError: Shapes (None, 8) and (None, 7) are incompatible",
+    ),
+    # hkchengrex/STCN#132 (issue description), msr-fiddle/pipedream#28 (issue description)
+    "torch-dataloader-shm-bus-error": (
+        "RuntimeError: DataLoader worker (pid 46794) is killed by signal: Bus error. It is possible that dataloader's workers are out of shared memory. Please try to raise your shared memory limit.",
+        "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm).",
+    ),
+    # tianzhi0549/FCOS#385 (issue description), CharlesShang/DCNv2#143 (title)
+    "torch-cpp-extension-unknown-arch": (
+        "ValueError: Unknown CUDA arch (8.6) or GPU not supported",
+        "ValueError: Unknown CUDA arch (8.9) or GPU not supported",
+    ),
+    # PRBonn/MaskPLS#18 (issue description), NVlabs/nvdiffmodeling#25 (issue description)
+    "nvrtc-invalid-gpu-architecture": (
+        "RuntimeError: nvrtc: error: invalid value for --gpu-architecture (-arch)",
+        "nvrtc: error: invalid value for --gpu-architecture (-arch)",
+    ),
+    # pytorch/pytorch#86195 (issue description), invoke-ai/InvokeAI#232 (PR description)
+    "torch-mps-op-not-implemented": (
+        "NotImplementedError: The operator 'aten::_slow_conv2d_forward' is not currently implemented for the MPS device. If you want this op to be added in priority during the prototype phase of this feature, please comment on https://github.com/pytorch/pytorch/issues/77764. As a temporary fix, you can set the environment variable `PYTORCH_ENABLE_MPS_FALLBACK=1` to use the CPU as a fallback for this op. WARNING: this will be slower than running natively on MPS.",
+        "NotImplementedError: The operator 'aten::_index_put_impl_' is not current implemented for the MPS device. If you want this op to be added in priority during the prototype phase of this feature, please comment on https://github.com/pytorch/pytorch/issues/77764. As a temporary fix, you can set the environment variable `PYTORCH_ENABLE_MPS_FALLBACK=1` to use the CPU as a fallback for this op. WARNING: this will be slower than running natively on MPS.",
+    ),
+    # thu-ml/tianshou#1237 (a comment)
+    "torch-mps-float64": (
+        "TypeError: Cannot convert a MPS Tensor to float64 dtype as the MPS framework doesn't support float64. Please use float32 instead.",
+    ),
+    # JDAI-CV/fast-reid#509 (PR description), iMoonLab/PVRNet#3 (issue description)
+    "torch-cuda-tensor-to-numpy": (
+        "TypeError: can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first.",
+        "TypeError: can't convert CUDA tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first.",
+    ),
+    # LuyaooChen/uninformed-students-pytorch#3 (issue description), maudzung/RTM3D#11 (issue description)
+    "cuda-invalid-device-ordinal": (
+        "RuntimeError: CUDA error: invalid device ordinal",
+        "RuntimeError: cuda runtime error (101) : invalid device ordinal at /pytorch/torch/csrc/cuda/Module.cpp:59",
+    ),
+    # NVIDIA/retinanet-examples#314 (issue description), SthPhoenix/InsightFace-REST#84 (issue description)
+    "tensorrt-engine-version-mismatch": (
+        "6: The engine plan file is not compatible with this version of TensorRT, expecting library version 8.0.0 got 8.0.1, please rebuild.",
+        "face_1             | [05/02/2022-15:17:45] [TRT] [E] 6: The engine plan file is not compatible with this version of TensorRT, expecting library version 8.2.3 got 8.2.1, please rebuild.",
+    ),
+    # vietanhdev/anylabeling#110, cvg/pixel-perfect-sfm#11 (issue descriptions), ContinuumIO/anaconda-issues#5191 (a comment)
+    "libstdcxx-version-not-found": (
+        "ImportError: /lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.29' not found (required by /home/zk/conda/envs/anylabeling/lib/python3.8/site-packages/matplotlib/_path.cpython-38-x86_64-linux-gnu.so)",
+        "ImportError: /home/kevin/anaconda3/envs/pixSfM/lib/libstdc++.so.6: version `GLIBCXX_3.4.29' not found (required by /home/kevin/pixel-perfect-sfm/pixsfm/_pixsfm.cpython-38-x86_64-linux-gnu.so)",
+        "OSError: /opt/anaconda3/bin/../lib/libstdc++.so.6: version `CXXABI_1.3.9' not found (required by /opt/anaconda3/lib/python3.6/site-packages/porechop/cpp_functions.so)",
+    ),
+    # thu-ml/tianshou#527 (issue description), zbf1991/WeCLIP#5 (issue description)
+    "windows-paging-file-too-small": (
+        r'E   OSError: [WinError 1455] The paging file is too small for this operation to complete. Error loading "E:\Anaconda3\lib\site-packages\torch\lib\caffe2_detectron_ops_gpu.dll" or one of its dependencies.',
+        r'OSError: [WinError 1455] 页面文件太小，无法完成操作。 Error loading "D:\Anaconda3\envs\wssam\lib\site-packages\torch\lib\cudnn_cnn_infer64_8.dll" or one of its dependencies.',  # noqa: RUF001
+    ),
     # Mined from public threads (the long tail); each comment names the thread
     # acidanthera/bugtracker#2237 (journal lines in a comment)
     "nvidia-module-key-rejected": (
