@@ -34,6 +34,101 @@ SIGNATURES = load_signatures(MATRIX)
 BY_ID = {s.id: s for s in SIGNATURES}
 
 SAMPLES: dict[str, tuple[str, ...]] = {
+    # Mined from public threads, round three (framework and program messages); each comment
+    # names the thread
+    # IDKiro/CBDNet-pytorch#20 (issue description), sebsk/CS224N-Project#2 (PR description),
+    # CHUNYUWANG/imu-human-pose-pytorch#8 (issue description)
+    "torch-scalar-type-mismatch": (
+        "RuntimeError: Expected object of scalar type Double but got scalar type Float for sequence element 2 in sequence argument at position #1 'tensors'",
+        "RuntimeError: expected scalar type Float but found Double",
+        "RuntimeError: expected scalar type Double but found Float",
+    ),
+    # ronghuaiyang/arcface-pytorch#56 (issue description), WebODM/OpenSplat#135 (issue description)
+    "torch-backward-without-grad-fn": (
+        "RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn",
+        "element 0 of tensors does not require grad and does not have a grad_fn",
+    ),
+    # JDAI-CV/LIO#9 (issue description), tamakoji/pytorch-syncbn#4 (comment by ElbertFang)
+    "torch-inplace-modified-for-backward": (
+        "RuntimeError: one of the variables needed for gradient computation has been modified by an inplace operation: [torch.cuda.FloatTensor [10, 49]], which is output 0 of SubBackward0, is at version 1; expected version 0 instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True).",
+        "RuntimeError: one of the variables needed for gradient computation has been modified by an inplace operation",
+    ),
+    # aks2203/deep-thinking#5 (issue description), hou-yz/MVDet#7 (issue description)
+    "torch-state-dict-key-mismatch": (
+        '\tMissing key(s) in state_dict: "projection.0.weight", "recur_block.0.0.conv1.weight", "recur_block.0.0.conv2.weight", "recur_block.0.1.conv1.weight", "recur_block.0.1.conv2.weight", "head.0.weight", "head.2.weight", "head.4.weight". ',
+        '\tUnexpected key(s) in state_dict: "module.projection.0.weight", "module.recur_block.0.0.conv1.weight", "module.recur_block.0.0.conv2.weight", "module.recur_block.0.1.conv1.weight", "module.recur_block.0.1.conv2.weight", "module.head.0.weight", "module.head.2.weight", "module.head.4.weight".',
+        'Missing key(s) in state_dict: "map_classifier.0.weight", "map_classifier.0.bias", "map_classifier.2.weight", "map_classifier.2.bias", "map_classifier.4.weight". ',
+    ),
+    # ImprintLab/MedSegDiff#27 (issue description), va1shn9v/PromptIR#30 (issue description)
+    "torch-ddp-unused-parameters": (
+        "RuntimeError: Expected to have finished reduction in the prior iteration before starting a new one. This error indicates that your module has parameters that were not used in producing loss. You can enable unused parameter detection by passing the keyword argument `find_unused_parameters=True` to `torch.nn.parallel.DistributedDataParallel`, and by ",
+        "RuntimeError: Expected to have finished reduction in the prior iteration before starting a new one. This error indicates that your module has parameters that were not used in producing loss. You can enable unused parameter detection by (1) passing the keyword argument `find_unused_parameters=True` to `torch.nn.parallel.DistributedDataParallel`; (2) making sure all `forward` function outputs participate in calculating loss. If you already have done the above two steps, then the distributed data parallel module wasn't able to locate the output tensors in the return value of your module's `forward` function. Please include the loss function and the structure of the return value of `forward` of your module when reporting this issue (e.g. list,dict, iterable).",
+    ),
+    # Facico/Chinese-Vicuna#168 (issue description)
+    "torch-amp-unscale-fp16-gradients": (
+        '    raise ValueError("Attempting to unscale FP16 gradients.")',
+        "ValueError: Attempting to unscale FP16 gradients.",
+    ),
+    # kwuking/TimeMixer#21 (issue description), hezhangsprinter/DID-MDN#3 (title)
+    "multiprocessing-spawn-without-main-guard": (
+        "        An attempt has been made to start a new process before the",
+        "RuntimeError: An attempt has been made to start a new process before the current process has finished its bootstrapping phase.",
+    ),
+    # gpoesia/minimo#21 (PR description), D3voz/joy-caption-alpha-two-gui-mod#7 (issue description)
+    "torch-load-weights-only-failed": (
+        "_pickle.UnpicklingError: Weights only load failed. This file can still be loaded, to do so you have two options, do those steps only if you trust the source of the checkpoint. (1) In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` from `False` to `True`. Re-running `torch.load` with `weights_only` set to `False` will likely succeed, but it can result in arbitrary code execution. Do it only if you got the file from a trusted source. (2) Alternatively, to load with `weights_only=True` please check the recommended steps in the following error message.",
+        "An error occurred while loading models: Weights only load failed. In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` from `False` to `True`. Re-running `torch.load` with `weights_only` set to `False` will likely succeed, but it can result in arbitrary code execution. Do it only if you got the file from a trusted source.",
+    ),
+    # svip-lab/PPGNet#2 (issue description), fhalab/embeddings_reproduction#11 (issue description)
+    "pickle-git-lfs-pointer": (
+        "_pickle.UnpicklingError: invalid load key, 'v'.",
+        "UnpicklingError: invalid load key, 'v'.",
+    ),
+    # AUTOMATIC1111/stable-diffusion-webui#1861 (issue description), JizhiziLi/P3M#13 (issue description)
+    "torch-load-truncated-zip": (
+        "RuntimeError: PytorchStreamReader failed reading zip archive: failed finding central directory",
+        "RuntimeError: PytorchStreamReader failed reading zip archive: failed finding central directory,",
+    ),
+    # bytedance/GR-MG#11 (issue description), pytorch/pytorch#85604 (issue description)
+    "torch-distributed-port-in-use": (
+        "[W socket.cpp:436] [c10d] The server socket has failed to bind to [::]:50002 (errno: 98 - Address already in use).",
+        "[W socket.cpp:436] [c10d] The server socket has failed to bind to 0.0.0.0:50002 (errno: 98 - Address already in use).",
+        "[W socket.cpp:401] [c10d] The server socket has failed to listen on [::]:47531 (errno: 98 - Address already in use).",
+    ),
+    # 2noise/ChatTTS#184 (issue description), kijai/ComfyUI-WanVideoWrapper#978 (issue description)
+    "torch-inductor-triton-missing": (
+        "RuntimeError: Cannot find a working triton installation. More information on installing Triton can be found at https://github.com/openai/triton",
+        "torch._inductor.exc.TritonMissing: Cannot find a working triton installation. Either the package is not installed or it is too old. More information on installing Triton can be found at: https://github.com/triton-lang/triton",
+    ),
+    # kijai/ComfyUI-CogVideoXWrapper#97 (issue description), dotnet/TorchSharp#1375 (issue description)
+    "torch-sdpa-without-flash-attention": (
+        "ComfyUI\\comfy\\ldm\\modules\\attention.py:407: UserWarning: 1Torch was not compiled with flash attention.",
+        "[W914 13:25:36.000000000 sdp_utils.cpp:555] Warning: 1Torch was not compiled with flash attention. (function operator ())",
+    ),
+    # huggingface/sentence-transformers#699 (issue description), yuh-zha/AlignScore#18 (issue description)
+    "transformers-weights-newly-initialized": (
+        "Some weights of BertForSequenceClassification were not initialized from the model checkpoint at model_bertAlisafaya_base/0_Transformer/ and are newly initialized: ['classifier.bias', 'classifier.weight']",
+        "Some weights of RobertaModel were not initialized from the model checkpoint at roberta-base and are newly initialized: ['roberta.pooler.dense.bias', 'roberta.pooler.dense.weight']",
+    ),
+    # gladiaio/gladia#165 (issue description), sillsdev/silnlp#316 (issue description)
+    "tokenizers-fork-after-parallelism": (
+        "huggingface/tokenizers: The current process just got forked, after parallelism has already been used. Disabling parallelism to avoid deadlocks...",
+    ),
+    # QwenLM/Qwen3#295 (issue description), basalam/product-catalog-generator#10 (issue description)
+    "vllm-kv-cache-too-small": (
+        "ValueError: The model's max seq len (32768) is larger than the maximum number of tokens that can be stored in KV cache (7344). Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.",
+        "ValueError: The model's max seq len (4096) is larger than the maximum number of tokens that can be stored in KV cache (3664). Try increasing gpu_memory_utilization or decreasing max_model_len when initializing the engine.",
+    ),
+    # substratusai/vllm-docker#37 (issue description), verl-project/verl#2594 (issue description)
+    "vllm-bfloat16-needs-ampere": (
+        "ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your Tesla T4 GPU has compute capability 7.5. You can use float16 instead by explicitly setting the`dtype` flag in CLI, for example: --dtype=half.",
+        "ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your Tesla V100-SXM2-32GB GPU has compute capability 7.0. You can use float16 instead by explicitly setting the`dtype` flag in CLI, for example: --dtype=half.",
+    ),
+    # EscVM/RAMS#13 (issue description), matthewearl/deep-anpr#54 (issue description)
+    "tf-dst-tensor-not-initialized": (
+        "InternalError: Failed copying input tensor from /job:localhost/replica:0/task:0/device:CPU:0 to /job:localhost/replica:0/task:0/device:GPU:0 in order to run _EagerConst: Dst tensor is not initialized.",
+        "tensorflow.python.framework.errors_impl.InternalError: Dst tensor is not initialized.",
+    ),
     # arcee-ai/mergekit#175 (issue description)
     "torch-half-on-cpu": ("RuntimeError: \"addmm_impl_cpu_\" not implemented for 'Half'",),
     # Mined from public threads, round two; each comment names the thread
