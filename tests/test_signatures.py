@@ -711,6 +711,12 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         # neuralchen/SimSwap#98 (an older release's wording)
         "CUDA_PATH is set but CUDA wasn't able to be loaded. Please install the correct version of CUDA and cuDNN as mentioned in the GPU requirements page, make sure they're in the PATH, and that your GPU is supported.",
     ),
+    "container-cli-driver-file-exists": (
+        # NVIDIA/nvidia-docker#825 (the hook's message as the issue shows it, broken across lines)
+        r"ount error: file creation failed: /var/lib/docker/overlay2/bd4f3570d4eb99d9df1117bd3751a00c8c0eb63429e65eba2a196c6c543cc52f/merged/usr/bin/nvidia-smi: file exists\\\\\\\\n\\\\\\\"\\\"\": unknown",
+        # NVIDIA/nvidia-container-toolkit#176 (WSL)
+        "docker: Error response from daemon: OCI runtime create failed: container_linux.go:380: starting container process caused: process_linux.go:545: container init caused: Running hook #0:: error running hook: exit status 1, stdout: , stderr: nvidia-container-cli: mount error: file creation failed: /var/lib/docker/overlay2/ce57966999d99e98af2113a1f5c99f40792737c48903d5ba9f6ed5365aee8275/merged/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1: file exists: unknown.",
+    ),
 }
 
 # (line, signature id, facts the named groups must hold, code after code_when)
