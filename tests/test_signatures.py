@@ -714,6 +714,104 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         # rbgirshick/py-faster-rcnn#443 (glibc's full form)
         "*** Error in `python': corrupted double-linked list: 0x00000000269f9640 ***",
     ),
+    "nvcc-host-compiler-unsupported": (
+        # ceccocats/tkDNN#134 (CUDA 10.x's host_config.h and gcc 9)
+        "/usr/local/cuda/include/crt/host_config.h:138:2: error: #error -- unsupported GNU version! gcc versions later than 8 are not supported!",
+        # ggml-org/llama.cpp#9205 (gcc 14; the newer wording with the override flag)
+        "#error -- unsupported GNU version! gcc versions later than 13 are not supported! The nvcc flag '-allow-unsupported-compiler' can be used to override this version check; however, using an unsupported host compiler may cause compilation failure or incorrect run time execution. Use at your own risk.",
+    ),
+    "cuda-header-not-found": (
+        # wang-xinyu/tensorrtx#2
+        "project/resnet/resnext50_32x4d.cpp:2:10: fatal error: cuda_runtime_api.h: No such file or directory",
+        # open-mmlab/mmdetection#71
+        "/usr/include/stdc-predef.h:59:1: fatal error: cuda_runtime.h: No such file or directory  ",
+        # vlfeat/matconvnet#1107 (full-width colons)
+        "cc1plus: Fatal error： cuda_runtime.h：No such file or directory",  # noqa: RUF001
+        # Yuliang-Liu/Box_Discretization_Network#41 (a Chinese locale)
+        "/home/rebot/anaconda3/envs/cwt_DeepLearning/lib/python3.7/site-packages/torch/include/c10/cuda/CUDAStream.h:6:10: fatal error: cuda_runtime_api.h: 没有那个文件或目录",
+    ),
+    "nvcc-gpu-architecture-value-unknown": (
+        # zju3dv/NeuralRecon#119 (CUDA 11.0's nvcc asked for sm_86)
+        "nvcc fatal   : Value 'sm_86' is not defined for option 'gpu-architecture'",
+        # HazyResearch/butterfly#23 (CUDA 11.2 asked for sm_30; the opening quote as pasted)
+        "“nvcc fatal   : Value 'sm_30' is not defined for option 'gpu-architecture'",
+    ),
+    "nvcc-cl-exe-not-in-path": (
+        # elda27/pydrr#6
+        "nvcc fatal   : Cannot find compiler 'cl.exe' in PATH",
+        # xmake-io/xmake#1391
+        r"checkinfo: @programdir\core\sandbox\modules\os.lua:261: nvcc fatal   : Cannot find compiler 'cl.exe' in PATH",
+    ),
+    "nvidia-installer-nouveau-in-use": (
+        # BenedictThompson-zz/Azure-Ethereum-mine#2 (the installer wraps its message)
+        " ERROR: The Nouveau kernel driver is currently in use by your system.  This",
+        # ApolloAuto/apollo#2466
+        "ERROR: The Nouveau kernel driver is currently in use by your",
+    ),
+    "dkms-nvidia-module-build-failed": (
+        # NVIDIA/open-gpu-kernel-modules#558 (390.157 on kernel 6.5)
+        "Consult /var/lib/dkms/nvidia/390.157/build/make.log for more information.",
+        # Bumblebee-Project/Bumblebee#811 (Debian's nvidia-current module, quoted)
+        "> Consult /var/lib/dkms/nvidia-current/367.44/build/make.log for more information.",
+    ),
+    "nvrm-rm-init-adapter-failed": (
+        # NVIDIA/open-gpu-kernel-modules#1230
+        "[  101.209077] NVRM: GPU 0000:a1:00.0: RmInitAdapter failed! (0x62:0x40:2168)",
+        # Bumblebee-Project/Bumblebee#722 (the older form without the bus address)
+        "[87669.726564] NVRM: RmInitAdapter failed! (0x26:0xffff:1375)",
+    ),
+    "cdi-device-unresolvable": (
+        # NixOS/nixpkgs#420638 (podman)
+        "Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=all",
+        # NVIDIA/nvidia-container-toolkit#1239 (containerd under Kubernetes)
+        "  Warning  Failed     10s (x2 over 10s)  kubelet            Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: could not apply required modification to OCI specification: error modifying OCI spec: failed to inject CDI devices: unresolvable CDI devices management.nvidia.com/gpu=GPU-e78e68c0-4e6a-737e-f9cc-4223fe50aead",
+    ),
+    "conda-nothing-provides-cuda": (
+        # openmm/NNPOps#96 (mamba on a machine without a GPU)
+        "  - nothing provides __cuda needed by pytorch-1.13.1-cuda112py310he33e0d6_200",
+    ),
+    "cupy-multiple-packages": (
+        # rapidsai-community/rapidsai-csp-utils#138
+        "  CuPy may not function correctly because multiple CuPy packages are installed",
+        # gpustack/gpustack#5459 (vLLM's process prefix)
+        "(APIServer pid=1)   CuPy may not function correctly because multiple CuPy packages are installed",
+    ),
+    "llama-cpp-no-gpu-offload-build": (
+        # ggml-org/llama.cpp#9153
+        "warning: not compiled with GPU offload support, --gpu-layers option will be ignored",
+    ),
+    "tensorrt-engine-other-gpu": (
+        # NVIDIA/TensorRT#564 (TensorRT 7)
+        "[TensorRT] ERROR: INVALID_CONFIG: The engine plan file is generated on an incompatible device, expecting compute 6.1 got compute 7.5, please rebuild.",
+        # QwenAudio/CosyVoice#1600 (TensorRT 10's logger)
+        "[10/10/2025-17:37:58] [TRT] [E] 6: The engine plan file is generated on an incompatible device, expecting compute 9.0 got compute 8.9, please rebuild.",
+    ),
+    "nvidia-smi-nvml-library-not-found": (
+        # NVIDIA/nvidia-docker#1163
+        "NVIDIA-SMI couldn't find libnvidia-ml.so library in your system. Please make sure that the NVIDIA Display Driver is properly installed and present in your system.",
+    ),
+    "k8s-device-plugin-nvml-not-loaded": (
+        # NVIDIA/k8s-device-plugin#444 (containerd's log prefix)
+        "2023-10-19T11:11:54.957723331+08:00 stderr F 2023/10/19 03:11:54 Failed to initialize NVML: could not load NVML library.",
+        # NVIDIA/k8s-device-plugin#23 (the plugin's early wording)
+        "Failed to start nvml with error:  could not load NVML library",
+    ),
+    "torch-vc-redist-missing": (
+        # pytorch/pytorch#126507
+        "Microsoft Visual C++ Redistributable is not installed, this may lead to the DLL load failure.",
+    ),
+    "ort-cuda-path-set-not-loaded": (
+        # microsoft/onnxruntime#21049 (the message's own spelling)
+        r"EP Error C:\a\_work\1\s\onnxruntime\python\onnxruntime_pybind_state.cc:866 onnxruntime::python::CreateExecutionProviderInstance CUDA_PATH is set but CUDA wasnt able to be loaded. Please install the correct version of CUDA andcuDNN as mentioned in the GPU requirements page  (https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html#requirements),  make sure they're in the PATH, and that your GPU is supported.",
+        # neuralchen/SimSwap#98 (an older release's wording)
+        "CUDA_PATH is set but CUDA wasn't able to be loaded. Please install the correct version of CUDA and cuDNN as mentioned in the GPU requirements page, make sure they're in the PATH, and that your GPU is supported.",
+    ),
+    "container-cli-driver-file-exists": (
+        # NVIDIA/nvidia-docker#825 (the hook's message as the issue shows it, broken across lines)
+        r"ount error: file creation failed: /var/lib/docker/overlay2/bd4f3570d4eb99d9df1117bd3751a00c8c0eb63429e65eba2a196c6c543cc52f/merged/usr/bin/nvidia-smi: file exists\\\\\\\\n\\\\\\\"\\\"\": unknown",
+        # NVIDIA/nvidia-container-toolkit#176 (WSL)
+        "docker: Error response from daemon: OCI runtime create failed: container_linux.go:380: starting container process caused: process_linux.go:545: container init caused: Running hook #0:: error running hook: exit status 1, stdout: , stderr: nvidia-container-cli: mount error: file creation failed: /var/lib/docker/overlay2/ce57966999d99e98af2113a1f5c99f40792737c48903d5ba9f6ed5365aee8275/merged/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1: file exists: unknown.",
+    ),
 }
 
 # (line, signature id, facts the named groups must hold, code after code_when)
