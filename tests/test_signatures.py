@@ -254,9 +254,6 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "nvidia-smi-device-handle-unknown": (
         "Unable to determine the device handle for GPU 0000:0B:00.0: Unknown Error.",
     ),
-    "nvidia-container-driver-file-exists": (
-        "nvidia-container-cli: mount error: file creation failed: /var/lib/docker/overlay2/4f79/merged/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1: file exists: unknown.",
-    ),
     "torch-target-out-of-bounds": (
         "IndexError: Target 192 is out of bounds",
         "IndexError: Target -1 is out of bounds.",
@@ -807,6 +804,8 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "CUDA_PATH is set but CUDA wasn't able to be loaded. Please install the correct version of CUDA and cuDNN as mentioned in the GPU requirements page, make sure they're in the PATH, and that your GPU is supported.",
     ),
     "container-cli-driver-file-exists": (
+        # knaw-huc/loghi#3, NVIDIA/nvidia-docker#1551 (an image holding libnvidia-ml.so.1)
+        "nvidia-container-cli: mount error: file creation failed: /var/lib/docker/overlay2/4f79/merged/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1: file exists: unknown.",
         # NVIDIA/nvidia-docker#825 (the hook's message as the issue shows it, broken across lines)
         r"ount error: file creation failed: /var/lib/docker/overlay2/bd4f3570d4eb99d9df1117bd3751a00c8c0eb63429e65eba2a196c6c543cc52f/merged/usr/bin/nvidia-smi: file exists\\\\\\\\n\\\\\\\"\\\"\": unknown",
         # NVIDIA/nvidia-container-toolkit#176 (WSL)
