@@ -253,6 +253,8 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     # tests/corpus-holdout-4 (read after its end score): the threads each source names
     "nvidia-smi-device-handle-unknown": (
         "Unable to determine the device handle for GPU 0000:0B:00.0: Unknown Error.",
+        # pdbear/syno_nvidia_gpu_driver#22 (no space before the bus id)
+        "Unable to determine the device handle for GPU0000:07:00.0: Unknown Error",
     ),
     "torch-target-out-of-bounds": (
         "IndexError: Target 192 is out of bounds",
@@ -811,7 +813,74 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         # NVIDIA/nvidia-container-toolkit#176 (WSL)
         "docker: Error response from daemon: OCI runtime create failed: container_linux.go:380: starting container process caused: process_linux.go:545: container init caused: Running hook #0:: error running hook: exit status 1, stdout: , stderr: nvidia-container-cli: mount error: file creation failed: /var/lib/docker/overlay2/ce57966999d99e98af2113a1f5c99f40792737c48903d5ba9f6ed5365aee8275/merged/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1: file exists: unknown.",
     ),
+    "slurm-gres-invalid": (
+        # awslabs/awsome-distributed-ai#196
+        "sbatch: error: Invalid generic resource (gres) specification",
+        # mehta-lab/waveorder#201
+        "srun: error: Unable to create step for job 16413634: Invalid generic resource (gres) specification",
+    ),
+    "k8s-insufficient-nvidia-gpu": (
+        # NVIDIA/k8s-device-plugin#36
+        "[map[type:PodScheduled lastProbeTime:<nil> lastTransitionTime:2018-02-26T21:58:32Z message:0/2 nodes are available: 1 PodToleratesNodeTaints, 2 Insufficient nvidia.com/gpu. reason:Unschedulable status:False]]",
+        # NVIDIA/k8s-device-plugin#165 (the scheduler's lower-case wording)
+        "0/3 nodes are available: 3 insufficient nvidia.com/gpu.",
+    ),
+    "nvml-insufficient-permissions": (
+        # NVIDIA/nvidia-docker#676
+        "Failed to initialize NVML: Insufficient Permissions",
+        # NVIDIA/nvidia-docker#1523
+        "docker: Error response from daemon: OCI runtime create failed: container_linux.go:367: starting container process caused: process_linux.go:495: container init caused: Running hook #0:: error running hook: exit status 1, stdout: , stderr: nvidia-container-cli: initialization error: nvml error: insufficient permissions: unknown.",
+    ),
+    "nvidia-installer-no-kernel-source": (
+        # Bumblebee-Project/Bumblebee#925
+        "ERROR: Unable to find the kernel source tree for the currently running kernel.  Please make sure you have installed the",
+    ),
+    "nvidia-installer-module-already-loaded": (
+        # Arc-Compute/LibVF.IO#20
+        "ERROR: An NVIDIA kernel module 'nvidia-drm' appears to already be loaded in your kernel.  This may be because it is in use (for example, by an X server, a CUDA program, or the NVIDIA Persistence Daemon), but this may also happen if your >",
+        # NVIDIA/cuda-samples#286 (the newer installer's warning)
+        "WARNING: An NVIDIA kernel module 'nvidia-drm' appears to be already loaded in your kernel.  This may be because it is in use (for example, by an X server, a CUDA program, or the NVIDIA Persistence Daemon), but this may also happen if your kernel was configured without support for module unloading.  Some of the sanity checks that nvidia-installer performs to detect potential installation problems are not possible while an NVIDIA kernel module is running.",
+    ),
+    "nvrtc-cannot-open-cuda-header": (
+        # cupy/cupy#5202
+        'cupy.cuda.compiler.CompileException: /tmp/tmpiatufk20/d1a46dada092a1d26c70ca560727a5db_2.cubin.cu(56): catastrophic error: cannot open source file "cuda_runtime.h"',
+    ),
+    "bitsandbytes-without-gpu-support": (
+        # bitsandbytes-foundation/bitsandbytes#176
+        "/root/anaconda3/lib/python3.9/site-packages/bitsandbytes/cextension.py:31: UserWarning: The installed version of bitsandbytes was compiled without GPU support. 8-bit optimizers and GPU quantization are unavailable.",
+        # nvidia-cosmos/cosmos-predict1#35
+        "[WARNING | bitsandbytes.cextension]: The installed version of bitsandbytes was compiled without GPU support. 8-bit optimizers, 8-bit multiplication, and GPU quantization are unavailable.",
+    ),
+    "deepspeed-cuda-home-missing": (
+        # thinhlpg/vixtts-demo#12
+        "deepspeed.ops.op_builder.builder.MissingCUDAException: CUDA_HOME does not exist, unable to compile CUDA op(s)",
+        # CCmahua/ChatTTS-Enhanced#3 (pip building deepspeed)
+        "      op_builder.builder.MissingCUDAException: CUDA_HOME does not exist, unable to compile CUDA op(s)",
+    ),
+    "detectron2-not-compiled-with-gpu": (
+        # facebookresearch/detectron2#267
+        "RuntimeError: Not compiled with GPU support (ROIAlign_forward at /home/hd/detectron2_repo/detectron2/layers/csrc/ROIAlign/ROIAlign.h:73)",
+        # clw5180/remote_sensing_object_detection_2019#14 (maskrcnn-benchmark)
+        "RuntimeError: Not compiled with GPU support (RROIAlign_forward at /home/chen/remote_sensing_object_detection_2019/maskrcnn_benchmark/csrc/RROIAlign.h:20)",
+    ),
+    "tf-devices-modified-after-init": (
+        # hunglc007/tensorflow-yolov4-tflite#171
+        "RuntimeError: Physical devices cannot be modified after being initialized",
+        # huggingface/transformers#1507
+        "RuntimeError: Virtual devices cannot be modified after being initialized",
+    ),
+    "tf-memory-growth-differs": (
+        # zzh8829/yolov3-tf2#225
+        " ValueError: Memory growth cannot differ between GPU devices",
+    ),
+    "torch-loss-batch-size-mismatch": (
+        # gauthierdmn/question_generation#4
+        "ValueError: Expected input batch_size (1216) to match target batch_size (1280)",
+        # xinge008/Cylinder3D#128
+        "ValueError: Expected input batch_size (4) to match target batch_size (1).",
+    ),
 }
+
 
 # (line, signature id, facts the named groups must hold, code after code_when)
 FACTS: list[tuple[str, str, dict[str, str], str]] = [
