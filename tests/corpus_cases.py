@@ -32,7 +32,8 @@ CORPUS = Path(__file__).resolve().parent / "corpus"
 # (issue 22) is sealed: scored at the start and at the end of that issue, never read in between;
 # the fourth (collected during issue 22) was scored at its start and at its end (20/31 -> 22/31
 # environment problems), then read; the fifth (collected 2026-12-06) was scored at its start,
-# totals only (11/19 environment problems), then read.
+# totals only (11/19 environment problems), then read; the sixth (collected later that day) is
+# sealed until its start score is taken.
 HOLDOUTS = tuple(
     Path(__file__).resolve().parent / name
     for name in (
@@ -41,9 +42,10 @@ HOLDOUTS = tuple(
         "corpus-holdout-3",
         "corpus-holdout-4",
         "corpus-holdout-5",
+        "corpus-holdout-6",
     )
 )
-SEALED = (HOLDOUTS[2],)
+SEALED = (HOLDOUTS[2], HOLDOUTS[5])
 FIELDS = {"log", "url", "where", "framework", "class", "environment", "established", "expect"}
 
 
