@@ -97,7 +97,7 @@ def _owner_label(shared: SharedFileFacts, name: str) -> str:
 def _file_line(shared: SharedFileFacts) -> str:
     size = shared.compared if shared.size is None else f"{shared.size} bytes"
     # Whose copy it is only means something where there is a file to compare.
-    gone = shared.compared in ("missing", "not a regular file")
+    gone = _gone(shared)
     owners = "; ".join(
         f"{o.distribution} {o.version} recorded "
         f"{'no size' if o.size is None else f'{o.size} bytes'}"
@@ -106,6 +106,11 @@ def _file_line(shared: SharedFileFacts) -> str:
     )
     how = "" if shared.size is None else f", compared by {shared.compared}"
     return f"{shared.path}: {size} on disk{how}; {owners}"
+
+
+def _gone(shared: SharedFileFacts) -> bool:
+    """Whether nothing loadable is at the path: gone, or replaced by a link or a special file."""
+    return shared.compared in ("missing", "not a regular file")
 
 
 def _whose(matches: bool) -> str:
@@ -167,7 +172,7 @@ def overwritten_files(context: Context) -> list[Finding]:
         library = _library_name(main.path)
         # Gone or replaced by a link: pip uninstall of one owner removes the files the other
         # still lists, and nothing can be loaded from there.
-        gone = main.compared in ("missing", "not a regular file")
+        gone = _gone(main)
         state = "missing" if main.compared == "missing" else "not a regular file"
         if len(clash.owners) > 1:
             owners = " and ".join(
