@@ -9,6 +9,8 @@ import textwrap
 
 import pytest
 
+from envcheck.cli import entry
+
 
 def test_the_objects_alive_at_the_end_are_left_out_of_the_exit_collection() -> None:
     # Run in a child: freezing changes this interpreter's collector for every later test.
@@ -32,8 +34,6 @@ def test_the_objects_alive_at_the_end_are_left_out_of_the_exit_collection() -> N
 
 
 def test_a_version_query_freezes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
-    from envcheck.cli import entry
-
     before = gc.get_freeze_count()
     monkeypatch.setattr(sys, "argv", ["envcheck", "--version"])
     entry.main()
