@@ -9,10 +9,10 @@ grep them): a code is renamed only with an entry in `findings.RENAMED_CODES`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from envcheck.record import record
 
 
-@dataclass(frozen=True)
+@record
 class FindingCode:
     code: str
     # The most severe level a finding with this code is reported at ("error", "warning",

@@ -8,11 +8,12 @@ component whose status is `unknown` in the report, never shown as fine and never
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import Enum
 from typing import Any
 
 from envcheck.finding_codes import CODE_TABLE
+from envcheck.record import record
 
 
 class Severity(str, Enum):
@@ -42,7 +43,7 @@ def current_code(code: str) -> str:
     return RENAMED_CODES.get(code, code)
 
 
-@dataclass(frozen=True)
+@record
 class Finding:
     code: str
     severity: Severity

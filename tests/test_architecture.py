@@ -16,6 +16,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "envcheck"
 
 # Lowest first. Within a layer, names must not import each other.
 LAYERS: tuple[tuple[str, ...], ...] = (
+    ("record",),
     ("__init__", "errors", "finding_codes"),
     (
         "versions",

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from envcheck.bounded_input import nested_deeper_than
 from envcheck.matrix import parsed_cache
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.rows import read_toml, tomllib_module
@@ -145,6 +146,23 @@ def test_an_entry_tomllib_could_not_have_made_is_no_entry(cache: Path) -> None:
         assert parsed_cache.load(content) is None
     _forge(cache, b"c", {"c": [1, "two", 3.5, True, {"d": []}]})
     assert parsed_cache.load(b"c") == {"c": [1, "two", 3.5, True, {"d": []}]}
+
+
+@pytest.mark.parametrize("extra", [-2, -1, 0, 1])
+@pytest.mark.parametrize("innermost", ["x", [], {}, ["x"], {"k": 1}])
+def test_the_depth_an_entry_may_have_is_the_bound_every_reader_uses(
+    cache: Path, extra: int, innermost: object
+) -> None:
+    # The entry's one shape pass bounds the depth as bounded_input.nested_deeper_than does.
+    deep: object = innermost
+    for level in range(parsed_cache.MAX_DEPTH - 1 + extra):
+        deep = [deep] if level % 2 else {"t": deep}
+    data = {"d": deep}
+    content = f"depth {extra} {innermost!r}".encode()
+    _forge(cache, content, data)
+    too_deep = nested_deeper_than(data, parsed_cache.MAX_DEPTH)
+    assert (parsed_cache.load(content) is None) is too_deep
+    assert too_deep is (extra > 0 or (extra == 0 and innermost in (["x"], {"k": 1})))
 
 
 def test_rows_that_fail_on_a_cached_parse_are_loaded_from_the_toml(

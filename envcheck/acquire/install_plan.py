@@ -12,7 +12,7 @@ process in the target interpreter (`read_target`); it never installs anything.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from enum import Enum
 from pathlib import Path
 
@@ -42,6 +42,7 @@ from envcheck.recommend.machine import (
     with_capabilities,
 )
 from envcheck.recommend.rank import Candidate, Recommendation, recommend
+from envcheck.record import record
 from envcheck.versions import PythonVersion
 
 TARGET_TIMEOUT_S = 30.0
@@ -67,7 +68,7 @@ TENSORFLOW_VARIANTS = (
 )
 
 
-@dataclass(frozen=True)
+@record
 class TargetInterpreter:
     """The interpreter to install into, as it describes itself."""
 
@@ -161,7 +162,7 @@ class Action(str, Enum):
     UNKNOWN = "unknown"  # the target's distributions could not be listed
 
 
-@dataclass(frozen=True)
+@record
 class PlannedPackage:
     name: str  # canonical distribution name
     specifier: str  # '==2.15.1', '<13.0,>=12.5.3.2', '<2'
@@ -182,7 +183,7 @@ class PlannedPackage:
         return None
 
 
-@dataclass(frozen=True)
+@record
 class InstallPlan:
     target: TargetInterpreter
     machine: MachineDescription

@@ -21,7 +21,6 @@ import subprocess
 import tempfile
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -36,6 +35,7 @@ from envcheck.diagnose.run import run_doctor
 from envcheck.errors import EnvcheckError, InputError, Interrupted
 from envcheck.index.config import check_index_url
 from envcheck.matrix.model import Matrix
+from envcheck.record import record
 from envcheck.urls import secret_masker
 
 # `pip install --dry-run --report` appeared in pip 22.2.
@@ -61,7 +61,7 @@ def parse_installer(text: str) -> Installer:
 # --- the installer command ------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class InstallerCommand:
     """How to run one installer for one target interpreter."""
 
@@ -179,14 +179,14 @@ def pip_version(command: InstallerCommand) -> Version:
 # --- the dry-run check ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class ResolvedPackage:
     name: str  # canonical
     version: str
     requested: bool  # named on the command line (vs pulled in as a dependency)
 
 
-@dataclass(frozen=True)
+@record
 class DryRun:
     """The installer's own check of the plan: what it would install, or why it cannot."""
 
@@ -311,7 +311,7 @@ def resolved_versions(plan: InstallPlan, check: DryRun | None) -> dict[str, str]
 # --- freeze snapshots -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class Change:
     name: str
     before: str | None  # the freeze line before, None when newly added
@@ -364,7 +364,7 @@ def snapshot(command: InstallerCommand) -> dict[str, str] | None:
 # --- the installation -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class InstallResult:
     ok: bool
     returncode: int | None

@@ -18,7 +18,7 @@ import json
 import re
 import shutil
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal, get_args
 
@@ -35,6 +35,7 @@ from envcheck.errors import InputError
 from envcheck.index.download import file_digests, is_temporary, refuse_link
 from envcheck.index.errors import FetchError
 from envcheck.index.simple_api import is_plain_file_name
+from envcheck.record import record
 
 MANIFEST_NAME = "wheelhouse.json"
 SCHEMA = "envcheck.wheelhouse/2"
@@ -49,7 +50,7 @@ EntryStatus = Literal["planned", "downloaded", "failed"]
 ENTRY_STATUSES: tuple[str, ...] = get_args(EntryStatus)
 
 
-@dataclass(frozen=True)
+@record
 class ManifestEntry:
     file: str
     sha256: str | None  # None only for a planned or failed file the index gave no SHA-256 for
@@ -199,7 +200,7 @@ def write_manifest(directory: Path, entries: Iterable[ManifestEntry]) -> Path:
     return path
 
 
-@dataclass(frozen=True)
+@record
 class Mismatch:
     file: str
     expected_sha256: str
@@ -208,7 +209,7 @@ class Mismatch:
     actual_size: int
 
 
-@dataclass(frozen=True)
+@record
 class Verification:
     """The wheelhouse compared with its manifest; `ok` only when nothing differs."""
 

@@ -34,7 +34,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from packaging.requirements import InvalidRequirement, Requirement
@@ -94,13 +94,14 @@ from envcheck.platforms import host_os
 from envcheck.recommend.frameworks import recommend_jax, recommend_torch
 from envcheck.recommend.machine import MachineDescription, describe_machine
 from envcheck.recommend.rank import Candidate, recommend
+from envcheck.record import record
 from envcheck.urls import redact, secret_masker
 from envcheck.versions import PythonVersion
 
 _PIP_ERROR_LINES = 8
 
 
-@dataclass(frozen=True)
+@record
 class TargetPlan:
     """What one target machine gets: the framework release chosen for it and every requirement."""
 
@@ -114,7 +115,7 @@ class TargetPlan:
     index_url: str | None = None
 
 
-@dataclass(frozen=True)
+@record
 class FetchedFile:
     file: str
     sha256: str
@@ -125,7 +126,7 @@ class FetchedFile:
     status: str  # downloaded | present
 
 
-@dataclass(frozen=True)
+@record
 class PlannedFile:
     """A file a dry run would fetch, as the index lists it."""
 
@@ -136,7 +137,7 @@ class PlannedFile:
     python: str
 
 
-@dataclass(frozen=True)
+@record
 class FetchReport:
     dest: Path
     index: IndexLocation
@@ -462,7 +463,7 @@ def _fetch_pages(http: HttpClient, names: Sequence[str], workers: int) -> dict[s
     return dict(zip(unique, pages))
 
 
-@dataclass(frozen=True)
+@record
 class _Planned:
     """A file chosen for a target before it is downloaded."""
 

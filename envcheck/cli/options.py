@@ -16,8 +16,9 @@ import math
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Callable, NoReturn
+
+from envcheck.record import record
 
 TEXT = "text"
 FLAG = "flag"
@@ -39,7 +40,7 @@ class UsageError(Exception):
         self.command = command
 
 
-@dataclass(frozen=True)
+@record
 class Option:
     """One option (or the one positional argument) of a command."""
 
@@ -64,7 +65,7 @@ class Option:
         return (long_flags or self.flags or (self.metavar or self.dest,))[0]
 
 
-@dataclass(frozen=True)
+@record
 class Command:
     """A command: its options, the function that runs it ("module:function") or subcommands."""
 
@@ -260,7 +261,7 @@ def _sub_page(page: HelpPage, command: Command, prog: str) -> Callable[[], str]:
     return lambda: page(command, prog, False)
 
 
-@dataclass(frozen=True)
+@record
 class Parsed:
     """What the command line asked for: the command and its option values."""
 

@@ -8,7 +8,6 @@ machine's driver and GPUs, given by flags, replace the ones found (there are non
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 
 from packaging.version import InvalidVersion, Version
 
@@ -28,10 +27,11 @@ from envcheck.matrix.gpu_names import GpuIndex
 from envcheck.matrix.model import Matrix
 from envcheck.matrix.records import TensorflowRelease
 from envcheck.probe.facts import Facts, FrameworkFacts, LibraryFacts
+from envcheck.record import record
 from envcheck.versions import ComputeCapability, CudaTarget, DriverVersion, PythonVersion
 
 
-@dataclass(frozen=True)
+@record
 class Target:
     """The machines an image will run on (Docker build step): `--target-driver` and GPU."""
 
@@ -40,7 +40,7 @@ class Target:
     gpu_names: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record
 class Context:
     facts: Facts
     matrix: Matrix

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
@@ -30,6 +30,7 @@ from envcheck.diagnose.pins import (
 from envcheck.findings import Finding, Severity
 from envcheck.framework_names import label
 from envcheck.probe.facts import Facts, FrameworkFacts, SharedFileFacts, WheelFacts
+from envcheck.record import record
 
 CODE = "framework-conflict"
 _JAX_CUDA_PLUGIN = re.compile(r"^jax-(cuda\d+)-(?:plugin|pjrt)$")  # its extra: jax[cuda12]
@@ -50,7 +51,7 @@ def _label(framework: FrameworkFacts) -> str:
 # --- files two distributions install ----------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class _Clash:
     """The files under nvidia/ that one set of distributions all list (one site directory)."""
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from envcheck.diagnose import rule_set
@@ -29,6 +28,7 @@ from envcheck.recommend.frameworks import (
 )
 from envcheck.recommend.machine import GpuDescription, MachineDescription
 from envcheck.recommend.rank import Recommendation, recommend
+from envcheck.record import record
 from envcheck.versions import DriverVersion, PythonVersion
 
 FRAMEWORK_RECOMMENDERS: dict[
@@ -44,7 +44,7 @@ ComponentStatus = Literal["ok", "warning", "error", "unknown"]
 NO_NVIDIA_GPU = "this machine has no NVIDIA GPU"
 
 
-@dataclass(frozen=True)
+@record
 class Component:
     name: str
     found: str
@@ -52,7 +52,7 @@ class Component:
     status: ComponentStatus
 
 
-@dataclass(frozen=True)
+@record
 class Report:
     status: Status
     findings: tuple[Finding, ...]

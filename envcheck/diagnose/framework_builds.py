@@ -10,17 +10,18 @@ that cannot be told is never taken for a CPU build.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from packaging.version import InvalidVersion, Version
 
 from envcheck.framework_names import framework_of, label
 from envcheck.matrix.records import TorchBuild
 from envcheck.probe.facts import FrameworkFacts
+from envcheck.record import record
 from envcheck.versions import CudaTarget
 
 
-@dataclass(frozen=True)
+@record
 class FrameworkBuild:
     key: str  # tensorflow | torch | jax
     parts: tuple[FrameworkFacts, ...]  # the framework's installed distributions, main one first

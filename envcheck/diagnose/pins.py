@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 
 from packaging.markers import InvalidMarker, Marker, UndefinedComparison, UndefinedEnvironmentName
 from packaging.requirements import InvalidRequirement, Requirement
@@ -17,6 +16,7 @@ from packaging.utils import canonicalize_name
 
 from envcheck.framework_names import framework_of
 from envcheck.probe.facts import Facts, FrameworkFacts, WheelFacts
+from envcheck.record import record
 
 # `extra == "and-cuda"` in a marker: simple tokens, no nested quantifiers (no backtracking).
 _EXTRA = re.compile(r"""extra\s*==\s*["']([A-Za-z0-9._-]+)["']""")
@@ -29,7 +29,7 @@ def framework_key(framework: FrameworkFacts) -> str | None:
     return framework_of(framework.name)
 
 
-@dataclass(frozen=True)
+@record
 class Pin:
     """One framework's requirement on one installed distribution, maybe through another one
     (torch requires cuda-toolkit[cublas]==13.0.3, which requires nvidia-cublas==13.1.1.3.*)."""

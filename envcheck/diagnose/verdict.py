@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from envcheck.findings import Finding, Severity
+from envcheck.record import record
 
 Verdict = Literal["pass", "warn", "fail", "unknown"]
 # Worst first: the order `envcheck fleet` lists groups in. `unknown` sits between a failure
@@ -27,14 +27,14 @@ VERDICTS: tuple[Verdict, ...] = ("fail", "unknown", "warn", "pass")
 ALL_CHECKS = ("driver", "gpu-architecture", "frameworks", "cuda-libraries", "co-residency")
 
 
-@dataclass(frozen=True)
+@record
 class FrameworkState:
     key: str  # tensorflow | torch | jax
     version: str
     ready: bool  # framework_ready
 
 
-@dataclass(frozen=True)
+@record
 class NodeResult:
     """What every output format says about the node (JSON's contract fields, Prometheus,
     NFD, JUnit): one record, so all of them carry the same verdict."""
@@ -73,7 +73,7 @@ def no_result(why: str) -> NodeResult:
     )
 
 
-@dataclass(frozen=True)
+@record
 class Check:
     """One check of the report (a JUnit test case): its findings, and whether it was done."""
 

@@ -24,12 +24,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from envcheck.explain.digits import MASK
 from envcheck.explain.matcher import clean_line
 from envcheck.explain.scanner import MAX_LINE, ChunkScanner, decode, line_ends
+from envcheck.record import record
 
 if TYPE_CHECKING:
     from envcheck.explain.matcher import Followers
@@ -168,7 +168,7 @@ class Reading(Protocol):
     def count(self, step: tuple[str, str], times: int) -> None: ...
 
 
-@dataclass(frozen=True)
+@record
 class _Visit:
     position: int  # where the line starts in the region's buffer
     lines: int  # lines before it

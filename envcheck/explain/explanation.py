@@ -10,7 +10,7 @@ from __future__ import annotations
 import heapq
 import sys
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Generic, TypeVar
 
 from packaging.specifiers import SpecifierSet
@@ -43,6 +43,7 @@ from envcheck.matrix.model import Matrix
 from envcheck.matrix.recipes import install_recipe
 from envcheck.matrix.records import TensorflowRelease
 from envcheck.matrix.signatures import Signature
+from envcheck.record import record
 from envcheck.versions import PythonVersion
 
 RELEVANT_LINES = 8
@@ -70,7 +71,7 @@ class EmptyLogError(InputError):
     """The log has no line with text (an empty file, /dev/null): nothing to explain (exit 2)."""
 
 
-@dataclass(frozen=True)
+@record
 class Explanation:
     findings: tuple[Finding, ...]
     facts: LogFacts
@@ -340,7 +341,7 @@ def _read_as(hit: LogHit, facts: LogFacts, matrix: Matrix) -> LogHit:
     )
 
 
-@dataclass(frozen=True)
+@record
 class _Verdict:
     """How a line reads, whatever log it is in (the state of the log aside)."""
 
@@ -356,7 +357,7 @@ class _Verdict:
 V = TypeVar("V")
 
 
-@dataclass(frozen=True)
+@record
 class _Shape(Generic[V]):
     """The verdicts of the lines of one mask (digits.masked), by their pinned digits: the places
     of the digits the reading hangs on are the same for every line of a mask."""

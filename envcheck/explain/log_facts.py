@@ -16,6 +16,7 @@ from packaging.specifiers import SpecifierSet
 from envcheck.explain.digits import DigitReader, digit_places, masked
 from envcheck.explain.matcher import LogHit
 from envcheck.matrix.model import Matrix
+from envcheck.record import record
 
 # Each pattern with the texts (as logs write them) one of which a line must hold for the pattern
 # to be tried: a cheap gate, and the triggers of the big-log scan (envcheck.explain.scanner), so
@@ -563,7 +564,7 @@ def library_index(matrix: Matrix) -> dict[str, str]:
     return {name: "/".join(sorted(v)) for name, v in index.items()}
 
 
-@dataclass(frozen=True)
+@record
 class LineFacts:
     """What one line shows (LogFactCollector.judge), to be added to a log's facts (apply)."""
 

@@ -15,13 +15,14 @@ import importlib
 import re
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from envcheck.explain.digits import DigitReader, digit_blind, digit_places, masked
 from envcheck.findings import Finding, Severity
 from envcheck.matrix import parsed_cache
 from envcheck.matrix.signatures import Signature, TemplateValues
+from envcheck.record import record
 
 # The regex parser, to read which literal text a pattern requires (Screen). It is CPython's own
 # (re._parser since 3.11, sre_parse before); typed loosely since it has no public stubs.
@@ -46,7 +47,7 @@ CLEANING_PATTERNS = (_ANSI, _QUOTE, _FENCE_START, _FENCE_END)
 FOLLOW_WINDOW = 200
 
 
-@dataclass(frozen=True)
+@record
 class LogHit:
     """A line of a log that a signature recognised."""
 
@@ -171,7 +172,7 @@ def _required_literals(items: Any) -> set[str] | None:
     return best
 
 
-@dataclass(frozen=True)
+@record
 class Screen:
     """Which signatures can match a line, from one word each must contain.
 

@@ -17,11 +17,12 @@ import importlib
 import re
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Protocol
 
 from envcheck.explain.matcher import required_literals
 from envcheck.matrix.signatures import Signature
+from envcheck.record import record
 
 # Printable ASCII from most to least frequent in logs: the larger of its share in real logs
 # (tests/logs, tests/corpus) and in a training run's bulk (Keras progress bars, TensorFlow INFO
@@ -35,7 +36,7 @@ _SHORTEST = 3  # a shorter suffix would stop too often on text that only looks l
 _LONGEST = 16  # enough to be specific; longer only lengthens the pattern
 
 
-@dataclass(frozen=True)
+@record
 class Trigger:
     text: str
     ignore_case: bool = False
@@ -149,7 +150,7 @@ class LineCount:
             self.place, self.count = place, count
 
 
-@dataclass(frozen=True)
+@record
 class FoldedScan:
     """The standard-library engine. `table` maps the characters the triggers' cut pieces start
     with to one sentinel byte, and `pattern` (the sentinel, then each piece's rest) is searched
@@ -253,7 +254,7 @@ class FoldedScan:
             start = at + 1
 
 
-@dataclass(frozen=True)
+@record
 class Re2Scan:
     """The RE2 engine (the optional google-re2 package): one automaton for every trigger text,
     whose cost per byte does not grow with their number. Each call searches from where the

@@ -15,10 +15,12 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from envcheck.record import record
+
 _SUFFIX = re.compile(r"^(?P<prefix>.*?)(?P<digits>[0-9]+)$")
 
 
-@dataclass(frozen=True)
+@record
 class _Name:
     prefix: str
     number: int

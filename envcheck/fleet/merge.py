@@ -14,9 +14,10 @@ from envcheck.diagnose.verdict import VERDICTS, Verdict
 from envcheck.fleet.hostlist import compress
 from envcheck.fleet.reader import Apart, NodeReport, read
 from envcheck.fleet.sources import Document
+from envcheck.record import record
 
 
-@dataclass(frozen=True)
+@record
 class Group:
     verdict: Verdict
     fingerprint: str
@@ -28,7 +29,7 @@ class Group:
     fix: str
 
 
-@dataclass(frozen=True)
+@record
 class Fleet:
     groups: tuple[Group, ...]  # worst first
     apart: tuple[Apart, ...]

@@ -18,7 +18,6 @@ fail or unknown (a fact the reports do not carry is never guessed):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from envcheck.bounded_input import TooDeepError, UnsuitableFileError, loads_json, read_regular_file
@@ -35,6 +34,7 @@ from envcheck.matrix.gpu_names import GpuIndex
 from envcheck.matrix.model import Matrix
 from envcheck.matrix.rules import Status, forward_compatibility
 from envcheck.probe.facts import Facts, FactsFileError, facts_from_json
+from envcheck.record import record
 from envcheck.versions import ComputeCapability, DriverVersion
 
 Outcome = Literal["ok", "warn", "fail", "unknown"]
@@ -44,7 +44,7 @@ _VERDICT: dict[Outcome, Verdict] = {"fail": "fail", "unknown": "unknown", "warn"
 _MAX_DEPTH = 64
 
 
-@dataclass(frozen=True)
+@record
 class Reason:
     check: str  # driver | gpu-architecture | platform | container-runtime | image
     outcome: Outcome
@@ -52,14 +52,14 @@ class Reason:
     fix: str = ""
 
 
-@dataclass(frozen=True)
+@record
 class GroupPlan:
     group: Group
     verdict: Verdict
     reasons: tuple[Reason, ...]
 
 
-@dataclass(frozen=True)
+@record
 class Image:
     source: str
     facts: Facts
@@ -72,7 +72,7 @@ class Image:
         return ", ".join(names) or "no framework"
 
 
-@dataclass(frozen=True)
+@record
 class Plan:
     image: Image
     groups: tuple[GroupPlan, ...]  # worst first

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from envcheck.diagnose.verdict import VERDICTS, Verdict, fingerprint
 from envcheck.fleet.ages import report_time
 from envcheck.fleet.sources import Document
+from envcheck.record import record
 
 SCHEMA = "envcheck.report/1"
 _FAMILY = "envcheck.report/"
@@ -32,7 +32,7 @@ _MAX_DEPTH = 8  # key facts nest 3 deep (frameworks, [0], name); rendering recur
 _DECODER = json.JSONDecoder()
 
 
-@dataclass(frozen=True)
+@record
 class NodeReport:
     source: str
     node: str
@@ -45,7 +45,7 @@ class NodeReport:
     fix: str  # that finding's fix; for no verdict, what to do about it
 
 
-@dataclass(frozen=True)
+@record
 class Apart:
     """A report not merged, and why: malformed, another schema, a duplicate, too old."""
 

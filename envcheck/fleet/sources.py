@@ -9,12 +9,12 @@ import codecs
 import json
 import os
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from envcheck.bounded_input import describe_size, read_regular_file
 from envcheck.errors import InputError
+from envcheck.record import record
 
 # A doctor report is 10-150 KB; one of more is no report of envcheck's.
 REPORT_LIMIT = 16 * 1024 * 1024
@@ -22,7 +22,7 @@ STDIN = "-"
 _CHUNK = 1024 * 1024
 
 
-@dataclass(frozen=True)
+@record
 class Document:
     """One report's text (or, from standard input, its parsed value), or why it has none."""
 

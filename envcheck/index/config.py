@@ -16,12 +16,12 @@ import os
 import stat
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from envcheck.bounded_input import NotRegularFileError, UnsuitableFileError, read_regular_file
 from envcheck.errors import InputError
+from envcheck.record import record
 from envcheck.urls import auth_secrets, redact, split_credentials, with_credentials
 
 # pip's own command whose configuration `envcheck fetch` follows: its [download] section.
@@ -29,7 +29,7 @@ MAX_CONFIG_BYTES = 16 * 1024 * 1024  # a pip.conf is a few lines
 PIP_COMMAND = "download"
 
 
-@dataclass(frozen=True)
+@record
 class IndexLocation:
     """The index's simple-API root, without credentials, and how it was found."""
 
@@ -93,7 +93,7 @@ def pip_config_files(
     return files
 
 
-@dataclass(frozen=True)
+@record
 class PipSetting:
     value: str
     found_via: str

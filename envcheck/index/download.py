@@ -53,6 +53,7 @@ from envcheck.index.http import (
 )
 from envcheck.index.limits import DownloadLimits
 from envcheck.index.simple_api import IndexFile, check_file_name
+from envcheck.record import record
 
 # The digest checked against the index: SHA-256 where listed (PEP 503/691 recommend it), else a
 # stronger one. md5 and sha1 are never trusted.
@@ -102,7 +103,7 @@ class NoProgress:
         pass
 
 
-@dataclass(frozen=True)
+@record
 class Downloaded:
     filename: str
     path: Path
@@ -126,7 +127,7 @@ class DeadlineError(FetchError):
     """A file did not finish within its overall deadline; its `.part` is kept to resume."""
 
 
-@dataclass(frozen=True)
+@record
 class FailedDownload:
     """One file that could not be fetched, and why."""
 

@@ -18,7 +18,7 @@ import threading
 import time
 import zlib
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from urllib.parse import urljoin, urlsplit
 
 import requests
@@ -28,6 +28,7 @@ from envcheck import __version__
 from envcheck.index.config import IndexLocation
 from envcheck.index.errors import IndexResponseError, IndexUnavailableError
 from envcheck.index.limits import PageLimits
+from envcheck.record import record
 
 RETRY_STATUSES = frozenset({408, 429})  # and every 5xx
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
@@ -51,7 +52,7 @@ def no_backoff(retry: int) -> float:  # noqa: ARG001 - same signature as exponen
     return 0.0
 
 
-@dataclass(frozen=True)
+@record
 class Timeouts:
     """Seconds to wait for a connection, and for each read (headers, then every chunk)."""
 
@@ -62,7 +63,7 @@ class Timeouts:
         return f"connect {self.connect:g} s, read {self.read:g} s"
 
 
-@dataclass(frozen=True)
+@record
 class RetryPolicy:
     """How often to try one request (`attempts` in all) and how long to wait in between."""
 
@@ -243,7 +244,7 @@ class _Inflater:
         return b"" if self._obj is None or self._obj.eof else self._obj.flush()
 
 
-@dataclass(frozen=True)
+@record
 class Page:
     """An index page read whole, within its bounds (`content` empty unless the status is 200)."""
 

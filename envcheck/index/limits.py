@@ -9,7 +9,7 @@ enforce them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from envcheck.record import record
 
 # A multi-GB wheel on a slow but working link (100 kB/s is under 1 Mbit/s) must still finish;
 # a server that sends a byte now and then must not hold a fetch for ever. The floor covers
@@ -24,7 +24,7 @@ MAX_UNKNOWN_BYTES = 20_000_000_000
 MAX_LISTED_BYTES = MAX_UNKNOWN_BYTES
 
 
-@dataclass(frozen=True)
+@record
 class DownloadLimits:
     """The bounds of one file's download, all its attempts and waits together."""
 
@@ -48,7 +48,7 @@ class DownloadLimits:
 MAX_PAGE_BYTES = 64 * 1024 * 1024
 
 
-@dataclass(frozen=True)
+@record
 class PageLimits:
     """The bounds of reading one index page, all its attempts and waits together: bytes after
     any Content-Encoding is undone, and seconds of wall-clock time."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from html.parser import HTMLParser
 from typing import Any
 from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
@@ -22,6 +21,7 @@ from envcheck.bounded_input import loads_json
 from envcheck.index.errors import IndexResponseError, NotFoundError, UnsafeFileNameError
 from envcheck.index.http import HttpClient, refused_access_message
 from envcheck.index.limits import MAX_LISTED_BYTES
+from envcheck.record import record
 from envcheck.urls import split_credentials
 
 JSON_TYPE = "application/vnd.pypi.simple.v1+json"
@@ -35,7 +35,7 @@ _HEX = re.compile(r"[0-9a-fA-F]+")
 MAX_FILE_NAME = 255
 
 
-@dataclass(frozen=True)
+@record
 class IndexFile:
     """One file as the index lists it."""
 
@@ -50,7 +50,7 @@ class IndexFile:
         return dict(self.hashes).get(algorithm)
 
 
-@dataclass(frozen=True)
+@record
 class ProjectPage:
     name: str  # the canonical project name
     url: str  # the page as finally fetched (after redirects)

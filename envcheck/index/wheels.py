@@ -11,7 +11,6 @@ that has a fitting wheel, then the best-ranked tag, then the highest build numbe
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from packaging.requirements import Requirement
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
@@ -22,6 +21,7 @@ from packaging.version import InvalidVersion, Version
 from envcheck.errors import InputError, quoted
 from envcheck.index.errors import NoMatchingWheelError
 from envcheck.index.simple_api import IndexFile, ProjectPage
+from envcheck.record import record
 from envcheck.versions import PythonVersion, refuse_long_numbers
 
 # PEP 600: the legacy manylinux names are these glibc versions.
@@ -134,7 +134,7 @@ def platform_os_arch(tag: str) -> tuple[str, str]:
     return "other", arch
 
 
-@dataclass(frozen=True)
+@record
 class WheelTarget:
     """The machine the wheels are for: one platform tag and one CPython feature version."""
 
@@ -155,7 +155,7 @@ class WheelTarget:
         return f"Python {self.python} on {self.platform}"
 
 
-@dataclass(frozen=True)
+@record
 class Choice:
     file: IndexFile
     version: Version

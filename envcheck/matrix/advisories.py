@@ -7,7 +7,6 @@ symptom signatures a log shows. Both report the `known-bug` code with the link a
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
@@ -15,15 +14,16 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import Version
 
 from envcheck.matrix import rows as matrix_rows
+from envcheck.matrix.fix_keys import FIX_KEYS, LOG_FRAMEWORKS, NAMES_TENSORFLOW
 from envcheck.matrix.rows import MatrixDataError, checked_against_toml
-from envcheck.matrix.signatures import FIX_KEYS, LOG_FRAMEWORKS, NAMES_TENSORFLOW
 from envcheck.platforms import OS_NAMES
+from envcheck.record import record
 from envcheck.versions import ComputeCapability
 
 FILE = "known_bugs.toml"
 
 
-@dataclass(frozen=True)
+@record
 class KnownBug:
     id: str
     title: str

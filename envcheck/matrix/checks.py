@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from packaging.requirements import Requirement
@@ -23,6 +22,7 @@ from envcheck.matrix.records import TensorflowRelease, TorchBuild
 from envcheck.matrix.rows import MatrixDataError
 from envcheck.matrix.rules import cudnn_runtime_compatible
 from envcheck.matrix.signatures import load_signatures
+from envcheck.record import record
 from envcheck.versions import major_minor
 
 ARCHITECTURES = frozenset(
@@ -41,7 +41,7 @@ ARCHITECTURES = frozenset(
 SEGMENTS = frozenset({"geforce", "workstation", "datacenter", "jetson"})
 
 
-@dataclass(frozen=True)
+@record
 class Problem:
     """One inconsistency, with the file a person should open to fix it."""
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
@@ -28,6 +27,7 @@ from envcheck.matrix.rows import (
     read_toml,
 )
 from envcheck.matrix.signatures import Signature
+from envcheck.record import record
 
 FILE = "error_codes.toml"
 
@@ -43,7 +43,7 @@ FAMILIES: tuple[Family, ...] = (
 _WITH_MAJORS: frozenset[Family] = frozenset({"cudnn_status"})
 
 
-@dataclass(frozen=True)
+@record
 class ErrorCode:
     """One value of one NVIDIA result enum, and what it says about the environment."""
 
@@ -65,7 +65,7 @@ class ErrorCode:
     in_container: str | None = None
 
 
-@dataclass(frozen=True)
+@record
 class ErrorCodes:
     """All rows of error_codes.toml, with the lookups `envcheck explain` needs."""
 

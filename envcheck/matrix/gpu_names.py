@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from envcheck.errors import InputError
 from envcheck.matrix.records import Gpu
+from envcheck.record import record
 from envcheck.versions import ComputeCapability
 
 # Words that never distinguish two models with different compute capabilities.
@@ -65,7 +65,7 @@ def name_key(name: str) -> str:
     return " ".join(words)
 
 
-@dataclass(frozen=True)
+@record
 class GpuIndex:
     """Lookup of GPU rows by name key; built once from the matrix."""
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -34,6 +34,7 @@ from envcheck.matrix.records import (
     TensorflowRelease,
     TorchBuild,
 )
+from envcheck.record import record
 from envcheck.versions import ComputeCapability, DriverVersion, major_minor, refuse_long_numbers
 
 if TYPE_CHECKING:  # explain's tables: loaded by the properties that read them (not the doctor)
@@ -41,7 +42,7 @@ if TYPE_CHECKING:  # explain's tables: loaded by the properties that read them (
     from envcheck.matrix.signatures import LogFramework, Signature
 
 
-@dataclass(frozen=True)
+@record
 class DriverRequirement:
     """The oldest driver that runs a CUDA build on one OS, and why that number."""
 
@@ -50,7 +51,7 @@ class DriverRequirement:
     toolkit_driver: DriverVersion | None  # the toolkit's own driver; PTX JIT needs at least this
 
 
-@dataclass(frozen=True)
+@record
 class Matrix:
     """Every row of the version matrix, plus the directory it was read from."""
 

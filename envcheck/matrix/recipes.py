@@ -11,11 +11,10 @@ metadata does not state).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from packaging.version import Version
 
 from envcheck.matrix.records import JaxPlugin, TensorflowRelease, TorchBuild
+from envcheck.record import record
 from envcheck.urls import redact
 
 AND_CUDA = "and-cuda"
@@ -23,7 +22,7 @@ AND_CUDA = "and-cuda"
 AND_CUDA_OSES = ("linux", "wsl")
 
 
-@dataclass(frozen=True)
+@record
 class Recipe:
     requirements: tuple[str, ...]  # what pip is given: "tensorflow[and-cuda]==2.21.0", pins
     wheels: tuple[str, ...]  # the same as separate distributions (the extra's pins spelled out)

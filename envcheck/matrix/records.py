@@ -6,10 +6,9 @@ lookup across them is derived in `envcheck.matrix.model`. Nothing here reads fil
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from packaging.version import Version
 
+from envcheck.record import record
 from envcheck.versions import (
     ComputeCapability,
     CudaTarget,
@@ -23,7 +22,7 @@ from envcheck.versions import (
 PLATFORMS = ("linux-x86_64", "linux-aarch64", "windows-x86_64", "macos-x86_64", "macos-arm64")
 
 
-@dataclass(frozen=True)
+@record
 class Source:
     """Where a fact came from: an id used by rows, and the citation a person can follow."""
 
@@ -31,7 +30,7 @@ class Source:
     citation: str
 
 
-@dataclass(frozen=True)
+@record
 class TensorflowRelease:
     """One TensorFlow minor series (e.g. 2.15) as built by the TensorFlow team."""
 
@@ -97,7 +96,7 @@ class TensorflowRelease:
         return tuple(t.capability for t in self.cuda_targets if t.kind == "ptx")
 
 
-@dataclass(frozen=True)
+@record
 class CudaToolkit:
     """One CUDA toolkit release and the driver NVIDIA ships or requires with it."""
 
@@ -109,7 +108,7 @@ class CudaToolkit:
     sources: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record
 class CudaFamily:
     """The driver floor of one CUDA major under minor-version compatibility (CUDA 11+)."""
 
@@ -121,7 +120,7 @@ class CudaFamily:
     sources: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record
 class ArchitectureTargets:
     """The compute capabilities nvcc of toolkits >= `since` can compile for."""
 
@@ -131,7 +130,7 @@ class ArchitectureTargets:
     sources: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record
 class CudnnRelease:
     """A range of cuDNN releases and the CUDA toolkits NVIDIA supports them with."""
 
@@ -142,7 +141,7 @@ class CudnnRelease:
     sources: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record
 class LibraryFile:
     """One shared library by its loader names on Linux and Windows."""
 
@@ -161,7 +160,7 @@ class LibraryFile:
     fallback: str | None = None
 
 
-@dataclass(frozen=True)
+@record
 class CudaLibrarySet:
     """The CUDA libraries a TensorFlow build for these CUDA versions loads by name."""
 
@@ -171,7 +170,7 @@ class CudaLibrarySet:
     sources: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record
 class CudnnMajor:
     """How one cuDNN major is packaged: its libraries, version header and encoding."""
 
@@ -187,7 +186,7 @@ class CudnnMajor:
     sources: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record
 class Gpu:
     """An NVIDIA GPU model and its compute capability."""
 
@@ -200,7 +199,7 @@ class Gpu:
     sources: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record
 class DriverBranchLimit:
     """The last driver branch (e.g. 470) that supports a GPU architecture."""
 
@@ -210,7 +209,7 @@ class DriverBranchLimit:
     sources: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record
 class TorchBuild:
     """One PyTorch release series built for one CUDA variant (cu126, cu130, ...) or the CPU."""
 
@@ -237,7 +236,7 @@ class TorchBuild:
         return f"{major}.{minor}"
 
 
-@dataclass(frozen=True)
+@record
 class JaxPlugin:
     """One jax release with one CUDA plugin: what `pip install "jax[cudaNN]==X"` brings."""
 

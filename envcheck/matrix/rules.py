@@ -9,13 +9,13 @@ TensorFlow's loader; the numbers they compare come from the matrix.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import Enum
 
 from packaging.version import Version
 
 from envcheck.matrix.model import Matrix
 from envcheck.matrix.records import TensorflowRelease
+from envcheck.record import record
 from envcheck.versions import ComputeCapability, DriverVersion, PythonVersion, major_minor
 
 
@@ -25,7 +25,7 @@ class Status(str, Enum):
     UNKNOWN = "unknown"
 
 
-@dataclass(frozen=True)
+@record
 class Outcome:
     """What one rule says about one combination."""
 

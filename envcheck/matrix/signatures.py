@@ -12,12 +12,12 @@ from __future__ import annotations
 import re
 import string
 from collections.abc import Collection, Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from envcheck.findings import CODES, Severity, current_code
 from envcheck.matrix.compiled_patterns import compiled, prime
+from envcheck.matrix.fix_keys import FIX_KEYS, LOG_FRAMEWORKS, NAMES_TENSORFLOW
 from envcheck.matrix.rows import (
     MatrixDataError,
     Row,
@@ -27,6 +27,7 @@ from envcheck.matrix.rows import (
     read_toml,
     table_rows,
 )
+from envcheck.record import record
 
 FILE = "log_signatures.toml"
 
@@ -41,7 +42,7 @@ class TemplateValues(dict[str, str]):
         return _MISSING
 
 
-@dataclass(frozen=True)
+@record
 class Signature:
     """One known message: how to recognise it and what it means."""
 
@@ -194,16 +195,6 @@ def _code_on(row: Row) -> tuple[tuple[str, str, frozenset[str]], ...]:
     return tuple(routes)
 
 
-# The frameworks a log can be read as (envcheck.explain.log_facts): a row's `framework`, and
-# the keys of its `fix_for` with "other" and each "<framework> on macos".
-LOG_FRAMEWORKS = frozenset(
-    {"tensorflow", "torch", "jax", "onnxruntime", "ctranslate2", "paddle", "cupy"}
-)
-FIX_KEYS = frozenset({"other", *LOG_FRAMEWORKS, *(f"{name} on macos" for name in LOG_FRAMEWORKS)})
-# A fix that names TensorFlow: shown to a log of another framework it would send the reader to
-# TensorFlow's install route (issue 20), so such a row must be TensorFlow's own message or
-# carry an "other" variant that does not name it (checked at load).
-NAMES_TENSORFLOW = re.compile(r"tensorflow|\bTF\b", re.IGNORECASE)
 
 
 def _framework(row: Row) -> str:
@@ -295,7 +286,7 @@ FILES = (FILE, "log_signatures_frameworks.toml", "log_signatures_situations.toml
 FRAMEWORKS_FILE = FILES[1]
 
 
-@dataclass(frozen=True)
+@record
 class LogFramework:
     """How a fix names a framework a log shows (`[[framework]]` of FRAMEWORKS_FILE): the
     values of the FRAMEWORK_FIELDS of a fix variant. The row named "other" stands for a log

@@ -16,7 +16,6 @@ import os
 import time
 from collections.abc import Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
 
 from envcheck.probe import deadline
 from envcheck.probe.driver import probe_driver
@@ -24,6 +23,7 @@ from envcheck.probe.facts import DriverFacts, GpuFacts
 from envcheck.probe.frameworks import EnvironmentScan, probe_environment
 from envcheck.probe.interpreter import Interpreter, describe_interpreter, interpreter_from_answer
 from envcheck.probe.isolation import ChildGroup, LaunchedChild, user_python_path
+from envcheck.record import record
 
 DriverResult = tuple[DriverFacts, tuple[GpuFacts, ...]]
 # How long the question of which Python it is waits for the framework scan's answer, which
@@ -38,7 +38,7 @@ def probe_timeout(smoke_timeout: float) -> float:
     return min(smoke_timeout, 10.0)
 
 
-@dataclass(frozen=True)
+@record
 class StartedProbe:
     """The probe's running parts and the inputs they were started with."""
 

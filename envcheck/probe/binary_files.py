@@ -35,11 +35,11 @@ import struct
 import sys
 import sysconfig
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Union
 
 from envcheck.probe import file_system
+from envcheck.record import record
 
 FORMAT_ELF = "elf"
 FORMAT_PE = "pe"
@@ -93,7 +93,7 @@ _SO_VERSION = re.compile(r"\.so\.(\d+(?:\.\d+)*)$")
 _Buffer = Union[bytes, mmap.mmap]
 
 
-@dataclass(frozen=True)
+@record
 class BinaryInfo:
     """What the headers of one file say, read without loading it.
 
@@ -347,7 +347,7 @@ class _ElfError(Exception):
     """Stops reading an ELF file; its message is the sentence for BinaryInfo.problems."""
 
 
-@dataclass(frozen=True)
+@record
 class _ElfLayout:
     """The structures of one ELF class in one byte order, with padding over unread fields."""
 
@@ -423,7 +423,7 @@ _STRING_CHUNK = 256  # the first read of a string; a longer one is read in growi
 _STRING_CHUNK_MAX = 1 << 16
 
 
-@dataclass(frozen=True)
+@record
 class _ElfReader:
     """Reads byte ranges the file's own numbers name, only after checking they lie inside it."""
 
@@ -440,7 +440,7 @@ class _ElfReader:
         return data
 
 
-@dataclass(frozen=True)
+@record
 class _ElfHeader:
     layout: _ElfLayout
     type: int
@@ -453,7 +453,7 @@ class _ElfHeader:
     shnum: int
 
 
-@dataclass(frozen=True)
+@record
 class _Segment:
     type: int
     offset: int
@@ -461,7 +461,7 @@ class _Segment:
     filesz: int
 
 
-@dataclass(frozen=True)
+@record
 class _ElfTags:
     soname: str | None = None
     needed: tuple[str, ...] = ()
@@ -469,7 +469,7 @@ class _ElfTags:
     rpath: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@record
 class _StringTable:
     offset: int  # in the file
     size: int  # DT_STRSZ, cut to the bytes its PT_LOAD segment has in the file

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
 from envcheck.probe import file_system
+from envcheck.record import record
 
 RECORD_LIMIT = 4 * 1024 * 1024  # characters of a RECORD read (nvidia wheels' are ~10 KB)
 _NVIDIA_ROW = re.compile(r"^nvidia/[^\r\n]*", re.MULTILINE)  # one anchored class run: linear
@@ -60,7 +60,7 @@ def library_key(path: str) -> str | None:
     return f"{stem}.so.{major}" if major.isdigit() else f"{stem}.so"
 
 
-@dataclass(frozen=True)
+@record
 class CopyOwner:
     """Which installed distribution wrote a mapped file, and the CUDA major it is built for."""
 

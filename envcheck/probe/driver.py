@@ -27,6 +27,7 @@ from envcheck.probe.binary_files import expand_origin, read_binary
 from envcheck.probe.facts import DriverFacts, DriverState, GpuFacts, ProbeStep
 from envcheck.probe.isolation import ChildGroup, ChildResult, run_child
 from envcheck.probe.search import LinuxSearch, host_search
+from envcheck.record import record
 
 OVERRIDE = "ENVCHECK_DRIVER_VERSION"
 NVML_LIBRARY = "libnvidia-ml.so.1"  # what nvidia-ml-py dlopen()s on Linux
@@ -49,7 +50,7 @@ def parse_proc_driver_version(text: str) -> str | None:
     return match.group(1) if match else None
 
 
-@dataclass(frozen=True)
+@record
 class SmiRow:
     driver: str
     name: str | None

@@ -6,10 +6,11 @@ hold no verdicts: whether a fact is a problem for a framework is the diagnosis's
 
 from __future__ import annotations
 
-from dataclasses import MISSING, asdict, dataclass, field, fields
+from dataclasses import MISSING, asdict, field, fields
 from typing import Any, Literal, get_args
 
 from envcheck.platforms import OS_NAMES
+from envcheck.record import record
 
 SCHEMA = "envcheck.facts/1"
 DriverState = Literal["ok", "missing", "stub", "mismatch", "no-device", "error", "unknown"]
@@ -23,7 +24,7 @@ SYMLINK_LOOP = "symlink loop"
 BROKEN_LINKS = (DANGLING_SYMLINK, SYMLINK_LOOP)
 
 
-@dataclass(frozen=True)
+@record
 class PlatformFacts:
     os: str  # linux | windows | wsl | macos
     arch: str  # x86_64 | aarch64 | ...
@@ -44,7 +45,7 @@ class PlatformFacts:
     container_toolkit: tuple[str, ...] | None = None
 
 
-@dataclass(frozen=True)
+@record
 class ProbeStep:
     """One attempt of a detection cascade: where it looked and what came back."""
 
@@ -53,7 +54,7 @@ class ProbeStep:
     detail: str
 
 
-@dataclass(frozen=True)
+@record
 class GpuFacts:
     index: int
     name: str | None
@@ -63,7 +64,7 @@ class GpuFacts:
     found_via: str
 
 
-@dataclass(frozen=True)
+@record
 class DriverFacts:
     version: str | None  # the driver release, e.g. 535.104.05
     cuda: str | None  # the CUDA version this driver supports, e.g. 12.2
@@ -75,7 +76,7 @@ class DriverFacts:
     steps: tuple[ProbeStep, ...]
 
 
-@dataclass(frozen=True)
+@record
 class LibraryFacts:
     """One candidate file for one library name, and what reading it (never loading it) showed."""
 
@@ -94,7 +95,7 @@ class LibraryFacts:
     asked_as: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@record
 class FrameworkFacts:
     name: str  # tensorflow, torch, jax, ...
     distribution: str  # the installed distribution, e.g. tensorflow-cpu
@@ -106,7 +107,7 @@ class FrameworkFacts:
     problems: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@record
 class WheelFacts:
     """An installed pip `nvidia-*` (or `tensorrt`, or `cuda-toolkit`) distribution."""
 
@@ -118,7 +119,7 @@ class WheelFacts:
     requires: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@record
 class FileOwner:
     """A distribution whose RECORD lists a file, and whether the file on disk is its copy."""
 
@@ -130,7 +131,7 @@ class FileOwner:
     matches: bool | None
 
 
-@dataclass(frozen=True)
+@record
 class SharedFileFacts:
     """A file under nvidia/ that two or more distributions' RECORDs list (both installed it, the
     later one's bytes are there), or that one lists and whose bytes are no longer the recorded
@@ -143,7 +144,7 @@ class SharedFileFacts:
     owners: tuple[FileOwner, ...]
 
 
-@dataclass(frozen=True)
+@record
 class FrameworkLibraryFacts:
     """One CUDA library PyTorch or JAX loads, and the file the real loader gives it, as the
     static loader model (probe/framework_loading.py) tells from the installed files."""
@@ -164,7 +165,7 @@ class FrameworkLibraryFacts:
     problems: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@record
 class FrameworkLoadingFacts:
     """What one framework (torch, jax) loads, modelled without importing it."""
 
@@ -177,7 +178,7 @@ class FrameworkLoadingFacts:
     libraries: tuple[FrameworkLibraryFacts, ...] = ()
 
 
-@dataclass(frozen=True)
+@record
 class Facts:
     platform: PlatformFacts
     driver: DriverFacts

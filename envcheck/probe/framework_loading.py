@@ -54,6 +54,7 @@ from envcheck.probe.facts import (
     FrameworkLoadingFacts,
 )
 from envcheck.probe.search import LinuxSearch
+from envcheck.record import record
 
 SOURCE_LIMIT = 8 * 1024 * 1024  # characters of a framework's __init__.py read (torch's: ~110 KB)
 TORCH_INIT = "torch/__init__.py"
@@ -71,7 +72,7 @@ FOLDER, MAJOR_DIR = "{folder}", "cu{major}"
 # --- reading torch/__init__.py ---------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class TorchPreloads:
     """How the installed torch/__init__.py preloads CUDA libraries, as data."""
 

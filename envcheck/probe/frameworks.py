@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Any
 
 from packaging.version import InvalidVersion, Version
@@ -29,6 +29,7 @@ from envcheck.probe.isolation import (
     run_child,
 )
 from envcheck.probe.scan_launch import CHILD, launch_scan, scan_argument
+from envcheck.record import record
 
 VIA_BUILD_INFO = "build_info.py (read without importing)"
 VIA_GET_BUILD_INFO = "tf.sysconfig.get_build_info()"
@@ -377,7 +378,7 @@ def _child_failure(result: ChildResult, python: str | None) -> str:
     return f"framework probe {result.describe()}"
 
 
-@dataclass(frozen=True)
+@record
 class EnvironmentScan:
     """What the frameworks child found in one environment."""
 

@@ -25,7 +25,6 @@ import os
 import sys
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from envcheck.framework_names import FRAMEWORKS  # also their import names and listing order
@@ -37,19 +36,20 @@ from envcheck.probe.isolation import (
     user_python_path,
 )
 from envcheck.probe.smoke import OrderTail, SmokeResult, parse_step_lines, smoke_source
+from envcheck.record import record
 
 DEFAULT_WORKERS = 2
 STDERR_TAIL = 4000
 
 
-@dataclass(frozen=True)
+@record
 class MappedCopy:
     library: str  # the soname, libcudnn.so.9
     path: str
     after: str  # the step that mapped it first: import:torch, tf_loader
 
 
-@dataclass(frozen=True)
+@record
 class LoaderAnswer:
     """What TensorFlow's DsoLoader::Get<function>DsoHandle() opened."""
 
@@ -58,7 +58,7 @@ class LoaderAnswer:
     path: str | None
 
 
-@dataclass(frozen=True)
+@record
 class ImportStep:
     framework: str
     status: str  # ok | failed | crashed-here | not-reached
@@ -67,7 +67,7 @@ class ImportStep:
     cuda: str | None  # the CUDA major the framework says it was built for
 
 
-@dataclass(frozen=True)
+@record
 class OrderRun:
     order: tuple[str, ...]
     status: str  # ok | failed (an import failed) | crashed | timeout | not-run
@@ -102,7 +102,7 @@ class OrderRun:
         return next((s.cuda for s in self.imports if s.framework == framework and s.cuda), None)
 
 
-@dataclass(frozen=True)
+@record
 class ImportOrderFacts:
     frameworks: tuple[str, ...]
     runs: tuple[OrderRun, ...]

@@ -9,18 +9,18 @@ from __future__ import annotations
 import re
 import subprocess
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from envcheck.errors import InputError, quoted
 from envcheck.probe.isolation import ChildGroup, ChildResult, run_child
+from envcheck.record import record
 from envcheck.versions import PythonVersion, refuse_long_numbers
 
 _ERRNO = re.compile(r"^\[Errno \d+\] ")  # str(OSError) -> its words
 _VERSION = re.compile(r"\d+\.\d+\.\d+")
 
 
-@dataclass(frozen=True)
+@record
 class Interpreter:
     version: str  # 3.11.7
     bits: int | None  # 64 or 32

@@ -19,11 +19,11 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Literal, TypeVar
 
 from envcheck.probe import deadline
+from envcheck.record import record
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -54,7 +54,7 @@ WINDOWS_EXCEPTIONS = {
 _WINDOWS_EXCEPTION_FLOOR = 0xC0000000
 
 
-@dataclass(frozen=True)
+@record
 class ChildResult:
     status: ChildStatus
     data: dict[str, Any] | None
@@ -294,7 +294,7 @@ def _as_text(data: bytes, encoding: str) -> str:
     return data.decode(encoding, errors="replace").replace("\r\n", "\n").replace("\r", "\n")
 
 
-@dataclass(frozen=True)
+@record
 class _Ending:
     stdout: str
     stderr: str
@@ -476,7 +476,7 @@ def run_child(
     return finish_child(launched, timeout)
 
 
-@dataclass(frozen=True)
+@record
 class LaunchedChild:
     """A child script launch_child started (or could not start: `process` None, `refusal`
     says why), for finish_child to read to its end."""
@@ -583,7 +583,7 @@ def decoded(value: str | bytes | None) -> str:
     return value or ""
 
 
-@dataclass(frozen=True)
+@record
 class StreamedChild:
     """What a child that prints as it goes left behind: everything it wrote, even when it was
     killed at the timeout (run_child keeps only a finished child's last line)."""

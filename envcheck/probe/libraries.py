@@ -15,7 +15,7 @@ import json
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from packaging.version import InvalidVersion, Version
@@ -48,6 +48,7 @@ from envcheck.probe.search import (
     Pairs,
     SearchLocation,
 )
+from envcheck.record import record
 from envcheck.versions import major_minor
 
 # Names of what a library imports that are worth resolving: the CUDA stack and its helpers.
@@ -67,7 +68,7 @@ _NVIDIA_WHEEL = re.compile(r"^nvidia-[\w.-]+ (?P<version>\d+(\.\d+)+) \(pip\)$")
 _SHIM_SCAN_LIMIT = 16 * 1024 * 1024  # the shims are ~150 KB; never read a huge file whole
 
 
-@dataclass(frozen=True)
+@record
 class WantedLibrary:
     role: str
     file: str  # the name the loader is asked for on this platform
@@ -300,9 +301,9 @@ def conda_owners(prefix: str | None) -> dict[str, str]:
     owners: dict[str, str] = {}
     if not prefix:
         return owners
-    for record in file_system.matching(Path(prefix, "conda-meta"), "*.json"):
+    for meta in file_system.matching(Path(prefix, "conda-meta"), "*.json"):
         try:
-            data = json.loads(record.read_text(errors="replace"))
+            data = json.loads(meta.read_text(errors="replace"))
         except (OSError, ValueError):
             continue
         files = data.get("files", []) if isinstance(data, dict) else []

@@ -34,11 +34,12 @@ import re
 import subprocess
 import sys
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 from envcheck.probe import deadline, file_system
+from envcheck.record import record
 
 LD_CACHE = "ld.so.cache"
 DEFAULT_DIRECTORY = "default directory"
@@ -75,7 +76,7 @@ Pairs = tuple[tuple[str, tuple[str, ...]], ...]
 """(object path, directories) in search order, e.g. the RUNPATH of the object that dlopen()s."""
 
 
-@dataclass(frozen=True)
+@record
 class SearchLocation:
     """A directory envcheck looked in, and whether the loader looks there too."""
 
@@ -84,7 +85,7 @@ class SearchLocation:
     searched: bool  # False: envcheck reports it but the loader never looks there
 
 
-@dataclass(frozen=True)
+@record
 class Candidate:
     """One existing copy of a file name; `selected` marks the copy the loader would open."""
 
@@ -173,7 +174,7 @@ def _cache_directories_of(ld_cache: tuple[tuple[str, str], ...]) -> tuple[str, .
     return tuple(directories)
 
 
-@dataclass(frozen=True)
+@record
 class LinuxSearch:
     """ld.so(8) for a `dlopen()` of a bare name by the object named in `runpath`/`rpath`.
 
@@ -343,7 +344,7 @@ def _list_directory(directory: str) -> Iterable[str]:
         return ()
 
 
-@dataclass(frozen=True)
+@record
 class WindowsSearch:
     """The Windows DLL search for a bare DLL name, in one of two modes.
 

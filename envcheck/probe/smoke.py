@@ -27,7 +27,7 @@ import json
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Any
 
 from envcheck.errors import InputError
@@ -38,11 +38,12 @@ from envcheck.probe.isolation import (
     run_streaming_child,
     user_python_path,
 )
+from envcheck.record import record
 
 STEPS = ("import", "list_gpus", "conv2d", "lstm", "matmul", "xla")  # TensorFlow's
 
 
-@dataclass(frozen=True)
+@record
 class SmokeFramework:
     """A framework the smoke test knows: its import name, its name for people, its child part."""
 
@@ -85,7 +86,7 @@ STDERR_LIMIT = 256 * 1024  # characters of the child's stderr kept (its end)
 _DETAIL_IN_DESCRIBE = 200
 
 
-@dataclass(frozen=True)
+@record
 class SmokeStep:
     name: str  # import, list_gpus, conv2d, lstm, matmul, xla
     status: str  # ok | failed | skipped | not-reached | crashed-here
@@ -94,7 +95,7 @@ class SmokeStep:
     device: str | None  # where the op ran, e.g. "GPU:0" or "CPU:0"; None for import/list_gpus
 
 
-@dataclass(frozen=True)
+@record
 class SmokeResult:
     status: str  # ok | failed (a step failed) | crashed | timeout | not-run (no start / no TF)
     steps: tuple[SmokeStep, ...]
@@ -186,7 +187,7 @@ def parse_step_lines(stdout: str) -> list[dict[str, Any]]:
     return events
 
 
-@dataclass(frozen=True)
+@record
 class ChildEnding:
     """How the child process ended, as run_smoke_test saw it."""
 
@@ -320,7 +321,7 @@ def _silent_child(ending: ChildEnding) -> str:
     return f"the child printed no step lines ({ending.exit_text}){last}"
 
 
-@dataclass(frozen=True)
+@record
 class OrderTail:
     """What a smoke child printed after its smoke test, answering an import order (or saying
     why it could not, in its {"step": "order", "status": "skipped"} line), and how it ended."""

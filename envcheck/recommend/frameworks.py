@@ -8,7 +8,6 @@ machine in, data out; the install commands come from envcheck/matrix/recipes.py.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
 from packaging.version import Version
@@ -26,6 +25,7 @@ from envcheck.matrix.rules import (
     gpu_runs_build,
 )
 from envcheck.recommend.machine import MachineDescription
+from envcheck.record import record
 from envcheck.versions import PythonVersion
 
 FrameworkStatus = Literal["compatible", "unverified", "cpu-only"]
@@ -33,7 +33,7 @@ FrameworkStatus = Literal["compatible", "unverified", "cpu-only"]
 JAX_GPU_PLATFORMS = ("linux-x86_64", "linux-aarch64")
 
 
-@dataclass(frozen=True)
+@record
 class FrameworkCandidate:
     version: Version
     build: str  # the torch variant (cu130, cpu) or the jax extra (cuda12; "cpu" for jax alone)
@@ -46,14 +46,14 @@ class FrameworkCandidate:
     recipe: Recipe
 
 
-@dataclass(frozen=True)
+@record
 class FrameworkRejection:
     version: Version
     build: str
     reasons: tuple[str, ...]  # one sentence per failed rule
 
 
-@dataclass(frozen=True)
+@record
 class FrameworkRecommendation:
     framework: str  # "torch" or "jax"
     machine: MachineDescription

@@ -10,17 +10,18 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 
 from envcheck.errors import InputError
 from envcheck.platforms import host_arch, host_os, normalize_arch, normalize_os
 from envcheck.probe.driver import OVERRIDE, probe_driver
+from envcheck.record import record
 from envcheck.versions import ComputeCapability, DriverVersion, PythonVersion
 
 DRIVER_TIMEOUT_S = 10.0
 
 
-@dataclass(frozen=True)
+@record
 class GpuDescription:
     """One GPU as far as the recommendation needs it."""
 
@@ -28,7 +29,7 @@ class GpuDescription:
     compute_capability: ComputeCapability | None
 
 
-@dataclass(frozen=True)
+@record
 class MachineDescription:
     os: str  # one of OS_NAMES
     arch: str  # one of ARCHES

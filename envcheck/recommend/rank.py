@@ -8,7 +8,7 @@ Pure: takes a matrix and a machine description, returns data; printing is in env
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Literal
 
 from packaging.version import Version
@@ -30,12 +30,13 @@ from envcheck.matrix.rules import (
     python_supported,
 )
 from envcheck.recommend.machine import GpuDescription, MachineDescription, recommend_command
+from envcheck.record import record
 from envcheck.versions import DriverVersion
 
 CandidateStatus = Literal["compatible", "unverified", "cpu-only"]
 
 
-@dataclass(frozen=True)
+@record
 class Candidate:
     tensorflow: Version  # the exact version to install
     release: TensorflowRelease
@@ -58,14 +59,14 @@ class Candidate:
         return str(self.release.cudnn) if self.kind == "gpu" and self.release.cudnn else None
 
 
-@dataclass(frozen=True)
+@record
 class Rejection:
     tensorflow: Version
     release: TensorflowRelease
     reasons: tuple[str, ...]  # one sentence per failed rule
 
 
-@dataclass(frozen=True)
+@record
 class Recommendation:
     machine: MachineDescription
     tensorflow_spec: str | None
@@ -188,7 +189,7 @@ def _negate(version: Version) -> Version:
     return Version(".".join(str(10_000 - part) for part in version.release))
 
 
-@dataclass(frozen=True)
+@record
 class _Evaluation:
     release: TensorflowRelease
     version: Version

@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from envcheck.matrix.model import Matrix
 from envcheck.recommend.machine import MachineDescription
 from envcheck.recommend.rank import Candidate, recommend
+from envcheck.record import record
 from envcheck.versions import PythonVersion
 
 # envcheck's own requires-python: the venv has to run envcheck too.
@@ -103,7 +104,7 @@ _TAG = re.compile(
 _ARCH = {None: "x86_64", "64": "x86_64", "32": "x86", "arm64": "arm64", "arm32": "arm"}
 
 
-@dataclass(frozen=True)
+@record
 class PythonInstall:
     """One interpreter as the py launcher lists it."""
 
@@ -209,7 +210,7 @@ def choose_python(py_list_output: str, supported: Sequence[str]) -> PythonInstal
 _STATUS_RANK = {"compatible": 0, "unverified": 1, "cpu-only": 2}
 
 
-@dataclass(frozen=True)
+@record
 class WindowsPythonPlan:
     installs: tuple[PythonInstall, ...]
     chosen: PythonInstall | None
@@ -349,7 +350,7 @@ _WSL_ROW = re.compile(r"^\s*(?P<star>\*)?\s*(?P<name>\S+)\s+\S.*?\s(?P<version>[
 _WSL_NAME = re.compile(r"^\s*(?P<star>\*)?\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*$")
 
 
-@dataclass(frozen=True)
+@record
 class WslDistribution:
     name: str
     version: int | None  # 1 or 2; None when listed without versions (-l -q)

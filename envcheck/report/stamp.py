@@ -3,10 +3,10 @@ node's own (the report's `node`, `time` and `envcheck_version`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from envcheck.record import record
 
 
-@dataclass(frozen=True)
+@record
 class Stamp:
     """Which node, when, and which envcheck: the facts of a run that are not the node's."""
 

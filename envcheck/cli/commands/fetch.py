@@ -16,13 +16,13 @@ import json
 import sys
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from envcheck.cli import signals
 from envcheck.cli.commands.flags import build_choice, framework_choice, target_python
 from envcheck.cli.exits import EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK, CommandExit, fail
+from envcheck.record import record
 
 if TYPE_CHECKING:  # the download stack (requests, urllib3) loads only when fetch runs
     from envcheck.acquire.wheelhouse_fetch import FetchReport
@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-@dataclass(frozen=True)
+@record
 class _Framework:
     """What --framework torch or jax adds: the targets' driver and PyTorch's index base."""
 
