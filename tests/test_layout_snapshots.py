@@ -185,7 +185,8 @@ def probe(rebuilt: Rebuilt, matrix: Matrix, ld_library_path: list[Path]) -> list
     )
     assert isinstance(search, LinuxSearch)
     search = replace(search, usable=loader_skips(*python_machine()))
-    wanted = wanted_libraries(matrix, frameworks, False, tensorflow_loader_names(rebuilt.framework))
+    names = tensorflow_loader_names(rebuilt.framework, matrix)  # the doctor's lookup
+    wanted = wanted_libraries(matrix, frameworks, False, names)
     return list(
         probe_libraries(wanted, search, python_machine(), wheel_owners(wheels), call_versions=False)
     )

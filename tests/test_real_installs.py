@@ -411,3 +411,23 @@ def test_a_truncated_libcudart_first_on_the_path_heads_the_report(tmp_path: Path
     assert str(good.parent) in errors(report)[0]["fix"]
     rows = {c["name"]: c["status"] for c in report["components"]}
     assert (rows["CUDA runtime"], rows["cuDNN"]) == ("error", "ok"), rows
+
+
+@pytest.mark.parametrize("name", ["tf-2.21.0-and-cuda", "tf-2.13.1-cu11"])
+def test_the_loader_names_looked_up_are_the_ones_a_scan_of_the_real_binary_finds(
+    name: str,
+) -> None:
+    # The symbol-hash lookup (tsl::internal in 2.21, stream_executor::internal in 2.13) against
+    # the scan of the whole dynamic string table, on TensorFlow's own binary.
+    from envcheck.matrix.load import bundled_matrix_dir  # noqa: PLC0415
+    from envcheck.matrix.model import load_matrix  # noqa: PLC0415
+    from envcheck.probe.libraries import tensorflow_loader_names  # noqa: PLC0415
+
+    framework = site_packages(environment(name)) / "tensorflow/libtensorflow_framework.so.2"
+    matrix = load_matrix(bundled_matrix_dir())
+    known = {lib.loader for s in matrix.library_sets for lib in s.libraries} | {
+        lib.loader for row in matrix.cudnn_majors for lib in row.libraries
+    }
+    scanned = tensorflow_loader_names(framework)
+    assert scanned is not None and {"Cublas", "Cudnn", "CudaRuntime"} <= scanned
+    assert tensorflow_loader_names(framework, matrix) == scanned & known

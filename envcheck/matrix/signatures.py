@@ -195,8 +195,6 @@ def _code_on(row: Row) -> tuple[tuple[str, str, frozenset[str]], ...]:
     return tuple(routes)
 
 
-
-
 def _framework(row: Row) -> str:
     name = row.text("framework")
     if name and name not in LOG_FRAMEWORKS:

@@ -95,7 +95,9 @@ def collect_facts(
             )
         owners = {**conda_owners(env.get("CONDA_PREFIX")), **wheel_owners(wheels)}
         libraries = probe_libraries(
-            wanted_libraries(matrix, frameworks, windows, tensorflow_loader_names(requester)),
+            wanted_libraries(
+                matrix, frameworks, windows, tensorflow_loader_names(requester, matrix)
+            ),
             search,
             python_machine(),
             owners,

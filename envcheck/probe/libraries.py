@@ -26,6 +26,7 @@ from envcheck.probe import file_system
 from envcheck.probe.binary_files import (
     BinaryInfo,
     compatible_with,
+    defined_symbols,
     dynamic_string_matches,
     expand_origin,
     read_binary,
@@ -104,14 +105,45 @@ def _build_versions(matrix: Matrix, tf: FrameworkFacts) -> tuple[Version, int] |
     return release.cuda, release.cudnn.release[0]
 
 
-def tensorflow_loader_names(requester: Path | None) -> frozenset[str] | None:
+def tensorflow_loader_names(
+    requester: Path | None, matrix: Matrix | None = None
+) -> frozenset[str] | None:
     """The libraries the installed TensorFlow's DSO loader can open, by its function names
     ("Cusolver", "CudaRuntime"); None when the binary names no such function (then the matrix
-    alone decides)."""
+    alone decides).
+
+    With `matrix`, the loader names it knows (LibraryFile.loader: the only ones wanted_libraries
+    asks about) are looked up in the binary's symbol hash table first, in the namespaces and
+    classes TensorFlow has had; only a binary without the table, or with none of them, has its
+    whole dynamic string table scanned (~10 ms for libtensorflow_framework.so.2's 15 MB)."""
     if requester is None:
         return None
+    if matrix is not None:
+        symbols = {
+            symbol: name for name in _known_loader_names(matrix) for symbol in _loader_symbols(name)
+        }
+        defined = defined_symbols(requester, symbols)
+        if defined:
+            return frozenset(symbols[symbol] for symbol in defined)
     names = dynamic_string_matches(requester, _DSO_LOADER_FUNCTION)
     return frozenset(names) if names else None
+
+
+def _known_loader_names(matrix: Matrix) -> set[str]:
+    files = [lib for library_set in matrix.library_sets for lib in library_set.libraries]
+    files += [lib for row in matrix.cudnn_majors for lib in row.libraries]
+    return {lib.loader for lib in files if lib.loader}
+
+
+def _loader_symbols(name: str) -> list[str]:
+    """The mangled names of `DsoLoader::Get<name>DsoHandle()` and of its CachedDsoLoader twin,
+    in tsl::internal (TensorFlow 2.13 on) and stream_executor::internal (before)."""
+    function = f"Get{name}DsoHandle"
+    return [
+        f"_ZN{namespace}{loader}{len(function)}{function}Ev"
+        for namespace in ("3tsl8internal", "15stream_executor8internal")
+        for loader in ("9DsoLoader", "15CachedDsoLoader")
+    ]
 
 
 def wanted_libraries(
