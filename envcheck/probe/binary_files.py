@@ -131,7 +131,8 @@ def read_once() -> Iterator[None]:
     (a test rewriting a binary, a long-lived process) is ever answered from a stale read."""
     token = _READ_ONCE.set({})
     try:
-        yield
+        with file_system.resolved_once():  # the same files' paths are resolved as often
+            yield
     finally:
         _READ_ONCE.reset(token)
 

@@ -13,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from envcheck.matrix.model import Matrix
+from envcheck.probe import file_system
 from envcheck.probe.background import StartedProbe
 from envcheck.probe.binary_files import python_machine, read_once
 from envcheck.probe.facts import Facts, FrameworkFacts, PlatformFacts, WheelFacts
@@ -89,6 +90,7 @@ def collect_facts(
         if isinstance(search, LinuxSearch):
             search = replace(
                 search,
+                realpath=file_system.real_path,  # resolved once a run (read_once)
                 exists=listing.exists,
                 usable=loader_skips(*python_machine()),
                 listed=listing.names,

@@ -565,10 +565,10 @@ def sublibrary_candidates(
     beside = Path(path).with_name(file_name)
     if not beside_shim or not file_system.is_file(beside):
         return found
-    real = os.path.realpath(beside)
+    real = file_system.real_path(beside)
     how = f"beside {Path(path).name} (cuDNN opens its sub-libraries there first)"
     first = Candidate(str(beside), how, True)
-    rest = [replace(c, selected=False) for c in found if os.path.realpath(c.path) != real]
+    rest = [replace(c, selected=False) for c in found if file_system.real_path(c.path) != real]
     return (first, *rest)
 
 
@@ -595,7 +595,7 @@ def shipped_sublibraries(
     if major is None or not shim_file.endswith(f".so.{major}"):
         return ()
     names = dict.fromkeys(f"{stem}.so.{major}" for stem in sublibraries_named_by(shim_path))
-    directory = Path(os.path.realpath(shim_path)).parent
+    directory = Path(file_system.real_path(shim_path)).parent
     for owned in map(Path, owners):
         name = owned.name
         if (
@@ -640,7 +640,7 @@ def _other_versions(
                 found.append(
                     LibraryFacts(
                         library.role, library.file, str(path),
-                        version_from_file_name(Path(os.path.realpath(path)).name), None, False,
+                        version_from_file_name(Path(file_system.real_path(path)).name), None, False,
                         ANOTHER_VERSION, None, (_another_problem(str(path), [library.file]),),
                         (library.file,),
                     )
@@ -720,7 +720,7 @@ def _read_candidate(
     if info.format != "unknown" and not compatible_with(info, machine, bits):
         problems.append(f"wrong architecture: {arch}, but this Python is {machine} {bits}-bit")
     problems.extend(_dependency_problems(info, path, search))
-    real = os.path.realpath(path)
+    real = file_system.real_path(path)
     owner = owners.get(real) or site_owner(real)
     version = version_from_file_name(Path(real).name)
     if version is not None and version.count(".") < 2 and library.role != "cuda-driver":
