@@ -529,18 +529,10 @@ def dynamic_string_matches(
     """
     try:
         with Path(os.fspath(path)).open("rb") as stream:
-            size = os.fstat(stream.fileno()).st_size
-            if stream.read(len(_ELF_MAGIC)) != _ELF_MAGIC:
+            dynamic = _dynamic_of(stream)
+            if dynamic is None or _DT_STRTAB not in dynamic.values:
                 return None
-            reader = _ElfReader(stream, size)
-            header = _elf_header(reader)
-            segments = _elf_segments(reader, header)
-            dynamic = next((seg for seg in segments if seg.type == _PT_DYNAMIC), None)
-            if dynamic is None:
-                return None
-            values = dict(_dynamic_entries(reader, dynamic, header.layout))
-            if _DT_STRTAB not in values:
-                return None
+            values, segments = dynamic.values, dynamic.segments
             table = _string_table(segments, values[_DT_STRTAB], values.get(_DT_STRSZ))
             with mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ) as view:
                 end = table.offset + table.size
@@ -559,22 +551,43 @@ def defined_symbols(path: str | os.PathLike[str], names: Iterable[str]) -> froze
     scans)."""
     try:
         with Path(os.fspath(path)).open("rb") as stream:
-            size = os.fstat(stream.fileno()).st_size
-            if stream.read(len(_ELF_MAGIC)) != _ELF_MAGIC:
+            dynamic = _dynamic_of(stream)
+            if (
+                dynamic is None
+                or not {_DT_GNU_HASH, _DT_SYMTAB, _DT_STRTAB} <= dynamic.values.keys()
+            ):
                 return None
-            reader = _ElfReader(stream, size)
-            header = _elf_header(reader)
-            segments = _elf_segments(reader, header)
-            dynamic = next((seg for seg in segments if seg.type == _PT_DYNAMIC), None)
-            if dynamic is None:
-                return None
-            values = dict(_dynamic_entries(reader, dynamic, header.layout))
-            if not {_DT_GNU_HASH, _DT_SYMTAB, _DT_STRTAB} <= values.keys():
-                return None
-            table = _GnuHash.read(reader, header.layout, segments, values)
+            table = _GnuHash.read(dynamic)
             return frozenset(name for name in names if table.defines(name))
     except (OSError, ValueError, _ElfError):
         return None
+
+
+@record
+class _Dynamic:
+    """An open ELF file's reader, layout, segments and dynamic entries (tag -> value, the last
+    of a repeated tag winning, as in ld.so)."""
+
+    reader: _ElfReader
+    layout: _ElfLayout
+    segments: list[_Segment]
+    values: dict[int, int]
+
+
+def _dynamic_of(stream: IO[bytes]) -> _Dynamic | None:
+    """The dynamic entries of the ELF file open in `stream`, found by its program headers; None
+    when it is no ELF file or has no dynamic segment. Raises _ElfError for a malformed one."""
+    size = os.fstat(stream.fileno()).st_size
+    if stream.read(len(_ELF_MAGIC)) != _ELF_MAGIC:
+        return None
+    reader = _ElfReader(stream, size)
+    header = _elf_header(reader)
+    segments = _elf_segments(reader, header)
+    dynamic = next((seg for seg in segments if seg.type == _PT_DYNAMIC), None)
+    if dynamic is None:
+        return None
+    values = dict(_dynamic_entries(reader, dynamic, header.layout))
+    return _Dynamic(reader, header.layout, segments, values)
 
 
 def _gnu_hash(name: bytes) -> int:
@@ -603,13 +616,13 @@ class _GnuHash:
     strings: _StringTable
 
     @classmethod
-    def read(
-        cls,
-        reader: _ElfReader,
-        layout: _ElfLayout,
-        segments: Sequence[_Segment],
-        values: dict[int, int],
-    ) -> _GnuHash:
+    def read(cls, dynamic: _Dynamic) -> _GnuHash:
+        reader, layout, segments, values = (
+            dynamic.reader,
+            dynamic.layout,
+            dynamic.segments,
+            dynamic.values,
+        )
         order = layout.dynamic_entry.format[0]
         start = _file_offset(segments, values[_DT_GNU_HASH], "DT_GNU_HASH")
         nbuckets, symoffset, bloom_size, _ = struct.unpack(
@@ -665,13 +678,9 @@ class _GnuHash:
 
 
 def _file_offset(segments: Sequence[_Segment], address: int, tag: str) -> int:
-    """Where the virtual address `address` lies in the file: in the PT_LOAD segment holding it."""
-    for segment in segments:
-        if segment.type == _PT_LOAD and segment.vaddr <= address < segment.vaddr + segment.filesz:
-            return address - segment.vaddr + segment.offset
-    raise _ElfError(
-        f"malformed ELF file: {tag} 0x{address:x} is outside the file data of every PT_LOAD segment"
-    )
+    """Where the virtual address `address` (of `tag`) lies in the file."""
+    segment = _load_segment(segments, address, tag)
+    return address - segment.vaddr + segment.offset
 
 
 def _elf_header(reader: _ElfReader) -> _ElfHeader:
@@ -804,14 +813,19 @@ def _string_table(segments: Sequence[_Segment], address: int, size: int | None) 
 
     A missing DT_STRSZ (ld.so does not need it) leaves the segment's end as the bound.
     """
+    segment = _load_segment(segments, address, "DT_STRTAB")
+    offset = address - segment.vaddr + segment.offset
+    in_file = segment.offset + segment.filesz - offset
+    return _StringTable(offset, in_file if size is None else min(size, in_file))
+
+
+def _load_segment(segments: Sequence[_Segment], address: int, tag: str) -> _Segment:
+    """The PT_LOAD segment whose file data holds the virtual address `address` (of `tag`)."""
     for segment in segments:
         if segment.type == _PT_LOAD and segment.vaddr <= address < segment.vaddr + segment.filesz:
-            offset = address - segment.vaddr + segment.offset
-            in_file = segment.offset + segment.filesz - offset
-            return _StringTable(offset, in_file if size is None else min(size, in_file))
+            return segment
     raise _ElfError(
-        f"malformed ELF file: DT_STRTAB 0x{address:x} is outside the file data of every "
-        "PT_LOAD segment"
+        f"malformed ELF file: {tag} 0x{address:x} is outside the file data of every PT_LOAD segment"
     )
 
 
