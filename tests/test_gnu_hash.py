@@ -20,7 +20,11 @@ import pytest
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import load_matrix
 from envcheck.probe.binary_files import defined_symbols, dynamic_string_matches
-from envcheck.probe.libraries import _DSO_LOADER_FUNCTION, tensorflow_loader_names
+from envcheck.probe.libraries import (
+    _DSO_LOADER_FUNCTION,
+    known_loader_names,
+    tensorflow_loader_names,
+)
 from tests.native_fakes import have_gcc
 
 pytestmark = pytest.mark.skipif(
@@ -101,9 +105,7 @@ def test_tensorflow_loader_names_answer_as_the_scan_does_for_every_name_the_matr
         scanned = tensorflow_loader_names(path)  # no matrix: the scan alone
         assert scanned == frozenset(names)
         looked_up = tensorflow_loader_names(path, matrix)
-        known = {lib.loader for s in matrix.library_sets for lib in s.libraries} | {
-            lib.loader for row in matrix.cudnn_majors for lib in row.libraries
-        }
+        known = known_loader_names(matrix)
         # Only the matrix's names decide what is looked for (wanted_libraries): those agree;
         # without a GNU hash table (sysv) the scan answers, with every name.
         if style == "gnu":

@@ -421,13 +421,14 @@ def test_the_loader_names_looked_up_are_the_ones_a_scan_of_the_real_binary_finds
     # the scan of the whole dynamic string table, on TensorFlow's own binary.
     from envcheck.matrix.load import bundled_matrix_dir  # noqa: PLC0415
     from envcheck.matrix.model import load_matrix  # noqa: PLC0415
-    from envcheck.probe.libraries import tensorflow_loader_names  # noqa: PLC0415
+    from envcheck.probe.libraries import (  # noqa: PLC0415
+        known_loader_names,
+        tensorflow_loader_names,
+    )
 
     framework = site_packages(environment(name)) / "tensorflow/libtensorflow_framework.so.2"
     matrix = load_matrix(bundled_matrix_dir())
-    known = {lib.loader for s in matrix.library_sets for lib in s.libraries} | {
-        lib.loader for row in matrix.cudnn_majors for lib in row.libraries
-    }
+    known = known_loader_names(matrix)
     scanned = tensorflow_loader_names(framework)
     assert scanned is not None and {"Cublas", "Cudnn", "CudaRuntime"} <= scanned
     assert tensorflow_loader_names(framework, matrix) == scanned & known

@@ -617,23 +617,18 @@ class _GnuHash:
 
     @classmethod
     def read(cls, dynamic: _Dynamic) -> _GnuHash:
-        reader, layout, segments, values = (
-            dynamic.reader,
-            dynamic.layout,
-            dynamic.segments,
-            dynamic.values,
-        )
-        order = layout.dynamic_entry.format[0]
+        order, bits = dynamic.layout.dynamic_entry.format[0], dynamic.layout.bits
+        segments, values = dynamic.segments, dynamic.values
         start = _file_offset(segments, values[_DT_GNU_HASH], "DT_GNU_HASH")
         nbuckets, symoffset, bloom_size, _ = struct.unpack(
-            order + "4I", reader.read(start, 16, "GNU hash table")
+            order + "4I", dynamic.reader.read(start, 16, "GNU hash table")
         )
         if nbuckets == 0 or nbuckets > _MAX_HASH_BUCKETS or bloom_size > _MAX_HASH_BUCKETS:
             raise _ElfError(f"malformed ELF file: a GNU hash table of {nbuckets} buckets")
-        buckets = start + 16 + bloom_size * (layout.bits // 8)
-        symbol_size, name_of_section = (24, 6) if layout.bits == 64 else (16, 14)
+        buckets = start + 16 + bloom_size * (bits // 8)
+        symbol_size, name_of_section = (24, 6) if bits == 64 else (16, 14)
         return cls(
-            reader,
+            dynamic.reader,
             order,
             buckets,
             nbuckets,

@@ -120,7 +120,7 @@ def tensorflow_loader_names(
         return None
     if matrix is not None:
         symbols = {
-            symbol: name for name in _known_loader_names(matrix) for symbol in _loader_symbols(name)
+            symbol: name for name in known_loader_names(matrix) for symbol in _loader_symbols(name)
         }
         defined = defined_symbols(requester, symbols)
         if defined:
@@ -129,7 +129,9 @@ def tensorflow_loader_names(
     return frozenset(names) if names else None
 
 
-def _known_loader_names(matrix: Matrix) -> set[str]:
+def known_loader_names(matrix: Matrix) -> set[str]:
+    """The DSO loader names the matrix gives its libraries (LibraryFile.loader): the only ones
+    wanted_libraries asks about."""
     files = [lib for library_set in matrix.library_sets for lib in library_set.libraries]
     files += [lib for row in matrix.cudnn_majors for lib in row.libraries]
     return {lib.loader for lib in files if lib.loader}
