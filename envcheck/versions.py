@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
 
 from packaging.version import InvalidVersion, Version
 
 from envcheck.errors import InputError, quoted
+from envcheck.record import record
 
 _NUMERIC = re.compile(r"^\d+(\.\d+)*$")
 # The most digits a number in a version may have. Real ones have at most 8 (a dev release's
@@ -60,7 +60,7 @@ def format_major_minor(version: Version) -> str:
 
 
 @functools.total_ordering
-@dataclass(frozen=True, eq=False)
+@record
 class DriverVersion:
     """An NVIDIA driver release such as 535.104.05, compared numerically, printed as NVIDIA does.
 
@@ -99,7 +99,7 @@ class DriverVersion:
         return cls(text.strip())
 
 
-@dataclass(frozen=True, order=True)
+@record(order=True)
 class PythonVersion:
     """A Python feature version such as 3.11 (the part that decides which wheels fit)."""
 
@@ -118,7 +118,7 @@ class PythonVersion:
         return cls(int(match.group(1)), int(match.group(2)))
 
 
-@dataclass(frozen=True, order=True)
+@record(order=True)
 class ComputeCapability:
     """A GPU architecture as CUDA numbers it: 8.6 is major 8, minor 6."""
 
@@ -142,7 +142,7 @@ class ComputeCapability:
         raise InputError(f"compute capability {text!r} is not of the form X.Y, e.g. 8.6")
 
 
-@dataclass(frozen=True, order=True)
+@record(order=True)
 class CudaTarget:
     """One entry of a build's CUDA target list: SASS for one architecture or PTX from one.
 

@@ -20,6 +20,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("__init__", "errors", "finding_codes"),
     (
         "versions",
+        "digests",
         "platforms",
         "findings",
         "atomic_file",

@@ -10,10 +10,10 @@ with it. diagnose/node.py makes the record from a Report.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from typing import Any, Literal
 
+from envcheck.digests import sha256_hex
 from envcheck.findings import Finding, Severity
 from envcheck.record import record
 
@@ -90,4 +90,4 @@ class Check:
 def fingerprint(facts: dict[str, Any]) -> str:
     """SHA-256 of the key facts in canonical JSON (sorted keys, no spaces), hex."""
     text = json.dumps(facts, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    return hashlib.sha256(text.encode("ascii")).hexdigest()
+    return sha256_hex(text.encode("ascii"))

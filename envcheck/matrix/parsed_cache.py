@@ -22,7 +22,6 @@ a cached parse is loaded again from the TOML (envcheck.matrix.load.checked_again
 from __future__ import annotations
 
 import contextvars
-import hashlib
 import json
 import os
 import sys
@@ -32,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from envcheck.bounded_input import loads_json, nested_deeper_than
+from envcheck.digests import sha256_hex
 from envcheck.matrix import cache_folder
 
 FORMAT = b"envcheck-parsed-toml-2"
@@ -120,12 +120,12 @@ def store(content: bytes, data: dict[str, Any]) -> None:
 
 
 def _key(content: bytes) -> str:
-    return hashlib.sha256(FORMAT + content).hexdigest()
+    return sha256_hex(FORMAT + content)
 
 
 def _digest(key: str, payload: bytes) -> bytes:
     """Binds the JSON to its entry's name: an entry copied over another's name fails too."""
-    return hashlib.sha256(key.encode("ascii") + b"\n" + payload).hexdigest().encode("ascii")
+    return sha256_hex(key.encode("ascii") + b"\n" + payload).encode("ascii")
 
 
 def _toml_shaped(data: dict[str, Any]) -> bool:

@@ -13,9 +13,10 @@ thread forever).
 from __future__ import annotations
 
 import os
+import threading
 import time
-from collections.abc import Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Callable, Mapping
+from typing import Any, Generic, TypeVar
 
 from envcheck.probe import deadline
 from envcheck.probe.driver import probe_driver
@@ -25,6 +26,7 @@ from envcheck.probe.interpreter import Interpreter, describe_interpreter, interp
 from envcheck.probe.isolation import ChildGroup, LaunchedChild, user_python_path
 from envcheck.record import record
 
+R = TypeVar("R")
 DriverResult = tuple[DriverFacts, tuple[GpuFacts, ...]]
 # How long the question of which Python it is waits for the framework scan's answer, which
 # holds it, before it asks the interpreter child instead: a scan that takes longer (a slow
@@ -38,6 +40,39 @@ def probe_timeout(smoke_timeout: float) -> float:
     return min(smoke_timeout, 10.0)
 
 
+class Call(Generic[R]):
+    """`function(**arguments)` running in a thread of its own; `result()` waits for its value or
+    raises what it raised. What a ThreadPoolExecutor's Future gives here, without
+    concurrent.futures, which imports logging: ~4 ms of the doctor's start-up. The thread is
+    not a daemon, as the pool's are not: the exit waits for it (the children it waits on have
+    their own timeouts, and `ChildGroup.cancel` ends them sooner)."""
+
+    def __init__(self, function: Callable[..., R], **arguments: Any) -> None:
+        self._done = threading.Event()
+        self._value: R | None = None
+        self._error: BaseException | None = None
+        thread = threading.Thread(
+            target=self._run, args=(function, arguments), name=f"envcheck-probe-{function.__name__}"
+        )
+        thread.start()
+
+    def _run(self, function: Callable[..., R], arguments: dict[str, Any]) -> None:
+        try:
+            self._value = function(**arguments)
+        except BaseException as error:  # handed to whoever asks for the result
+            self._error = error
+        finally:
+            self._done.set()
+
+    def result(self, timeout: float | None = None) -> R:
+        """The value, once the call has finished (TimeoutError after `timeout` seconds)."""
+        if not self._done.wait(timeout):
+            raise TimeoutError(f"no result within {timeout} s")
+        if self._error is not None:
+            raise self._error
+        return self._value  # type: ignore[return-value] # set whenever no error was
+
+
 @record
 class StartedProbe:
     """The probe's running parts and the inputs they were started with."""
@@ -46,12 +81,12 @@ class StartedProbe:
     timeout: float
     environ: Mapping[str, str]
     started: float  # time.monotonic() at the start
-    frameworks: Future[EnvironmentScan]
-    driver: Future[DriverResult]
+    frameworks: Call[EnvironmentScan]
+    driver: Call[DriverResult]
     group: ChildGroup
     # What `python` is (None without one): asked beside the scan, not after it, since the doctor
     # would otherwise wait for one more interpreter start on its critical path.
-    interpreter: Future[Interpreter] | None = None
+    interpreter: Call[Interpreter] | None = None
 
     def cancel(self) -> None:
         """Stop the children still running (a no-op once both results are in): a command that
@@ -72,32 +107,28 @@ def start_probe(
     it was launched already (scan_launch.py), in `group` with the same `python` and `environ`."""
     env = dict(os.environ if environ is None else environ)
     group = ChildGroup() if group is None else group
-    pool = ThreadPoolExecutor(max_workers=3, thread_name_prefix="envcheck-probe")
-    try:
-        frameworks = pool.submit(
-            probe_environment,
-            python=python,
-            import_tensorflow=import_frameworks,
-            timeout=max(timeout, 30.0),
-            group=group,
-            pythonpath=user_python_path(env),
-            launched=scan,
-        )
-        interpreter = (
-            None
-            if python is None
-            else pool.submit(_interpreter, python, timeout, group, frameworks)
-        )
-        driver = pool.submit(probe_driver, env, timeout=timeout, group=group)
-    finally:
-        pool.shutdown(wait=False)  # the threads finish their job; nothing else is queued
+    frameworks = Call(
+        probe_environment,
+        python=python,
+        import_tensorflow=import_frameworks,
+        timeout=max(timeout, 30.0),
+        group=group,
+        pythonpath=user_python_path(env),
+        launched=scan,
+    )
+    interpreter = (
+        None
+        if python is None
+        else Call(_interpreter, python=python, timeout=timeout, group=group, scan=frameworks)
+    )
+    driver = Call(probe_driver, environ=env, timeout=timeout, group=group)
     return StartedProbe(
         python, timeout, env, time.monotonic(), frameworks, driver, group, interpreter
     )
 
 
 def _interpreter(
-    python: str, timeout: float, group: ChildGroup, scan: Future[EnvironmentScan]
+    python: str, timeout: float, group: ChildGroup, scan: Call[EnvironmentScan]
 ) -> Interpreter:
     """Which Python `python` is. The framework scan's child, which runs in it anyway, answers
     that too (one interpreter start fewer: ~20 ms of CPU); when it has not within SCAN_GRACE_S,

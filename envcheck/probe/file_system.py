@@ -20,6 +20,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO, Union
 
+from envcheck.digests import sha256
+
 PathLike = Union[str, "os.PathLike[str]"]
 
 
@@ -215,12 +217,11 @@ def sha256_urlsafe(path: PathLike, limit: int) -> str | None:
     """The file's SHA-256 as a wheel RECORD writes it (urlsafe base64, no padding); None when
     unreadable or larger than `limit` bytes (hashing costs about a second per 500 MB)."""
     import base64  # noqa: PLC0415 - only the import-order probe's owner search hashes
-    import hashlib  # noqa: PLC0415
 
     size = file_size(path)
     if size is None or size > limit:
         return None
-    digest = hashlib.sha256()
+    digest = sha256()
     try:
         with Path(path).open("rb") as handle:
             for block in iter(lambda: handle.read(1 << 20), b""):

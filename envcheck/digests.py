@@ -1,0 +1,53 @@
+"""SHA-256, from CPython's own built-in implementation where the interpreter has one.
+
+Every digest envcheck makes itself is SHA-256: the parsed-matrix cache's keys, a verdict's
+fingerprint, a wheel RECORD's file hash. `hashlib` loads OpenSSL's libcrypto to offer every
+algorithm, ~3 ms of a doctor that answers in ~0.15 s; CPython also builds SHA-256 in (`_sha2`
+from 3.12, `_sha256` before), the module hashlib itself falls back on without OpenSSL. The same
+algorithm gives the same digests (tests/test_digests.py holds them to hashlib's); an interpreter
+built without it gets hashlib's. Downloads check whatever algorithm an index names, through
+hashlib (envcheck/index/).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Protocol
+
+
+class Hasher(Protocol):
+    def update(self, data: bytes, /) -> None: ...
+
+    def digest(self) -> bytes: ...
+
+    def hexdigest(self) -> str: ...
+
+
+_BUILT_IN = ("_sha2", "_sha256")  # CPython's module names, newest first
+_made: list[Callable[[bytes], Hasher]] = []  # the constructor, once found
+
+
+def _constructor() -> Callable[[bytes], Hasher]:
+    if not _made:
+        for name in _BUILT_IN:
+            try:
+                _made.append(importlib.import_module(name).sha256)
+                break
+            except (ImportError, AttributeError):
+                continue
+        else:
+            import hashlib  # noqa: PLC0415 - only where CPython has no SHA-256 of its own
+
+            _made.append(hashlib.sha256)
+    return _made[0]
+
+
+def sha256(data: bytes = b"") -> Hasher:
+    """A SHA-256 hasher, fed `data` so far."""
+    return _constructor()(data)
+
+
+def sha256_hex(data: bytes) -> str:
+    """The SHA-256 of `data`, in lowercase hex."""
+    return sha256(data).hexdigest()
