@@ -26,6 +26,7 @@ from envcheck.cli.options import (
     UsageError,
     build_parser,
     parse,
+    print_help,
 )
 from envcheck.cli.table import MAX_TIMEOUT_S, ROOT
 
@@ -394,3 +395,33 @@ def test_ctrl_c_exits_130_with_one_line() -> None:
     _, stderr = process.communicate(timeout=60)
     assert process.returncode == 130
     assert stderr.decode().strip() == "envcheck: interrupted"
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
+def test_a_subcommand_is_built_when_it_is_used_and_parses_as_if_built_at_once() -> None:
+    parser = _parser()
+    children = _subparsers(parser)
+    # Only -h/--help until the command is parsed: building every command's options costs
+    # start-up time for each run, which parses one.
+    assert [len(c._actions) for c in children.values()] == [1, 1, 1]
+    parsed = parse(parser, ["group", "leaf", "--dir", "d"], {})
+    assert (parsed.command.name, parsed.values.dir) == ("leaf", "d")
+    assert len(children["run"]._actions) == 1  # never used
+    assert len(children["group"]._actions) > 1
+    # The same parser parses a second command line, and the lazily built one answers as before.
+    assert parse(parser, ["run", "--count", "3"], {}).values.count == 3
+    assert _usage_error("run", "--cont", "3").args[0] == "no option '--cont'; did you mean --count?"
+
+
+def test_the_help_of_a_command_named_by_its_words_is_its_own(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # print_help walks the subcommands of parsers no command line has used yet.
+    print_help(_parser(), ["group", "leaf"])
+    assert capsys.readouterr().err.startswith("Usage: tool group leaf [OPTIONS]\n\nA leaf.")

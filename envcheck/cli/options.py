@@ -163,10 +163,21 @@ class _Parser(argparse.ArgumentParser):
         # argparse cannot tell a path from a subcommand's name, so the first word picks.
         self.routes: dict[str, argparse.ArgumentParser] = {}
         self.add_argument("-h", "--help", action=_HelpAction, page=page)
+        # A subcommand's options and subcommands, added when it is first used: a run parses
+        # one command, and building all ~40 parsers' options cost ~3 ms of every run.
+        self.pending: Callable[[], None] | None = None
+
+    def configured(self) -> _Parser:
+        """This parser with its options and subcommands added."""
+        pending, self.pending = self.pending, None
+        if pending is not None:
+            pending()
+        return self
 
     def parse_known_args(  # type: ignore[override]
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
     ) -> tuple[argparse.Namespace, list[str]]:
+        self.configured()
         words = list(sys.argv[1:] if args is None else args)
         if words and words[0] in self.routes:
             return self.routes[words[0]].parse_known_args(words[1:], namespace)
@@ -245,7 +256,7 @@ def _configure(
             for sub in command.subcommands:
                 sub_prog = f"{prog} {sub.name}"
                 child = _Parser(page=_sub_page(page, sub, sub_prog), prog=sub_prog)
-                _configure(child, sub, options + sub.options, sub_prog, page)
+                _defer(child, sub, options + sub.options, sub_prog, page)
                 parser.routes[sub.name] = child
             return
     group = parser.add_subparsers(dest=f"_{command.name}_subcommand", parser_class=_Parser)
@@ -254,7 +265,21 @@ def _configure(
         child = group.add_parser(
             sub.name, prog=sub_prog, page=lambda c=sub, p=sub_prog: page(c, p, False)
         )
-        _configure(child, sub, options + sub.options, sub_prog, page)
+        _defer(child, sub, options + sub.options, sub_prog, page)
+
+
+def _defer(
+    child: argparse.ArgumentParser,
+    command: Command,
+    options: tuple[Option, ...],
+    prog: str,
+    page: HelpPage,
+) -> None:
+    """Configure `child` on its first use (_Parser.configured), or now if it is no _Parser."""
+    if isinstance(child, _Parser):
+        child.pending = lambda: _configure(child, command, options, prog, page)
+    else:
+        _configure(child, command, options, prog, page)
 
 
 def _sub_page(page: HelpPage, command: Command, prog: str) -> Callable[[], str]:
@@ -314,6 +339,8 @@ def print_help(parser: argparse.ArgumentParser, argv: Sequence[str]) -> None:
     target = parser
     for word in argv:
         found = None
+        if isinstance(target, _Parser):
+            target.configured()
         for action in target._actions:
             if isinstance(action, argparse._SubParsersAction):
                 found = action.choices.get(word)
