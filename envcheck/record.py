@@ -3,10 +3,10 @@
 The standard library writes each dataclass method as source text and compiles it when the class
 is created: a frozen dataclass costs six compiles (`__init__`, `__repr__`, `__eq__`, `__hash__`,
 `__setattr__`, `__delattr__`), about 0.45 ms, and an ordered one four more. `envcheck doctor`
-loads ~80 record classes before it can answer and instantiates ~70 of them. A record is a dataclass all the same
-(`fields`, `replace`, `asdict`, typed by mypy as a frozen one through `dataclass_transform`),
-made with `init=False, eq=False, repr=False` and frozen here rather than by `dataclasses`, so it
-compiles nothing when it is created:
+loads ~80 record classes before it can answer and instantiates ~70 of them. A record is a
+dataclass all the same (`fields`, `replace`, `asdict`, typed by mypy as a frozen one through
+`dataclass_transform`), made with `init=False, eq=False, repr=False` and frozen here rather than
+by `dataclasses`, so it compiles nothing when it is created:
 
 - `__eq__`, `__hash__`, `__repr__`, `__setattr__` and `__delattr__` (and with
   `@record(order=True)`, `__lt__`, `__le__`, `__gt__`, `__ge__`) are closures over the class and
@@ -20,7 +20,8 @@ compiles nothing when it is created:
 tests/test_record.py holds every record of envcheck, and edge cases, to a frozen dataclass twin.
 A class that writes `__eq__`, `__hash__` or `__repr__` itself keeps its own, as with
 `@dataclass`; one that writes `__setattr__` or `__delattr__` (or, ordered, a comparison) is
-refused, as with `@dataclass(frozen=True, order=...)`. An `InitVar` is refused (no record has one; use `@dataclass`).
+refused, as with `@dataclass(frozen=True, order=...)`. An `InitVar` is refused (no record has
+one; use `@dataclass`).
 """
 
 from __future__ import annotations
