@@ -116,3 +116,31 @@ def test_the_usual_cause_comes_with_the_alternative() -> None:
 def test_a_number_alone_or_in_another_context_is_not_read_as_a_cuda_code() -> None:
     assert not codes("Epoch 35/100 - loss: 0.35")
     assert not codes("HTTP error code 100 from the proxy")
+
+
+# A CUDA runtime string too short to mean anything alone is read where a CUDA error form prints
+# it, whatever number that form carries (before CUDA 10.1 the runtime numbered its values
+# otherwise: invalid device function was 8, now 98). Forms: c10's, THC's two, PyTorch 0.3's.
+@pytest.mark.parametrize(
+    "line",
+    [
+        "RuntimeError: CUDA error: invalid device function",
+        "THCudaCheck FAIL file=/src/THC/generic/THCTensorMath.cu line=247 error=8 : "
+        "invalid device function",
+        "RuntimeError: cuda runtime error (8) : invalid device function at /src/THC.cu:247",
+        "RuntimeError: CUDA error (8): invalid device function",
+    ],
+)
+def test_a_short_cuda_string_is_read_in_a_cuda_error_form(line: str) -> None:
+    assert codes(line) == {"compute-capability-unsupported"}
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "the linker said: invalid device function",  # no CUDA error form
+        "RuntimeError: CUDA error: invalid device functions table",  # another word
+    ],
+)
+def test_a_short_cuda_string_alone_is_not_read(line: str) -> None:
+    assert "compute-capability-unsupported" not in codes(line)

@@ -226,8 +226,16 @@ _NUMBER_FORMS = (
     r"|(?:CUDA|cuda)[\w ]{{0,20}}? error code)[: =]*\(?{number}\)?(?![\d.])"
 )
 # A library string shorter than this many words ("out of memory", "unknown error") says too
-# little on its own: only the name or number of such a value is looked for.
+# little on its own: only the name or number of such a value is looked for, and its string
+# where a CUDA error form prints it: PyTorch's "CUDA error: <string>" (c10), THC's
+# "cuda runtime error (8) : <string>" and "error=8 : <string>", "CUDA error (8): <string>".
+# The number there may be another CUDA's (before 10.1 the runtime's values were numbered
+# otherwise: invalid device function was 8, now 98); the string has stayed the same.
 _SPECIFIC_WORDS = 4
+_STRING_FORMS = (
+    r"(?:CUDA error(?: \(\d{{1,4}}\))?|cuda runtime error \(\d{{1,4}}\)|\berror=\d{{1,4}})"
+    r" ?: {text}\b"
+)
 
 
 def _escaped(text: str) -> str:
@@ -238,6 +246,8 @@ def _pattern_of(row: ErrorCode, numbered: bool) -> str:
     forms = [rf"\b{re.escape(row.name)}\b"]
     if len(row.description.split()) >= _SPECIFIC_WORDS:
         forms.append(re.escape(row.description))
+    elif row.family == "cuda_runtime" and row.description:
+        forms.append(_STRING_FORMS.format(text=re.escape(row.description)))
     if numbered:
         forms.append(_NUMBER_FORMS.format(number=row.number))
     return "|".join(forms)
