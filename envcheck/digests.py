@@ -11,6 +11,7 @@ hashlib (envcheck/index/).
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable
 from typing import Protocol
@@ -25,22 +26,19 @@ class Hasher(Protocol):
 
 
 _BUILT_IN = ("_sha2", "_sha256")  # CPython's module names, newest first
-_made: list[Callable[[bytes], Hasher]] = []  # the constructor, once found
 
 
+@functools.cache
 def _constructor() -> Callable[[bytes], Hasher]:
-    if not _made:
-        for name in _BUILT_IN:
-            try:
-                _made.append(importlib.import_module(name).sha256)
-                break
-            except (ImportError, AttributeError):
-                continue
-        else:
-            import hashlib  # noqa: PLC0415 - only where CPython has no SHA-256 of its own
+    for name in _BUILT_IN:
+        try:
+            made: Callable[[bytes], Hasher] = importlib.import_module(name).sha256
+            return made
+        except (ImportError, AttributeError):
+            continue
+    import hashlib  # noqa: PLC0415 - only where CPython has no SHA-256 of its own
 
-            _made.append(hashlib.sha256)
-    return _made[0]
+    return hashlib.sha256
 
 
 def sha256(data: bytes = b"") -> Hasher:

@@ -67,11 +67,12 @@ def _values(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
     return attrgetter(*names)  # several names: a tuple
 
 
-def _compared(fields: tuple[dataclasses.Field[Any], ...]) -> dict[str, Any]:
-    """__eq__, __hash__ and __repr__ as dataclass(frozen=True) makes them: fields with
-    compare=True compared as a tuple when the classes are the same, the hash of the fields
-    hash=True (or compare=True where hash is None), repr=True fields shown."""
-    compared = _values(tuple(f.name for f in fields if f.compare))
+def _compared(
+    fields: tuple[dataclasses.Field[Any], ...], compared: Callable[[Any], tuple[Any, ...]]
+) -> dict[str, Any]:
+    """__eq__, __hash__ and __repr__ as dataclass(frozen=True) makes them: the `compared`
+    fields (compare=True) compared as a tuple when the classes are the same, the hash of the
+    fields hash=True (or compare=True where hash is None), repr=True fields shown."""
     hashed = _values(tuple(f.name for f in fields if (f.compare if f.hash is None else f.hash)))
     shown = tuple(f.name for f in fields if f.repr)
 
@@ -99,10 +100,9 @@ _ORDER = {
 }
 
 
-def _ordered(fields: tuple[dataclasses.Field[Any], ...]) -> dict[str, Any]:
-    """__lt__, __le__, __gt__ and __ge__ as dataclass(order=True) makes them: the compare=True
-    fields compared as tuples when the classes are the same."""
-    compared = _values(tuple(f.name for f in fields if f.compare))
+def _ordered(compared: Callable[[Any], tuple[Any, ...]]) -> dict[str, Any]:
+    """__lt__, __le__, __gt__ and __ge__ as dataclass(order=True) makes them: the `compared`
+    fields (compare=True) compared as tuples when the classes are the same."""
 
     def comparison(test: Callable[[Any, Any], bool]) -> Callable[[Any, object], object]:
         def compare(self: Any, other: object) -> object:  # a bool, or NotImplemented
@@ -242,9 +242,10 @@ def _make(cls: type[T], order: bool) -> type[T]:
     made: Any = dataclasses.dataclass(init=False, eq=False, repr=False)(cls)
     fields = dataclasses.fields(made)
     _check(made, fields, order)
+    compared = _values(tuple(f.name for f in fields if f.compare))
     methods = {
-        **_compared(fields),
-        **(_ordered(fields) if order else {}),
+        **_compared(fields, compared),
+        **(_ordered(compared) if order else {}),
         **_frozen(made, frozenset(f.name for f in fields)),
         "__init__": _lazy_init(made),
     }

@@ -269,17 +269,10 @@ def _configure(
 
 
 def _defer(
-    child: argparse.ArgumentParser,
-    command: Command,
-    options: tuple[Option, ...],
-    prog: str,
-    page: HelpPage,
+    child: _Parser, command: Command, options: tuple[Option, ...], prog: str, page: HelpPage
 ) -> None:
-    """Configure `child` on its first use (_Parser.configured), or now if it is no _Parser."""
-    if isinstance(child, _Parser):
-        child.pending = lambda: _configure(child, command, options, prog, page)
-    else:
-        _configure(child, command, options, prog, page)
+    """Configure `child` on its first use (_Parser.configured)."""
+    child.pending = lambda: _configure(child, command, options, prog, page)
 
 
 def _sub_page(page: HelpPage, command: Command, prog: str) -> Callable[[], str]:

@@ -612,7 +612,7 @@ class _GnuHash:
     symoffset: int
     symbols: int  # offset of DT_SYMTAB
     symbol_size: int
-    name_of_section: int  # where st_shndx lies in a symbol
+    shndx_at: int  # where st_shndx lies in a symbol entry
     strings: _StringTable
 
     @classmethod
@@ -626,7 +626,7 @@ class _GnuHash:
         if nbuckets == 0 or nbuckets > _MAX_HASH_BUCKETS or bloom_size > _MAX_HASH_BUCKETS:
             raise _ElfError(f"malformed ELF file: a GNU hash table of {nbuckets} buckets")
         buckets = start + 16 + bloom_size * (bits // 8)
-        symbol_size, name_of_section = (24, 6) if bits == 64 else (16, 14)
+        symbol_size, shndx_at = (24, 6) if bits == 64 else (16, 14)
         return cls(
             dynamic.reader,
             order,
@@ -636,7 +636,7 @@ class _GnuHash:
             symoffset,
             _file_offset(segments, values[_DT_SYMTAB], "DT_SYMTAB"),
             symbol_size,
-            name_of_section,
+            shndx_at,
             _string_table(segments, values[_DT_STRTAB], values.get(_DT_STRSZ)),
         )
 
@@ -665,7 +665,7 @@ class _GnuHash:
             self.symbols + index * self.symbol_size, self.symbol_size, "symbols"
         )
         (name,) = struct.unpack_from(self.order + "I", entry)
-        (section,) = struct.unpack_from(self.order + "H", entry, self.name_of_section)
+        (section,) = struct.unpack_from(self.order + "H", entry, self.shndx_at)
         if name + len(wanted) >= self.strings.size:
             return False
         text = self.reader.read(self.strings.offset + name, len(wanted) + 1, "string table")
