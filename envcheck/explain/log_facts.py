@@ -15,6 +15,7 @@ from packaging.specifiers import SpecifierSet
 
 from envcheck.explain.digits import DigitReader, digit_places, masked
 from envcheck.explain.matcher import LogHit
+from envcheck.explain.presence import presence
 from envcheck.matrix.model import Matrix
 from envcheck.record import record
 
@@ -638,6 +639,58 @@ def _digit_gate_places(text: str, mask: bytes, gates: tuple[str, ...]) -> list[i
 _DIGIT_GATES: dict[tuple[str, ...], tuple[bytes, ...]] = {}
 
 
+LIVE_GATES_AFTER = 64
+
+
+class _LiveGates:
+    """Which groups of gates a line's mask holds a gate of, in one pass (presence.py): a
+    group none of whose gates the mask holds passes no gate and pins no digit, so the judge
+    skips it; a line of TensorFlow's passed none of some 60 groups, tested one by one."""
+
+    def __init__(self) -> None:
+        self._left = LIVE_GATES_AFTER  # lines judged before it is built (matcher.py's reason)
+        self._held: Any = None
+        self._groups: list[tuple[tuple[str, ...], ...]] = []
+
+    def _build(self) -> None:
+        groups = {
+            *(gates for _, gates, _ in _PLATFORM_MARKERS),
+            *(gates for _, gates, _ in _FRAMEWORK_MARKERS),
+            *(gates for _, gates in _GPU_PATTERNS),
+            *(gates for _, _, gates, _ in _VALUES),
+            _LIBRARY_GATES,
+            _TF_BUILD_GATES,
+        }
+        owners: dict[str, list[tuple[str, ...]]] = {}
+        for group in sorted(groups):
+            for gate in group:
+                owners.setdefault(gate, []).append(group)
+        finder = presence([(gate, False) for gate in owners])
+        if finder is not None:
+            self._held = finder.held
+            self._groups = [tuple(groups) for groups in owners.values()]
+
+    def live(self, mask: bytes) -> set[tuple[str, ...]] | None:
+        """The groups of gates `mask` holds a gate of; None: every group is to be tested."""
+        if self._left:
+            self._left -= 1
+            if self._left:
+                return None
+            self._build()
+        if self._held is None:
+            return None
+        held = self._held(mask)
+        if held is None:
+            return None
+        live: set[tuple[str, ...]] = set()
+        for entry in held:
+            live.update(self._groups[entry])
+        return live
+
+
+_LIVE_GATES = _LiveGates()
+
+
 class _Readers(dict[int, DigitReader]):
     """How each fact pattern's search depends on a line's digits (envcheck.explain.digits),
     by id(pattern), worked out when first asked for: parsing the patterns cost a tenth of
@@ -657,10 +710,13 @@ def _markers(
     mask: bytes,
     markers: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...],
     pins: list[int],
+    live: set[tuple[str, ...]] | None,
 ) -> tuple[str, ...]:
     """The names of the markers `text` shows; the digits that decided it go to `pins`."""
     shown = []
     for pattern, gates, name in markers:
+        if live is not None and gates not in live:
+            continue
         pins += _digit_gate_places(text, mask, gates)
         if _gate(text, gates):
             pins += _READERS[id(pattern)].pins(text)
@@ -670,12 +726,14 @@ def _markers(
 
 
 def _values(
-    text: str, mask: bytes
+    text: str, mask: bytes, live: set[tuple[str, ...]] | None
 ) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, tuple[int, ...]], ...]]:
     """The one-value facts `text` shows, and by value the digits that decided it."""
     values = []
     value_pins = []
     for attribute, pattern, value_gates, _ in _VALUES:
+        if live is not None and value_gates not in live:
+            continue
         # ("Python 3." is a gate: whether it passes hangs on the digits where it is.)
         own = _digit_gate_places(text, mask, value_gates)
         if _gate(text, value_gates):
@@ -735,12 +793,13 @@ class LogFactCollector:
         known. Every pattern is searched whatever the log showed before, so the result holds
         for any log."""
         mask = masked(text) if mask is None else mask
+        live = _LIVE_GATES.live(mask)
         pins: list[int] = []
-        platforms = _markers(text, mask, _PLATFORM_MARKERS, pins)
-        frameworks = _markers(text, mask, _FRAMEWORK_MARKERS, pins)
+        platforms = _markers(text, mask, _PLATFORM_MARKERS, pins, live)
+        frameworks = _markers(text, mask, _FRAMEWORK_MARKERS, pins, live)
         gpu = None
         for pattern, gates in _GPU_PATTERNS:
-            if not _gate(text, gates):
+            if (live is not None and gates not in live) or not _gate(text, gates):
                 continue
             pins += _READERS[id(pattern)].pins(text)
             found = pattern.search(text)
@@ -750,9 +809,9 @@ class LogFactCollector:
                     if value is not None:
                         pins += digit_places(text, *found.span(group))
                 break
-        values, value_pins = _values(text, mask)
+        values, value_pins = _values(text, mask, live)
         libraries = []
-        if _gate(text, _LIBRARY_GATES):
+        if (live is None or _LIBRARY_GATES in live) and _gate(text, _LIBRARY_GATES):
             for found in _LIBRARY.finditer(text):
                 name = found.group()
                 if masked(name.lower()) in self._masked_libraries:
@@ -763,7 +822,7 @@ class LogFactCollector:
                 if cuda:
                     libraries.append((name, cuda))
         build = []
-        if _gate(text, _TF_BUILD_GATES):
+        if (live is None or _TF_BUILD_GATES in live) and _gate(text, _TF_BUILD_GATES):
             pins += _READERS[id(_TF_BUILD)].pins(text)
             for found in _TF_BUILD.finditer(text):
                 key = found.lastgroup or ""

@@ -19,6 +19,7 @@ from dataclasses import field
 from typing import Any
 
 from envcheck.explain.digits import DigitReader, digit_blind, digit_places, masked
+from envcheck.explain.presence import Presence, presence
 from envcheck.findings import Finding, Severity
 from envcheck.matrix import parsed_cache
 from envcheck.matrix.signatures import Signature, TemplateValues
@@ -187,6 +188,8 @@ class Screen:
     by_word: dict[str, tuple[int, ...]]
     signatures: tuple[Signature, ...]
     followers: dict[str, tuple[int, ...]] = field(default_factory=dict)  # leader id -> rows
+    # [_LiteralScreen], made when first judging a line (envcheck.explain.presence).
+    _literals: list[_LiteralScreen] = field(default_factory=list, compare=False, repr=False)
 
     @classmethod
     def of(cls, signatures: Sequence[Signature]) -> Screen:
@@ -230,7 +233,10 @@ class Screen:
         ascii_lowered = lowered if text.isascii() else None
         found_here: list[Found] = []
         pins: list[int] = []
-        for index in self._candidate_indexes(lowered):
+        if not self._literals:
+            self._literals.append(_LiteralScreen(self.signatures))
+        held = self._literals[0].candidates(mask)
+        for index in self._candidate_indexes(lowered) if held is None else held:
             signature = self.signatures[index]
             searcher = _searcher(signature)
             if not searcher.reader.blind:
@@ -276,6 +282,78 @@ class Screen:
             if word in by_word:
                 picked.update(by_word[word])
         return sorted(picked)
+
+
+class _ByLiteral:
+    """The signatures a line's mask holds a required literal of, in one pass (presence.py):
+    on a line where the word screen picks a dozen candidates, most hold none of the literals
+    that `_Searcher.may_match` then tests one by one. A signature whose literals cannot be
+    read, or a case-blind one with literals beyond ASCII, is always a candidate. Candidates
+    are a superset of the signatures that can match any line of the mask, and the digits
+    pinned for them a superset of those the word screen's candidates pinned."""
+
+    def __init__(self, finder: Presence, owners: list[tuple[int, ...]], always: set[int]):
+        self._held = finder.held
+        self._owners = owners
+        self._always = always
+
+    @classmethod
+    def of(cls, signatures: Sequence[Signature]) -> _ByLiteral | None:
+        entries: dict[tuple[str, bool], list[int]] = {}
+        always: set[int] = set()
+        for index, signature in enumerate(signatures):
+            if signature.follows:
+                continue
+            literals = required_literals(signature.pattern)
+            blind_to_case = pattern_traits(signature.pattern)[1]
+            if not literals or (blind_to_case and not all(x.isascii() for x in literals)):
+                always.add(index)
+                continue
+            for literal in literals:
+                entries.setdefault((literal, blind_to_case), []).append(index)
+        if not entries:
+            return None
+        finder = presence(list(entries))
+        if finder is None:
+            return None
+        return cls(finder, [tuple(owners) for owners in entries.values()], always)
+
+    def candidates(self, mask: bytes) -> list[int] | None:
+        """The candidates for a line of this mask, in order; None: the word screen decides."""
+        held = self._held(mask)
+        if held is None:
+            return None
+        if not held:
+            return sorted(self._always)
+        owners = self._owners
+        picked = set(self._always)
+        for entry in held:
+            picked.update(owners[entry])
+        return sorted(picked)
+
+
+# Lines judged by the word screen before the literal screen is built: building it costs about
+# 3 ms, 2% of explaining a pasted log of a few lines, and saves about 0.1 ms a line judged.
+LITERAL_SCREEN_AFTER = 64
+
+
+class _LiteralScreen:
+    """A screen's _ByLiteral, built once LITERAL_SCREEN_AFTER lines were judged without it
+    (before, and where it cannot be built, the word screen decides)."""
+
+    def __init__(self, signatures: Sequence[Signature]) -> None:
+        self._signatures = signatures
+        self._left = LITERAL_SCREEN_AFTER
+        self._built: _ByLiteral | None = None
+
+    def candidates(self, mask: bytes) -> list[int] | None:
+        """_ByLiteral.candidates, or None: the word screen decides."""
+        if self._left:
+            self._left -= 1
+            if self._left:
+                return None
+            self._built = _ByLiteral.of(self._signatures)
+        return None if self._built is None else self._built.candidates(mask)
 
 
 # (signature index, ((group, start, end), ...) for each group that took part)
