@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from envcheck.explain.explanation import Explanation, explain_lines
+from envcheck.explain.explanation import Explanation, explain_lines, python_tag_fits
 from envcheck.findings import Finding, Severity
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import load_matrix
@@ -316,3 +316,108 @@ def test_the_smoke_test_is_no_forked_worker_so_only_on_rows_stay_out_of_it() -> 
     found = {f.code for f in smoke_findings(result, MATRIX.signatures, ())}
     assert "usage-pitfall" not in found
     assert "driver-missing" in found
+
+
+# --- A refused wheel whose Python tag fits the log's Python ----------------------------------
+
+REFUSED = "{wheel} is not a supported wheel on this platform."
+PIP_PATH = (
+    '  File "/usr/local/lib/python{version}/dist-packages/pip/req.py", line 167, in from_line'
+)
+
+
+@pytest.mark.parametrize(
+    ("tag", "python", "fits"),
+    [
+        ("cp27", "2.7", True),
+        ("cp35", "2.7", False),
+        ("cp310", "3.10", True),
+        ("cp310", "3.1", False),
+        ("cp31", "3.10", False),
+        ("py3", "3.12", True),
+        ("py2.py3", "3.8", True),
+        ("py2", "3.8", False),
+        ("cp36.cp37", "3.7", True),
+        ("abi3", "3.7", False),
+        ("", "3.7", False),
+    ],
+)
+def test_a_wheels_python_tag_fits_a_python(tag: str, python: str, fits: bool) -> None:
+    assert python_tag_fits(tag, python) is fits
+
+
+def test_a_refused_wheel_whose_tag_fits_the_logs_python_is_the_platforms() -> None:
+    """tensorflow/tensorflow#33: a cp27 wheel refused by pip running on Python 2.7 (its paths
+    say so) on 32-bit Ubuntu: the platform tag, not the Python one."""
+    wheel = "tensorflow-0.5.0-cp27-none-linux_x86_64.whl"
+    explanation = explain([REFUSED.format(wheel=wheel), PIP_PATH.format(version="2.7")])
+    finding = only(explanation, "platform-unsupported")
+    assert "python-unsupported" not in codes(explanation)
+    assert "fits the log's Python 2.7" in finding.message
+    assert "linux_x86_64" in finding.message
+    assert finding.lines == (1, 2)  # the refusal and the line that showed the Python
+    assert PIP_PATH.format(version="2.7").strip() in " ".join(finding.evidence)
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        [PIP_PATH.format(version="2.7")],  # cp35 on Python 2.7: the Python tag is the cause
+        [],  # no Python in the log: the usual reading
+        ["Python 3.6.8 (default, Nov 16 2020)"],
+    ],
+)
+def test_a_refused_wheel_whose_tag_does_not_fit_or_is_alone_is_the_pythons(
+    shown: list[str],
+) -> None:
+    wheel = "tensorflow-1.2.0-cp35-cp35m-win_amd64.whl"
+    explanation = explain([REFUSED.format(wheel=wheel), *shown])
+    finding = only(explanation, "python-unsupported")
+    assert "platform-unsupported" not in codes(explanation)
+    assert "most often the Python version" in finding.message
+
+
+def test_python_2_is_a_fact_of_the_log() -> None:
+    explanation = explain(["Python 2.7.18 (default, Jul  1 2022, 10:30:50)"])
+    assert explanation.facts.python == "2.7"
+
+
+@pytest.mark.parametrize(
+    ("edits", "complaint"),
+    [
+        (
+            [
+                (
+                    'if_python_fits]\ncode = "platform-unsupported"',
+                    'if_python_fits]\ncode = "no-code"',
+                )
+            ],
+            "unknown finding code",
+        ),
+        (
+            [("fits the log's Python {log_python}", "fits {nothing}")],
+            "{nothing} is not a named group",
+        ),
+        (
+            # A row whose pattern has no python group cannot be read by the log's Python.
+            [
+                ("(?P<python>[\\w.]+)-(?P<abi>", "(?P<py>[\\w.]+)-(?P<abi>"),
+                ("(Python {python}, ABI", "(Python {py}, ABI"),
+                ("its Python tag {python} fits", "its Python tag {py} fits"),
+            ],
+            "needs a group named python",
+        ),
+    ],
+)
+def test_bad_if_python_fits_is_refused_at_load(
+    tmp_path: Path, edits: list[tuple[str, str]], complaint: str
+) -> None:
+    directory = _matrix_copy(tmp_path)
+    path = directory / FILES[0]
+    text = path.read_text(encoding="utf-8")
+    for old, new in edits:
+        assert old in text
+        text = text.replace(old, new, 1)
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(MatrixDataError, match=re.escape(complaint)):
+        load_signatures(directory)

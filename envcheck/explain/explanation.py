@@ -8,8 +8,9 @@ only the hits, the facts and a bounded list of the most telling unrecognised lin
 from __future__ import annotations
 
 import heapq
+import re
 import sys
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Generic, TypeVar
 
@@ -20,7 +21,7 @@ from envcheck.errors import InputError
 from envcheck.explain.cycles import Cycles
 from envcheck.explain.digits import masked
 from envcheck.explain.log_facts import FACT_GATES, LineFacts, LogFactCollector, LogFacts
-from envcheck.explain.log_findings import findings_from_log
+from envcheck.explain.log_findings import MAX_EVIDENCE, findings_from_log
 from envcheck.explain.matcher import (
     Followers,
     Found,
@@ -42,7 +43,7 @@ from envcheck.matrix.advisories import KnownBug, bugs_with_symptoms
 from envcheck.matrix.model import Matrix
 from envcheck.matrix.recipes import install_recipe
 from envcheck.matrix.records import TensorflowRelease
-from envcheck.matrix.signatures import Signature
+from envcheck.matrix.signatures import LOG_PYTHON, Signature
 from envcheck.record import record
 from envcheck.versions import PythonVersion
 
@@ -317,14 +318,57 @@ def _known_bugs(
     return findings
 
 
-def _in_place(hit: LogHit, platforms: Collection[str]) -> LogHit | None:
-    """A hit with the code its line means where the log ran (Signature.code_on), or None for
-    a row that counts only where the log shows a place it does not (Signature.only_on): only
-    known once the whole log is read, so applied at the end."""
-    if hit.signature.only_on and hit.signature.only_on not in platforms:
+def _in_place(hit: LogHit, facts: LogFacts) -> LogHit | None:
+    """A hit with the code its line means where the log ran (Signature.code_on) and with the
+    Python it shows (Signature.code_if_python_fits), or None for a row that counts only where
+    the log shows a place it does not (Signature.only_on): only known once the whole log is
+    read, so applied at the end."""
+    signature = hit.signature
+    if signature.only_on and signature.only_on not in facts.platforms:
         return None
-    code = hit.signature.code_in(platforms, hit.code)
+    code = signature.code_in(facts.platforms, hit.code)
+    if (
+        code is None
+        and signature.if_python_fits
+        and facts.python
+        and python_tag_fits(hit.groups.get("python", ""), facts.python)
+    ):
+        code, message = signature.if_python_fits
+        return replace(
+            hit,
+            code=code,
+            signature=replace(signature, message=message),
+            groups={**hit.groups, LOG_PYTHON: facts.python},
+        )
     return hit if code is None else replace(hit, code=code)
+
+
+def _with_source(finding: Finding, source: tuple[int, str] | None) -> Finding:
+    """`finding` with the line that gave a fact it hung on among its evidence."""
+    if source is None or source[0] in finding.lines:
+        return finding
+    number, text = source
+    return replace(
+        finding,
+        evidence=tuple(dict.fromkeys((*finding.evidence, text)))[:MAX_EVIDENCE],
+        lines=tuple(sorted({*finding.lines, number})),
+        lines_total=(finding.lines_total or len(finding.lines)) + 1,
+    )
+
+
+# A wheel's Python tag (PEP 425): an implementation and the version's digits, "cp310" or "py3".
+_PYTHON_TAG = re.compile(r"(?:cp|py|pp|ip|jy)(?P<major>\d)(?P<minor>\d{0,2})")
+
+
+def python_tag_fits(tag: str, python: str) -> bool:
+    """Whether the Python tag of a wheel (cp27, cp310, py3, py2.py3) fits Python `python` (X.Y);
+    the tag's implementation aside (the log tells no more than the version)."""
+    major, _, minor = python.partition(".")
+    for part in tag.split("."):
+        found = _PYTHON_TAG.fullmatch(part)
+        if found and found["major"] == major and found["minor"] in ("", minor):
+            return True
+    return False
 
 
 def _read_as(hit: LogHit, facts: LogFacts, matrix: Matrix) -> LogHit:
@@ -579,7 +623,7 @@ class _Reading:
                 "output of the failing command, e.g. python train.py 2>&1 | envcheck explain -"
             )
         facts = self.collector.facts
-        placed = (_in_place(hit, facts.platforms) for hit in self.hits)
+        placed = (_in_place(hit, facts) for hit in self.hits)
         hits = [_read_as(hit, facts, matrix) for hit in placed if hit is not None]
         unkept = {
             signature: seen - HITS_KEPT_PER_SIGNATURE
@@ -589,6 +633,12 @@ class _Reading:
         findings = [
             _with_matrix(f, facts, matrix)
             for f in findings_from_log(hits, harmless_by_signature=True, unkept=unkept)
+        ]
+        # A reading that hung on the log's Python shows the line that gave it.
+        python_read = {hit.code for hit in hits if LOG_PYTHON in hit.groups}
+        findings = [
+            _with_source(f, facts.sources.get("python")) if f.code in python_read else f
+            for f in findings
         ]
         findings.extend(_known_bugs(hits, facts, known_bugs, matrix, unkept))
         best = sorted(((-neg, text) for _, neg, text in self._relevant))

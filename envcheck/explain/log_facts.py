@@ -394,11 +394,13 @@ _JAXLIB_GATES = ("jaxlib",)
 _JAX_PLUGIN = re.compile(r"\bjax-cuda(?P<major>\d{2})-(?:plugin|pjrt)\b")
 _JAX_PLUGIN_GATES = ("jax-cuda",)
 # The interpreter that ran: its banner ("Python 3.12.1 (tags/...) [MSC v.1937 64 bit (AMD64)]"),
-# "Python 3.13.0" in pip's or a report's output, or its library path (".../python3.10/site-").
+# "Python 3.13.0" in pip's or a report's output, or its library path (".../python3.10/site-");
+# Python 2.7 too, which old logs show (a wheel of its tag refused: the platform is the cause).
 _PYTHON = re.compile(
-    r"\bPython (?P<version>3\.\d{1,2})(?:\.\d{1,2})?\b|/python(?P<path>3\.\d{1,2})/(?:site|dist)-"
+    r"\bPython (?P<version>[23]\.\d{1,2})(?:\.\d{1,2})?\b"
+    r"|/python(?P<path>[23]\.\d{1,2})/(?:site|dist)-"
 )
-_PYTHON_GATES = ("Python 3.", "/python3.")
+_PYTHON_GATES = ("Python 3.", "/python3.", "Python 2.", "/python2.")
 _BITS = re.compile(r"\b(?P<bits>32|64) bit \((?:Intel|AMD64|ARM64)\)")
 _BITS_GATES = (" bit (",)
 # A name starts where a run of its characters starts: tried from inside the run too, the

@@ -78,6 +78,10 @@ class Signature:
     # A place the log must show for a hit to count (LOG_PLATFORMS; "" everywhere): a line that
     # means this cause only there, such as an initialisation error inside a forked worker.
     only_on: str = ""
+    # (code, message) of a hit whose `python` group, a wheel's Python tag (cp27, py2.py3),
+    # fits the Python the log shows (empty: none): that tag is then not why the wheel was
+    # refused. The message may name the log's Python as {log_python}.
+    if_python_fits: tuple[str, str] | tuple[()] = ()
 
     def fix_template(self, framework: str, macos: bool) -> str:
         """The fix for a hit read as `framework` ("" unknown) in a log that ran on macOS or
@@ -195,6 +199,23 @@ def _code_on(row: Row) -> tuple[tuple[str, str, frozenset[str]], ...]:
     return tuple(routes)
 
 
+def _if_python_fits(row: Row, pattern: re.Pattern[str]) -> tuple[str, str] | tuple[()]:
+    table = row.optional_table("if_python_fits")
+    if not table:
+        return ()
+    if "python" not in pattern.groupindex:
+        raise row.error("if_python_fits", "needs a group named python (a wheel's Python tag)")
+    entry = row.nested(table, f"{row.where} if_python_fits")
+    code = _code(entry, "code", entry.string("code"))
+    message = _template(entry, "message", pattern, frozenset({LOG_PYTHON}))
+    entry.done()
+    return code, message
+
+
+# The field an if_python_fits message names the log's Python by.
+LOG_PYTHON = "log_python"
+
+
 def _framework(row: Row) -> str:
     name = row.text("framework")
     if name and name not in LOG_FRAMEWORKS:
@@ -268,6 +289,7 @@ def _signature(row: Row) -> Signature:
             _code(row, "replaces", code) for code in row.string_list("replaces", required=False)
         ),
         only_on=row.text("only_on"),
+        if_python_fits=_if_python_fits(row, pattern),
     )
     if code in signature.replaces:
         raise row.error("replaces", f"names the row's own code {code!r}")
