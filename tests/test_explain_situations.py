@@ -421,3 +421,31 @@ def test_bad_if_python_fits_is_refused_at_load(
     path.write_text(text, encoding="utf-8")
     with pytest.raises(MatrixDataError, match=re.escape(complaint)):
         load_signatures(directory)
+
+
+# --- A Keras module of another release --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("module", "installed"),
+    [("keras.src.legacy", "Keras 3"), ("keras.src", "2.13"), ("keras.engine", "2.12")],
+)
+def test_a_keras_module_of_another_release_is_a_framework_conflict(
+    module: str, installed: str
+) -> None:
+    explanation = explain([f"ModuleNotFoundError: No module named '{module}'"])
+    finding = only(explanation, "framework-conflict")
+    assert module in finding.message and installed in finding.message
+    assert "TF_USE_LEGACY_KERAS" in finding.fix
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ModuleNotFoundError: No module named 'keras'",  # no Keras at all: another cause
+        "ModuleNotFoundError: No module named 'keras_cv'",
+        "ModuleNotFoundError: No module named 'tf_keras.src'",
+    ],
+)
+def test_other_missing_modules_are_no_keras_release_conflict(line: str) -> None:
+    assert "framework-conflict" not in codes(explain([line]))

@@ -34,6 +34,16 @@ SIGNATURES = load_signatures(MATRIX)
 BY_ID = {s.id: s for s in SIGNATURES}
 
 SAMPLES: dict[str, tuple[str, ...]] = {
+    # keras-team/keras#18878 (issue description), keras-team/tf-keras#196 (issue description),
+    # onnx/onnx-tensorflow#1080 (PR title), OverLordGoldDragon/keras-adamw#59 (issue
+    # description), KANG99/style-transfer#2 (issue title)
+    "keras-module-of-another-release": (
+        "ModuleNotFoundError: No module named 'keras.src'",
+        "ModuleNotFoundError: No module named 'keras.engine'",
+        "ModuleNotFoundError: No module named 'keras.src.engine'",
+        "ModuleNotFoundError: No module named 'keras.legacy'",
+        "No module named 'keras.engine.topology'",
+    ),
     # Mined from public threads, round three (framework and program messages); each comment
     # names the thread
     # IDKiro/CBDNet-pytorch#20 (issue description), sebsk/CS224N-Project#2 (PR description),
