@@ -320,7 +320,7 @@ def _known_bugs(
 
 def _in_place(hit: LogHit, facts: LogFacts) -> LogHit | None:
     """A hit with the code its line means where the log ran (Signature.code_on) and with the
-    Python it shows (Signature.code_if_python_fits), or None for a row that counts only where
+    Python it shows (Signature.if_python_fits), or None for a row that counts only where
     the log shows a place it does not (Signature.only_on): only known once the whole log is
     read, so applied at the end."""
     signature = hit.signature

@@ -670,7 +670,7 @@ class _LiveGates:
         finder = presence([(gate, False) for gate in owners])
         if finder is not None:
             self._held = finder.held
-            self._groups = [tuple(groups) for groups in owners.values()]
+            self._groups = [tuple(owned) for owned in owners.values()]
 
     def live(self, mask: bytes) -> set[tuple[str, ...]] | None:
         """The groups of gates `mask` holds a gate of; None: every group is to be tested."""
