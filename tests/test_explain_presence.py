@@ -24,7 +24,7 @@ from envcheck.explain.digits import masked
 from envcheck.explain.explanation import explain_log
 from envcheck.explain.log_facts import LogFactCollector
 from envcheck.explain.matcher import Screen, clean_line
-from envcheck.explain.presence import presence
+from envcheck.explain.presence import Deferred, presence
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import load_matrix
 from envcheck.report.explanation import render
@@ -58,19 +58,16 @@ def _lines() -> list[str]:
     return [line for line in cleaned if line]
 
 
-class _Never:
-    """A literal screen that is never built: the word screen decides every line."""
-
-    def candidates(self, mask: bytes) -> None:  # noqa: ARG002
-        return None
+def _gates_after(lines: int) -> Deferred[log_facts._GateScreen]:
+    """The log facts' gate screen, built after `lines` judged lines (0: never)."""
+    return Deferred(lines, log_facts._GateScreen.of)
 
 
 @pytest.fixture
 def at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """The literal screen and the live gates built on the first line judged."""
     monkeypatch.setattr(matcher, "LITERAL_SCREEN_AFTER", 1)
-    monkeypatch.setattr(log_facts, "LIVE_GATES_AFTER", 1)
-    monkeypatch.setattr(log_facts, "_LIVE_GATES", log_facts._LiveGates())
+    monkeypatch.setattr(log_facts, "_LIVE_GATES", _gates_after(1))
 
 
 def _screens() -> tuple[Screen, Screen]:
@@ -78,7 +75,7 @@ def _screens() -> tuple[Screen, Screen]:
     signatures = MATRIX.signatures
     fast = Screen(*_fields(Screen.of(signatures)))
     plain = Screen(*_fields(Screen.of(signatures)))
-    plain._literals.append(_Never())  # type: ignore[arg-type]
+    plain._literals.append(Deferred(0, lambda: None))  # never built: the word screen decides
     return fast, plain
 
 
@@ -135,9 +132,8 @@ def test_without_google_re2_there_is_no_screen(monkeypatch: pytest.MonkeyPatch) 
 
     monkeypatch.setattr(importlib, "import_module", without_re2)
     assert presence([("libcudnn", False)]) is None
-    monkeypatch.setattr(log_facts, "LIVE_GATES_AFTER", 1)
-    monkeypatch.setattr(log_facts, "_LIVE_GATES", log_facts._LiveGates())
-    assert log_facts._LIVE_GATES.live(masked("Could not load libcudnn.so.8")) is None
+    monkeypatch.setattr(log_facts, "_LIVE_GATES", _gates_after(1))
+    assert log_facts.live_gates(masked("Could not load libcudnn.so.8")) is None
     assert matcher._ByLiteral.of(MATRIX.signatures) is None
     # ... and explain reads as it does with the screen.
     log = (TESTS / "logs").rglob("*.log")
@@ -199,11 +195,9 @@ def test_log_facts_are_judged_as_with_every_gate_tested(monkeypatch: pytest.Monk
     lines = _lines()
     fast = [collector.judge(line) for line in lines]
     skipped = sum(
-        len(log_facts._LIVE_GATES.live(masked(line)) or ()) < 5 for line in lines if line.isascii()
+        len(log_facts.live_gates(masked(line)) or ()) < 5 for line in lines if line.isascii()
     )
-    everything = log_facts._LiveGates()
-    everything._left = 0  # built, with no automaton: every group is tested
-    monkeypatch.setattr(log_facts, "_LIVE_GATES", everything)
+    monkeypatch.setattr(log_facts, "_LIVE_GATES", _gates_after(0))  # every group is tested
     assert [collector.judge(line) for line in lines] == fast
     assert skipped > 1000  # most lines leave most groups of gates untested
 
@@ -219,8 +213,7 @@ def test_a_log_reads_the_same_whenever_the_screens_are_built(
     outputs = []
     for built_after in (10**9, after):  # the reference: never built
         monkeypatch.setattr(matcher, "LITERAL_SCREEN_AFTER", built_after)
-        monkeypatch.setattr(log_facts, "LIVE_GATES_AFTER", built_after)
-        monkeypatch.setattr(log_facts, "_LIVE_GATES", log_facts._LiveGates())
+        monkeypatch.setattr(log_facts, "_LIVE_GATES", _gates_after(built_after))
         outputs.append(_outputs(data))
     assert outputs[1] == outputs[0]
 
@@ -228,3 +221,18 @@ def test_a_log_reads_the_same_whenever_the_screens_are_built(
 def _outputs(data: bytes) -> tuple[str, str]:
     explanation = _explain(data)
     return render(explanation, Format.TEXT), render(explanation, Format.JSON)
+
+
+def test_a_deferred_screen_is_built_once_on_its_nth_call_and_never_with_zero() -> None:
+    built: list[int] = []
+
+    def build() -> int:
+        built.append(1)
+        return len(built)
+
+    later = Deferred(3, build)
+    assert [later.get(), later.get(), later.get(), later.get()] == [None, None, 1, 1]
+    assert built == [1]
+    never = Deferred(0, build)
+    assert [never.get(), never.get()] == [None, None]
+    assert built == [1]

@@ -15,7 +15,7 @@ from packaging.specifiers import SpecifierSet
 
 from envcheck.explain.digits import DigitReader, digit_places, masked
 from envcheck.explain.matcher import LogHit
-from envcheck.explain.presence import presence
+from envcheck.explain.presence import Deferred, Presence, presence
 from envcheck.matrix.model import Matrix
 from envcheck.record import record
 
@@ -641,20 +641,22 @@ def _digit_gate_places(text: str, mask: bytes, gates: tuple[str, ...]) -> list[i
 _DIGIT_GATES: dict[tuple[str, ...], tuple[bytes, ...]] = {}
 
 
+# Lines judged before the gate screen is built (matcher.LITERAL_SCREEN_AFTER's reason).
 LIVE_GATES_AFTER = 64
 
 
-class _LiveGates:
+class _GateScreen:
     """Which groups of gates a line's mask holds a gate of, in one pass (presence.py): a
     group none of whose gates the mask holds passes no gate and pins no digit, so the judge
     skips it; a line of TensorFlow's passed none of some 60 groups, tested one by one."""
 
-    def __init__(self) -> None:
-        self._left = LIVE_GATES_AFTER  # lines judged before it is built (matcher.py's reason)
-        self._held: Any = None
-        self._groups: list[tuple[tuple[str, ...], ...]] = []
+    def __init__(self, finder: Presence, groups: list[tuple[tuple[str, ...], ...]]) -> None:
+        self._held = finder.held
+        self._groups = groups  # by the finder's literal: the groups that gate holds
 
-    def _build(self) -> None:
+    @classmethod
+    def of(cls) -> _GateScreen | None:
+        """The screen of every group of gates; None without google-re2."""
         groups = {
             *(gates for _, gates, _ in _PLATFORM_MARKERS),
             *(gates for _, gates, _ in _FRAMEWORK_MARKERS),
@@ -668,19 +670,12 @@ class _LiveGates:
             for gate in group:
                 owners.setdefault(gate, []).append(group)
         finder = presence([(gate, False) for gate in owners])
-        if finder is not None:
-            self._held = finder.held
-            self._groups = [tuple(owned) for owned in owners.values()]
+        if finder is None:
+            return None
+        return cls(finder, [tuple(owned) for owned in owners.values()])
 
     def live(self, mask: bytes) -> set[tuple[str, ...]] | None:
         """The groups of gates `mask` holds a gate of; None: every group is to be tested."""
-        if self._left:
-            self._left -= 1
-            if self._left:
-                return None
-            self._build()
-        if self._held is None:
-            return None
         held = self._held(mask)
         if held is None:
             return None
@@ -690,7 +685,18 @@ class _LiveGates:
         return live
 
 
-_LIVE_GATES = _LiveGates()
+_LIVE_GATES: Deferred[_GateScreen] = Deferred(LIVE_GATES_AFTER, _GateScreen.of)
+
+
+def live_gates(mask: bytes) -> set[tuple[str, ...]] | None:
+    """The groups of gates a line of `mask` holds a gate of (None: test every group)."""
+    screen = _LIVE_GATES.get()
+    return None if screen is None else screen.live(mask)
+
+
+def _open(live: set[tuple[str, ...]] | None, gates: tuple[str, ...]) -> bool:
+    """Whether the group `gates` is to be tested on a line whose live groups are `live`."""
+    return live is None or gates in live
 
 
 class _Readers(dict[int, DigitReader]):
@@ -717,7 +723,7 @@ def _markers(
     """The names of the markers `text` shows; the digits that decided it go to `pins`."""
     shown = []
     for pattern, gates, name in markers:
-        if live is not None and gates not in live:
+        if not _open(live, gates):
             continue
         pins += _digit_gate_places(text, mask, gates)
         if _gate(text, gates):
@@ -734,7 +740,7 @@ def _values(
     values = []
     value_pins = []
     for attribute, pattern, value_gates, _ in _VALUES:
-        if live is not None and value_gates not in live:
+        if not _open(live, value_gates):
             continue
         # ("Python 3." is a gate: whether it passes hangs on the digits where it is.)
         own = _digit_gate_places(text, mask, value_gates)
@@ -795,13 +801,13 @@ class LogFactCollector:
         known. Every pattern is searched whatever the log showed before, so the result holds
         for any log."""
         mask = masked(text) if mask is None else mask
-        live = _LIVE_GATES.live(mask)
+        live = live_gates(mask)
         pins: list[int] = []
         platforms = _markers(text, mask, _PLATFORM_MARKERS, pins, live)
         frameworks = _markers(text, mask, _FRAMEWORK_MARKERS, pins, live)
         gpu = None
         for pattern, gates in _GPU_PATTERNS:
-            if (live is not None and gates not in live) or not _gate(text, gates):
+            if not (_open(live, gates) and _gate(text, gates)):
                 continue
             pins += _READERS[id(pattern)].pins(text)
             found = pattern.search(text)
@@ -813,7 +819,7 @@ class LogFactCollector:
                 break
         values, value_pins = _values(text, mask, live)
         libraries = []
-        if (live is None or _LIBRARY_GATES in live) and _gate(text, _LIBRARY_GATES):
+        if _open(live, _LIBRARY_GATES) and _gate(text, _LIBRARY_GATES):
             for found in _LIBRARY.finditer(text):
                 name = found.group()
                 if masked(name.lower()) in self._masked_libraries:
@@ -824,7 +830,7 @@ class LogFactCollector:
                 if cuda:
                     libraries.append((name, cuda))
         build = []
-        if (live is None or _TF_BUILD_GATES in live) and _gate(text, _TF_BUILD_GATES):
+        if _open(live, _TF_BUILD_GATES) and _gate(text, _TF_BUILD_GATES):
             pins += _READERS[id(_TF_BUILD)].pins(text)
             for found in _TF_BUILD.finditer(text):
                 key = found.lastgroup or ""

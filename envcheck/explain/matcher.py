@@ -19,7 +19,7 @@ from dataclasses import field
 from typing import Any
 
 from envcheck.explain.digits import DigitReader, digit_blind, digit_places, masked
-from envcheck.explain.presence import Presence, presence
+from envcheck.explain.presence import Deferred, Presence, presence
 from envcheck.findings import Finding, Severity
 from envcheck.matrix import parsed_cache
 from envcheck.matrix.signatures import Signature, TemplateValues
@@ -188,8 +188,8 @@ class Screen:
     by_word: dict[str, tuple[int, ...]]
     signatures: tuple[Signature, ...]
     followers: dict[str, tuple[int, ...]] = field(default_factory=dict)  # leader id -> rows
-    # [_LiteralScreen], made when first judging a line (envcheck.explain.presence).
-    _literals: list[_LiteralScreen] = field(default_factory=list, compare=False, repr=False)
+    # [the deferred _ByLiteral], made when first judging a line (envcheck.explain.presence).
+    _literals: list[Deferred[_ByLiteral]] = field(default_factory=list, compare=False, repr=False)
 
     @classmethod
     def of(cls, signatures: Sequence[Signature]) -> Screen:
@@ -234,8 +234,10 @@ class Screen:
         found_here: list[Found] = []
         pins: list[int] = []
         if not self._literals:
-            self._literals.append(_LiteralScreen(self.signatures))
-        held = self._literals[0].candidates(mask)
+            signatures = self.signatures
+            self._literals.append(Deferred(LITERAL_SCREEN_AFTER, lambda: _ByLiteral.of(signatures)))
+        by_literal = self._literals[0].get()
+        held = None if by_literal is None else by_literal.candidates(mask)
         for index in self._candidate_indexes(lowered) if held is None else held:
             signature = self.signatures[index]
             searcher = _searcher(signature)
@@ -335,25 +337,6 @@ class _ByLiteral:
 # Lines judged by the word screen before the literal screen is built: building it costs about
 # 3 ms, 2% of explaining a pasted log of a few lines, and saves about 0.1 ms a line judged.
 LITERAL_SCREEN_AFTER = 64
-
-
-class _LiteralScreen:
-    """A screen's _ByLiteral, built once LITERAL_SCREEN_AFTER lines were judged without it
-    (before, and where it cannot be built, the word screen decides)."""
-
-    def __init__(self, signatures: Sequence[Signature]) -> None:
-        self._signatures = signatures
-        self._left = LITERAL_SCREEN_AFTER
-        self._built: _ByLiteral | None = None
-
-    def candidates(self, mask: bytes) -> list[int] | None:
-        """_ByLiteral.candidates, or None: the word screen decides."""
-        if self._left:
-            self._left -= 1
-            if self._left:
-                return None
-            self._built = _ByLiteral.of(self._signatures)
-        return None if self._built is None else self._built.candidates(mask)
 
 
 # (signature index, ((group, start, end), ...) for each group that took part)

@@ -19,10 +19,12 @@ says None and the caller tests every literal itself.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, TypeVar
 
 from envcheck.explain.digits import masked
+
+T = TypeVar("T")
 
 
 class Presence:
@@ -56,3 +58,22 @@ def presence(literals: Sequence[tuple[str, bool]]) -> Presence | None:
     if not automaton.Compile():
         return None
     return Presence(automaton)
+
+
+class Deferred(Generic[T]):
+    """What `build()` makes, made once `after` calls of get() have gone without it (None until
+    then, and always with `after` 0): a screen that costs ~3 ms to build pays for itself on a
+    long log, not on a pasted one of a few lines."""
+
+    def __init__(self, after: int, build: Callable[[], T | None]) -> None:
+        self._left = after
+        self._build = build
+        self._built: T | None = None
+
+    def get(self) -> T | None:
+        if self._left:
+            self._left -= 1
+            if self._left:
+                return None
+            self._built = self._build()
+        return self._built
