@@ -449,3 +449,72 @@ def test_a_keras_module_of_another_release_is_a_framework_conflict(
 )
 def test_other_missing_modules_are_no_keras_release_conflict(line: str) -> None:
     assert "framework-conflict" not in codes(explain([line]))
+
+
+# --- Rows learned from the held-out sets 3 and 6: where they stop -------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "code"),
+    [
+        # a driver API symbol (cu + capital) missing from libcuda: the driver is older
+        ("t-rex: symbol lookup error: t-rex: undefined symbol: cuCtxCreate_v3", "driver-too-old"),
+        # exit status 128 + SIGILL, as runners and Docker print it
+        (
+            "Process finished with exit code 132 (interrupted by signal 4: SIGILL)",
+            "platform-unsupported",
+        ),
+        ("my-trainer exited with code 132", "platform-unsupported"),
+    ],
+)
+def test_learned_rows_read_these_lines(line: str, code: str) -> None:
+    assert code in codes(explain([line]))
+
+
+@pytest.mark.parametrize(
+    ("line", "code"),
+    [
+        # the runtime's and the libraries' symbols are not the driver's
+        (
+            "ImportError: libtorch_cuda.so: undefined symbol: cudaGraphInstantiateWithFlags",
+            "driver-too-old",
+        ),
+        ("ImportError: libcudnn_ops.so.9: undefined symbol: cudnnGetLibConfig", "driver-too-old"),
+        # a stub libcuda missing a symbol is the stub's row, not an old driver
+        (
+            "python: symbol lookup error: /usr/local/cuda/lib64/stubs/libcuda.so: undefined symbol: cuGetProcAddress_v2",
+            "driver-too-old",
+        ),
+        # other exit codes, and 132 as part of a longer number
+        ("container exited with code 1320", "platform-unsupported"),
+        ("Process finished with exit code 137", "platform-unsupported"),
+        # the runtime library is not the driver's libcuda
+        ("Could not open libcudart.so.11.0", "driver-missing"),
+        # a real ptxas 9.x warning is not TensorFlow's comparison bug
+        (
+            "*** WARNING *** You are using ptxas 9.1.108, which is older than 9.2.88",
+            "benign-warning",
+        ),
+        # another type in the same CuPy message is not the NumPy row's case
+        ("TypeError: Unsupported type <class 'torch.Tensor'>", "program-error"),
+    ],
+)
+def test_learned_rows_leave_these_lines_alone(line: str, code: str) -> None:
+    assert code not in codes(explain([line]))
+
+
+def test_a_warning_split_at_the_threads_line_break_is_read_whole() -> None:
+    # ma-gilles/recovar#64 prints the plugin warning on two lines.
+    explanation = explain(
+        [
+            "RuntimeWarning: JAX plugin jax_cuda12_plugin version 0.9.2 is installed, ",
+            "but it is not compatible with the installed jaxlib version 0.9.0.1",
+        ]
+    )
+    finding = only(explanation, "framework-conflict")
+    assert "0.9.2" in finding.message and "0.9.0.1" in finding.message
+
+
+def test_conda_names_the_python_it_found() -> None:
+    finding = only(explain(["Your python: python=3.7"]), "python-unsupported")
+    assert "3.7" in finding.message
