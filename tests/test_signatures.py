@@ -978,6 +978,104 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "tensorrt-engine-serialization-version": (
         "[06/29/2022-16:20:45] [TRT] [E] 1: [stdArchiveReader.cpp::StdArchiveReader::35] Error Code 1: Serialization (Serialization assertion safeVersionRead == safeSerializationVersion failed.Version tag does not match. Note: Current Version: 0, Serialized Engine Version: 43)",
     ),
+    # Mined from public threads (PyTorch ecosystem, JAX, ONNX Runtime, CTranslate2, PaddlePaddle,
+    # vLLM, llama.cpp, xFormers, DeepSpeed, TensorRT, bitsandbytes); each comment names the thread
+    # pytorch/pytorch#122494 (issue description, pytest output), RaymondJiangkw/COGS#24 (issue description)
+    "torchvision-operator-does-not-exist": (
+        "E   RuntimeError: operator torchvision::nms does not exist",
+        "RuntimeError: operator torchvision::nms does not exist",
+    ),
+    # ultralytics/yolov5#11149 (issue description), microsoft/scene_graph_benchmark#60 (issue description)
+    "torchvision-custom-ops-not-loaded": (
+        "RuntimeError: Couldn't load custom C++ ops. This can happen if your PyTorch and torchvision versions are incompatible, or if you had errors while compiling torchvision from source. For further information on the compatible versions, check https://github.com/pytorch/vision#installation for the compatibility matrix. Please check your PyTorch version with torch.__version__ and your torchvision version with torchvision.__version__ and verify if they are compatible, and if not please reinstall torchvision so that it matches your PyTorch install.",
+        "Couldn't load custom C++ ops. This can happen if your PyTorch and torchvision versions are incompatible, or if you had errors while compiling torchvision from source. For further information on the compatible versions, check https://github.com/pytorch/vision#installation for the compatibility matrix. Please check your PyTorch version with torch.__version__ and your torchvision version with torchvision.__version__ and verify if they are compatible, and if not please reinstall torchvision so that it matches your PyTorch install.` \\",
+    ),
+    # yoraish/mmd#3 (issue description), biochunan/esmfold-docker-image#3 (issue description)
+    "torch-mkl-ijit-symbol-missing": (
+        "ImportError: /home/ltl/anaconda3/envs/mmd/lib/python3.8/site-packages/torch/lib/libtorch_cpu.so: undefined symbol: iJIT_NotifyEvent",
+        "ImportError: /home/vscode/.conda/envs/py39-esmfold/lib/python3.9/site-packages/torch/lib/libtorch_cpu.so: undefined symbol: iJIT_NotifyEvent",
+    ),
+    # rwth-i6/returnn#1802 (issue description), NVIDIA/nccl#1180 (issue description)
+    "torch-nccl-symbol-missing": (
+        "ImportError: /home/runner/.local/lib/python3.10/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: ncclMemFree",
+        "torch/lib/libtorch_cuda.so: undefined symbol: ncclCommRegister",
+    ),
+    # google-deepmind/alphafold#25 (issue description), google-research/multinerf#12 (issue description)
+    "jax-optional-backend-skipped": (
+        "I0718 14:02:57.777399 139711506118464 run_docker.py:180] I0718 14:02:57.776700 139800994285376 xla_bridge.py:231] Unable to initialize backend 'tpu': Invalid argument: TpuPlatform is not available.",
+        "I0808 20:59:00.963761 139857030612800 xla_bridge.py:328] Unable to initialize backend 'rocm': NOT_FOUND: Could not find registered platform with name: \"rocm\". Available platform names are: CUDA Host Interpreter",
+    ),
+    # stepfun-ai/Step-Audio#127 (issue description), microsoft/onnxruntime#16931 (issue description, Error / output)
+    "ort-cuda-provider-not-created": (
+        "2025-03-03 08:53:07.873206078 [W:onnxruntime:Default, onnxruntime_pybind_state.cc:861 CreateExecutionProviderInstance] Failed to create CUDAExecutionProvider. Please reference https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html#requirementsto ensure all dependencies are met.",
+        "2023-07-31 14:22:06.483132863 [W:onnxruntime:Default, onnxruntime_pybind_state.cc:640 CreateExecutionProviderInstance] Failed to create CUDAExecutionProvider. Please reference https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html#requirements to ensure all dependencies are met.",
+    ),
+    # notAI-tech/NudeNet#156 (issue description), microsoft/onnxruntime#20559 (issue description)
+    "ort-model-ir-version-too-new": (
+        "onnxruntime.capi.onnxruntime_pybind11_state.Fail: [ONNXRuntimeError] : 1 : FAIL : Load model from ./640m.onnx failed:C:\\a\\_work\\1\\s\\onnxruntime\\core\\graph\\model.cc:150 onnxruntime::Model::Model Unsupported model IR version: 10, max supported IR version: 9",
+        "onnxruntime.capi.onnxruntime_pybind11_state.Fail: [ONNXRuntimeError] : 1 : FAIL : Load model from positional_encoding_poly.onnx failed:/onnxruntime_src/onnxruntime/core/graph/model.cc:179 onnxruntime::Model::Model(onnx::ModelProto&&, const onnxruntime::PathString&, const onnxruntime::IOnnxRuntimeOpSchemaRegistryList*, const onnxruntime::logging::Logger&, const onnxruntime::ModelOptions&) Unsupported model IR version: 10, max supported IR version: 9",
+    ),
+    # Purfview/whisper-standalone-win#50 (issue description, quoting discussion #49)
+    "ct2-cuda-out-of-memory": ("RuntimeError: CUDA failed with error out of memory",),
+    # PaddlePaddle/Paddle#23487 (issue description), PaddlePaddle/Paddle#55715 (comment by BaoyuLi12138, 2023-08-31)
+    "paddle-gpu-device-notice": (
+        "W0404 16:40:48.365986 14840 device_context.cc:237] Please NOTE: device: 0, CUDA Capability: 61, Driver API Version: 10.1, Runtime API Version: 10.0",
+        "W0831 17:08:58.996562 1851646 gpu_resources.cc:119] Please NOTE: device: 0, GPU Compute Capability: 6.1, Driver API Version: 11.7, Runtime API Version: 11.7",
+    ),
+    # PaddlePaddle/PaddleDetection#8873 (issue description), PaddlePaddle/Paddle#54713 (comment by HeedoKang, 2024-09-09)
+    "paddle-gpu-arch-not-in-build": (
+        " The GPU architecture in your current machine is Pascal, which is not compatible with Paddle installation with arch: 70 75 80 86 , it is recommended to install the corresponding wheel package according to the installation information on the official Paddle website.",
+        "W0909 09:52:47.539053   455 gpu_resources.cc:96] The GPU architecture in your current machine is Pascal, which is not compatible with Paddle installation with arch: 61 70 75 80 86 , it is recommended to install the corresponding wheel package according to the installation information on the official Paddle website.",
+    ),
+    # PaddlePaddle/PARL#929 (issue description), PaddlePaddle/Paddle#50873 (issue description)
+    "paddle-cpu-build-gpu-requested": (
+        "E0714 16:34:40.972663 31948 pybind.cc:1277] Cannot use GPU because you have installed CPU version PaddlePaddle.",
+        "E0224 15:37:10.817626 18616 place.cc:359] Cannot use GPU because you have installed CPU version PaddlePaddle.",
+    ),
+    # vllm-project/vllm#10439 (issue description), BatsResearch/bonito#22 (issue description)
+    "vllm-no-memory-for-cache-blocks": (
+        "vllm-1  | ERROR 11-18 18:07:28 engine.py:366] ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine.",
+        "ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine.",
+    ),
+    # vllm-project/vllm#1488 (issue description), vllm-project/vllm#25022 (issue description)
+    "vllm-quantization-gpu-too-old": (
+        "The quantization method awq is not supported for the current GPU. Minimum capability: 75. Current capability: 70.",
+        "RuntimeError: ('Quantization scheme is not supported for ', 'the current GPU. Min capability: 80. ', 'Current capability: 75.')",
+    ),
+    # ollama/ollama#6860 (issue description), abetlen/llama-cpp-python#1944 (issue description)
+    "ggml-cuda-malloc-out-of-memory": (
+        "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 144.00 MiB on device 4: cudaMalloc failed: out of memory",
+        "   ggml_backend_cuda_buffer_type_alloc_buffer: allocating 204800.00 MiB on device 0: cudaMalloc failed: out of memory",
+    ),
+    # vllm-project/vllm#424 is a screenshot; derrian-distro/LoRA_Easy_Training_Scripts#287 (issue
+    # description), Akegarasu/lora-scripts#107 (issue description), rsxdalv/TTS-WebUI#180 (issue description)
+    "xformers-triton-not-available": (
+        "WARNING  A matching Triton is not available, some optimizations will not be enabled   __init__.py:61",
+        "A matching Triton is not available, some optimizations will not be enabled.",
+        "> 2023-09-19 10:54:01 | WARNING | xformers | Triton is not available, some optimizations will not be enabled.",
+    ),
+    # deepspeedai/DeepSpeed#1541 (issue description), deepspeedai/DeepSpeed#1126 (comment by sgugger, 2021-06-02)
+    "deepspeed-async-io-libaio-missing": (
+        " [WARNING]  async_io requires the dev libaio .so object and headers but these were not found.",
+        " [WARNING]  async_io requires the libraries: ['libaio-dev'] but are missing. Can be fixed by: `apt install libaio-dev`.",
+    ),
+    # cyrusbehr/YOLOv8-TensorRT-CPP#33 (issue description), NVIDIA/TensorRT#2468 (issue description)
+    "tensorrt-lazy-loading-not-enabled": (
+        'CUDA lazy loading is not enabled. Enabling it can significantly reduce device memory usage and speed up TensorRT initialization. See "Lazy Loading" section of CUDA documentation https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#lazy-loading',
+        "    [TRT] [W] CUDA lazy loading is not enabled. Enabling it can significantly reduce device memory usage. See `CUDA_MODULE_LOADING` in https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#env-vars",
+    ),
+    # wang-xinyu/tensorrtx#1031 (issue description), zhiqwang/yolort#421 (issue description),
+    # open-mmlab/mmdeploy#914 (issue description)
+    "tensorrt-linked-against-other-version": (
+        "[07/01/2022-17:03:23] [W] [TRT] TensorRT was linked against cuDNN 8.1.0 but loaded cuDNN 8.0.5",
+        "[06/13/2022-09:44:48] [TRT] [W] TensorRT was linked against cuBLAS/cuBLASLt 11.6.3 but loaded cuBLAS/cuBLASLt 11.5.1",
+        "[08/18/2022-02:11:58] [W] [TRT] TensorRT was linked against cuBLAS/cuBLAS LT 11.6.1 but loaded cuBLAS/cuBLAS LT 11.4.2",
+    ),
+    # bitsandbytes-foundation/bitsandbytes#1522 (issue description), bitsandbytes-foundation/bitsandbytes#492 (issue description)
+    "bitsandbytes-cuda-setup-failed": (
+        "        CUDA Setup failed despite GPU being available. Inspect the CUDA SETUP outputs above to fix your environment!",
+        "        CUDA Setup failed despite GPU being available. Please run the following ",
+    ),
 }
 
 
