@@ -1076,6 +1076,109 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "        CUDA Setup failed despite GPU being available. Inspect the CUDA SETUP outputs above to fix your environment!",
         "        CUDA Setup failed despite GPU being available. Please run the following ",
     ),
+    # NixOS/nixos-hardware#1828 (issue description, journal lines), siderolabs/talos#8764 (issue
+    # description, kernel log)
+    "driver-nvrm-legacy-gpu": (
+        "                              NVRM:  supported through the NVIDIA 580.xx Legacy drivers. Please",
+        " NVRM:  supported through the NVIDIA 470.xx Legacy drivers. Please",
+    ),
+    # staralt/dxgkrnl-dkms#7 (issue description), microsoft/WSL#9938 (issue description)
+    "wsl-nvml-gpu-access-blocked": (
+        "Failed to initialize NVML: GPU access blocked by the operating system",
+        "Failed to properly shut down NVML: GPU access blocked by the operating system",
+    ),
+    # NVIDIA/nvidia-docker#1486 (issue description), NVIDIA/nvidia-docker#1447 (issue description)
+    "container-cli-cgroup-devices-missing": (
+        "docker: Error response from daemon: OCI runtime create failed: container_linux.go:367: starting container process caused: process_linux.go:495: container init caused: Running hook #1:: error running hook: exit status 1, stdout: , stderr: nvidia-container-cli: container error: cgroup subsystem devices not found: unknown.",
+        "docker: Error response from daemon: OCI runtime create failed: container_linux.go:370: starting container process caused: process_linux.go:459: container init caused: Running hook #0:: error running hook: exit status 1, stdout: , stderr: nvidia-container-cli: container error: cgroup subsystem devices not found: unknown.",
+    ),
+    # NVIDIA/k8s-device-plugin#406 (issue description, plugin pod log), NVIDIA/k8s-device-plugin#1220
+    # (issue description)
+    "container-k8s-plugin-incompatible-platform": (
+        "E0524 08:28:03.908121       1 factory.go:115] Incompatible platform detected",
+        "E0402 22:17:31.198643       1 factory.go:112] Incompatible strategy detected auto",
+        "E0524 08:28:03.908130       1 factory.go:116] If this is a GPU node, did you configure the NVIDIA Container Toolkit?",
+    ),
+    # wookayin/gpustat#110 (issue description, Markdown bold dropped), damomine/aleominer#14 (issue
+    # description; the Rust nvml-wrapper's wording)
+    "driver-nvml-not-loaded": (
+        "pynvml.NVMLError_DriverNotLoaded: Driver Not Loaded",
+        "thread 'main' panicked at 'Failed to initialize nvml: DriverNotLoaded', src/environment/mod.rs:37:31",
+    ),
+    # rapidsai/jupyterlab-nvdashboard#31 (comment by jacobtomlinson), NVlabs/imaginaire#56 (issue
+    # description)
+    "driver-nvml-library-not-found": (
+        "pynvml.nvml.NVMLError_LibraryNotFound: NVML Shared Library Not Found",
+    ),
+    # Peterande/D-FINE#289 (issue description), horovod/horovod#3949 (issue description)
+    "nccl-duplicate-gpu": (
+        "Duplicate GPU detected : rank 0 and rank 1 both on CUDA device 2000",
+        "[1,0]<stdout>:chifflot-7:67917:67949 [0] init.cc:748 NCCL WARN Duplicate GPU detected : rank 0 and rank 1 both on CUDA device 3b000",
+    ),
+    # NVIDIA/nccl#259 (issue description), NVIDIA/nccl#1231 (issue description), NVIDIA/nccl-tests#166
+    # (a comment's log, NCCL 2.18 wording)
+    "nccl-net-plugin-absent": (
+        "h0913n-ubuntu:12877:12877 [0] NCCL INFO NET/Plugin : No plugin found (libnccl-net.so).",
+        "VM-0-14-tencentos:162637:162637 [6] NCCL INFO NET/Plugin : dlerror=libnccl-net.so: cannot open shared object file: No such file or directory No plugin found (libnccl-net.so), using internal implementation",
+        "ubuntu:9621:9621 [0] NCCL INFO NET/Plugin : Plugin load (libnccl-net.so) returned 2 : libnccl-net.so: cannot open shared object file: No such file or directory",
+    ),
+    # openai/gym#1900 (issue description), NVIDIA/cudf#5830 (issue description)
+    "conda-cuda-feature-listed": (
+        "  - feature:/win-64::__cuda==11.0=0",
+        "Your installed CUDA driver is: 11.0",
+    ),
+    # jaakkopasanen/AutoEq#249 (issue description, legacy resolver), isofit/isofit#174 (issue
+    # description)
+    "pip-requirement-conflict": (
+        "ERROR: tensorflow 2.4.0 has requirement numpy~=1.19.2, but you'll have numpy 1.17.5 which is incompatible.",
+        "tensorflow 2.3.1 requires numpy<1.19.0,>=1.16.0, but you'll have numpy 1.19.1 which is incompatible.",
+    ),
+    # dionhaefner/pyhpc-benchmarks#17 (issue description), neuronets/nobrainer#252 (the pull
+    # request's build log)
+    "pip-tensorflow-gpu-removed": (
+        '      The "tensorflow-gpu" package has been removed!',
+        '    70.48   The "tensorflow-gpu" package has been removed!',
+    ),
+    # tensorflow/tensorflow#61993 (issue description, pip's output)
+    "pip-tf-and-cuda-extra-missing": (
+        "WARNING: tensorflow 2.13.1 does not provide the extra 'and-cuda'",
+    ),
+    # tensorflow/tensorflow#35423 (comment by netw0rkf10w), tensorflow/models#9847 (issue description)
+    "tf-xla-ptxas-not-found": (
+        "2019-12-30 12:52:15.338250: W tensorflow/core/framework/op_kernel.cc:1655] OP_REQUIRES failed at xla_compile_on_demand_op.cc:220 : Not found: ./bin/ptxas not found",
+        "  (0) Not found: ./bin/ptxas not found",
+    ),
+    # Jhsmit/PyHDX#95 (issue description), dattalab/keypoint-moseq#78 (issue description; the
+    # cause is not established there)
+    "tf-blas-without-blas-support": (
+        "2020-08-05 14:50:28.489701: W tensorflow/stream_executor/stream.cc:2041] attempting to perform BLAS operation using StreamExecutor without BLAS support",
+        "XlaRuntimeError: INTERNAL: Attempting to perform BLAS operation using StreamExecutor without BLAS support",
+    ),
+    # tensorflow/tensorflow#62963 (issue description, the line it quotes),
+    # tnybny/Frame-level-anomalies-in-videos#15 (issue description; the maintainer's answer in #6)
+    "tf-local-rendezvous-end-of-sequence": (
+        "W tensorflow/core/framework/local_rendezvous.cc:404] Local rendezvous is aborting with status: OUT_OF_RANGE: End of sequence",
+        "2020-08-19 20:29:03.074610: W tensorflow/core/framework/op_kernel.cc:1192] Out of range: End of sequence",
+    ),
+    # tensorflow/tensorflow#52672 (comment by rfrush), microsoft/tensorflow-directml#403 (issue
+    # description)
+    "mps-tf-numa-node-unidentified": (
+        "2021-11-22 08:20:43.007615: I tensorflow/core/common_runtime/pluggable_device/pluggable_device_factory.cc:305] Could not identify NUMA node of platform GPU ID 0, defaulting to 0. Your kernel may not have been built with NUMA support.",
+        "2023-02-21 15:59:02.375236: I tensorflow/core/common_runtime/pluggable_device/pluggable_device_factory.cc:306] Could not identify NUMA node of platform GPU ID 0, defaulting to 0. Your kernel may not have been built with NUMA support.",
+    ),
+    # microsoft/WSL#10277 (a comment's log), microsoft/WSL#6014 (issue description)
+    "tf-numa-node-file-unreadable": (
+        "2024-11-17 15:28:51.443940: I tensorflow/stream_executor/cuda/cuda_gpu_executor.cc:923] could not open file to read NUMA node: /sys/bus/pci/devices/0000:01:00.0/numa_node",
+        "2020-10-01 14:18:55.610151: E tensorflow/stream_executor/cuda/cuda_gpu_executor.cc:967] could not open file to read NUMA node: /sys/bus/pci/devices/0000:1d:00.0/numa_node",
+        "Your kernel may have been built without NUMA support.",
+    ),
+    # pkoutoupis/rapiddisk#60 (issue description), NVIDIA/k8s-device-plugin#480 (the dmesg lines of
+    # the issue description)
+    "driver-module-taints-kernel": (
+        "[    9.914160] kernel: rapiddisk: module verification failed: signature and/or required key missing - tainting kernel",
+        "[    2.846803] nvidia: module verification failed: signature and/or required key missing - tainting kernel",
+        "[    2.829492] nvidia: loading out-of-tree module taints kernel.",
+    ),
 }
 
 
