@@ -439,6 +439,8 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "tf1-windows-dll-missing": (
         # §7 row 30 / §6.3 (self_check.py of tensorflow-gpu 1.5)
         "ImportError: Could not find 'cudart64_90.dll'. TensorFlow requires that this DLL be installed in a directory that is named in your %PATH% environment variable. Download and install CUDA 9.0 from this URL: https://developer.nvidia.com/cuda-90-download-archive",
+        # tensorflow/tensorflow#13837 (a comment: the output of the self-check script before it)
+        "- Could not load 'cudart64_80.dll'. The GPU version of TensorFlow",
     ),
     "python-not-64-bit": (
         # §6.3 (self_check.py on master), "%d" filled with 32
@@ -964,10 +966,6 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     # PaddlePaddle/Paddle#69102 (issue description)
     "paddle-third-party-library-not-configured": (
         "PreconditionNotMetError: The third-party dynamic library (cublas64_118.dll;cublas64_11.dll) that Paddle depends on is not configured correctly. (error code is 126)",
-    ),
-    # tensorflow/tensorflow#13837 (a comment: the self-check script's output)
-    "tf-self-check-dll-not-loaded": (
-        "- Could not load 'cudart64_80.dll'. The GPU version of TensorFlow",
     ),
     # CuPy in LiberTEM on a Kepler GPU (a traceback), eyalroz/cuda-api-wrappers#509
     "nvrtc-invalid-option": (
