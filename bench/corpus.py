@@ -5,7 +5,7 @@ against the target (95%), the false errors on logs whose cause is not the enviro
 miss with what was expected and what was found.
 Run: python bench/corpus.py [--misses] [--final-score SET]
 
-The sealed held-out sets (tests/corpus_cases.SEALED: today the seventh) are neither
+The sealed held-out sets (tests/corpus_cases.SEALED) are neither
 scored nor listed unless named with --final-score: each is scored at the start and at the end of
 its issue, totals only, and tuning on their totals in between would be learning from them.
 """

@@ -167,8 +167,9 @@ CODE_TABLE: tuple[FindingCode, ...] = (
     ),
     FindingCode(
         "usage-pitfall",
-        "error",
-        "A mistake in the user's code, not in the environment (explain).",
+        "warning",
+        "A mistake in the user's code, not in the environment (explain): a warning, never an"
+        " error, since the environment is fine.",
     ),
     FindingCode(
         "driver-too-new",

@@ -56,6 +56,8 @@ def test_no_sealed_thread_is_cited_anywhere_else_in_the_project() -> None:
     # A sealed set measures logs the knowledge was not written from: a thread the matrix, the
     # docs, the code, the tests or a public corpus cites was read (holdout-3 once held
     # openmm/openmm#3598, cited by the matrix before that set was collected).
+    if not SEALED:
+        pytest.skip("no held-out set is sealed at present")
     sealed = {
         thread for folder in SEALED for case in cases(folder) for thread in _threads(case.url)
     }

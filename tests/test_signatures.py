@@ -371,6 +371,8 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "W0000 00:00:1796173911.568945   12140 local_rendezvous.cc:412] Local rendezvous is aborting with status: INVALID_ARGUMENT: Matrix size-incompatible: In[0]: [2,3], In[1]: [2,3]",
     ),
     "windows-procedure-not-found": (
+        # git-cloner/llama2-lora-fine-tuning#17 (Chinese Windows)
+        "ImportError: DLL load failed while importing lib: 找不到指定的程序。",
         # zeyad-mansour/lunar#58 (issue description)
         'OSError: [WinError 127] The specified procedure could not be found. Error loading "C:\\Users\\Admin\\AppData\\Local\\Programs\\Python\\Python39\\lib\\site-packages\\torch\\lib\\c10_cuda.dll" or one of its dependencies.',
         # bmaltais/kohya_ss#486 (a French Windows)
@@ -381,6 +383,19 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         'OSError: [WinError 1114] 动态链接库(DLL)初始化例程失败。 Error loading "C:\\Program Files\\Python311\\Lib\\site-packages\\torch\\lib\\c10.dll" or one of its dependencies.',
         # bitsandbytes-foundation/bitsandbytes#320 (llama_cpp's ctypes.CDLL)
         "OSError: [WinError 1114] A dynamic link library (DLL) initialization routine failed",
+        # lazydog28/mc_auto_boss#205, Liberations/DouZero_For_HLDDZ_FullAuto#1 (Chinese Windows)
+        "ImportError: DLL load failed while importing onnxruntime_pybind11_state: 动态链接库(DLL)初始化例程失败。",
+        # babalae/better-genshin-impact#1741 (.NET's wording, Chinese Windows)
+        "Unable to load DLL 'onnxruntime'or one of its dependencies: 动态链接库(DLL)初始化例程失败。(0x8007045A)",
+    ),
+    "windows-dll-or-dependency-missing": (
+        # Djdefrag/QualityScaler#9 (the message without its error number)
+        'The specified module could not be found. Error loading "torch\\lib\\caffe2_detectron_ops.dll" or one of its dependencies.',
+        # hoffstadt/DearPyGui#559, HypoX64/DeepMosaics#154 (Chinese Windows)
+        "DLL load failed while importing core: 找不到指定的模块。",
+        "DLL load failed while importing _C: 找不到指定的模块。",
+        # numpy/numpy#17648 (no blank after the colon)
+        "Original error was: DLL load failed:找不到指定的模块。",
     ),
     "dlopen-failed": (
         # TF <= 2.12 LOG(WARNING) wording, §7 row 1; public log quoted in jax-ml/jax#3746
@@ -431,6 +446,11 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "import-error-missing-library": (
         # §7 row 29 (TF 1.13 DT_NEEDED)
         "ImportError: libcublas.so.10.0: cannot open shared object file: No such file or directory",
+        # microsoft/onnxruntime#2642 (onnxruntime's warning before the import fails)
+        "/home/t-wulin/anaconda3/lib/python3.6/site-packages/onnxruntime/capi/_pybind_state.py:12: UserWarning: Cannot load onnxruntime.capi. Error: 'libcublas.so.9.1: cannot open shared object file: No such file or directory'",
+        # opencv/opencv-python#370, fisher60/friendo-bot#68 (OpenCV in a slim image: not CUDA)
+        "ImportError: libGL.so.1: cannot open shared object file: No such file or directory",
+        "bot_1  | ImportError: libgthread-2.0.so.0: cannot open shared object file: No such file or directory",
     ),
     "msvc-runtime-missing": (
         # §7 row 27 / §6.3 (self_check.py, TF 2.3-2.10 on Windows)
@@ -644,6 +664,8 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "tensorrt-not-found": (
         # §7 row 21 (py_utils.cc:38, TF 2.13-2.17)
         "W tensorflow/compiler/tf2tensorrt/utils/py_utils.cc:38] TF-TRT Warning: Could not find TensorRT",
+        # keras-team/keras-io#1794 (the issue's title, quoted bare)
+        "Could not find TensorRT",
     ),
     "tensorrt-dlopen-failed": (
         # §7 row 22 (with the "TF-TRT Warning: " prefix of ~2.11+)
@@ -975,6 +997,30 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     # NVIDIA/TensorRT#2105 (issue description)
     "tensorrt-engine-serialization-version": (
         "[06/29/2022-16:20:45] [TRT] [E] 1: [stdArchiveReader.cpp::StdArchiveReader::35] Error Code 1: Serialization (Serialization assertion safeVersionRead == safeSerializationVersion failed.Version tag does not match. Note: Current Version: 0, Serialized Engine Version: 43)",
+        # seanavery/yolov5-tensorrt#7 (TensorRT 7 loading an engine of TensorRT 6)
+        "[TensorRT] ERROR: coreReadArchive.cpp (38) - Serialization Error in verifyHeader: 0 (Version tag does not match)",
+    ),
+    # Learned from the seventh held-out set, read after its end score; each comment names the thread
+    # Parallel-in-Time/pySDC#272 (issue description), MouseLand/pykilosort#67 (issue description)
+    "cupy-implicit-numpy-conversion": (
+        "TypeError: Implicit conversion to a NumPy array is not allowed. Please use `.get()` to construct a NumPy array explicitly.",
+    ),
+    # jax-ml/jax#10231 (jnp.unique under a trace)
+    "jax-tracer-conversion": (
+        "NonConcreteBooleanIndexError: Array boolean indices must be concrete; got ShapedArray(bool[4897])",
+    ),
+    # pzelasko/daseg#11, huggingface/transformers#16205 (issue descriptions)
+    "torch-embedding-index-out-of-range": ("IndexError: index out of range in self",),
+    # chelsea0x3b/cudarc#255 (WSL), chelsea0x3b/cudarc#246, chelsea0x3b/cudarc#274
+    "cudarc-library-not-found": (
+        'Unable to find cuda lib under the names ["cuda", "nvcuda"]. Please open GitHub issue.',
+        'Unable to find nvrtc lib under the names ["nvrtc", "nvrtc64", "nvrtc64_12", "nvrtc64_125", "nvrtc64_125_0", "nvrtc64_120_5", "nvrtc64_10"]. Please open GitHub issue.',
+        'Unable to dynamically load the "cublas" shared library - searched for library names: ["cublas", "cublas64", "cublas64_12", "cublas64_125", "cublas64_125_0", "cublas64_120_5", "cublas64_10", "cublas64_120_0", "cublas64_9"]. Ensure that `LD_LIBRARY_PATH` has the correct path to the installed library. If the shared library is present on the system under a different name than one of those listed above, please open a GitHub issue.',
+    ),
+    # pytorch/pytorch#6336 (issue description)
+    "caffe2-import-notice": (
+        "WARNING:root:This caffe2 python run does not have GPU support. Will run in CPU only mode.",
+        "WARNING:root:Debug message: libnccl.so.2: cannot open shared object file: No such file or directory",
     ),
     # Mined from public threads (PyTorch ecosystem, JAX, ONNX Runtime, CTranslate2, PaddlePaddle,
     # vLLM, llama.cpp, xFormers, DeepSpeed, TensorRT, bitsandbytes); each comment names the thread
