@@ -236,3 +236,29 @@ def test_a_deferred_screen_is_built_once_on_its_nth_call_and_never_with_zero() -
     never = Deferred(0, build)
     assert [never.get(), never.get()] == [None, None]
     assert built == [1]
+
+
+def test_the_word_screen_picks_every_signature_for_its_samples_and_glued_variants() -> None:
+    # The word screen keys each signature by a whole word of its required literal. A literal's
+    # edge can sit inside a line's word: "ExecutionProvider." follows (CUDA|TensorRT), so the
+    # line holds "CUDAExecutionProvider." and a key "executionprovider" missed the real line
+    # (ONNX Runtime's provider row matched only where the docs URL came with it).
+    screen = Screen.of(MATRIX.signatures)
+    index = {signature.id: i for i, signature in enumerate(screen.signatures)}
+    checked = 0
+    for signature_id, line in _all_samples():
+        if signature_id not in index or screen.signatures[index[signature_id]].follows:
+            continue
+        text = clean_line(line)
+        if not screen.signatures[index[signature_id]].pattern.search(text):
+            continue
+        assert index[signature_id] in screen.candidate_indexes(text), (signature_id, line)
+        checked += 1
+    assert checked > 400
+    # Every required literal glued to letters on both sides (as a prefix group or a word run
+    # on would leave it) still picks its signature: keys are words bounded inside the literal.
+    for i, signature in enumerate(screen.signatures):
+        if signature.follows or i in screen.always:
+            continue
+        for literal in matcher.required_literals(signature.pattern) or ():
+            assert i in screen.candidate_indexes(f"x Zq{literal}Qz x"), (signature.id, literal)

@@ -561,12 +561,20 @@ def _key_words(pattern: re.Pattern[str]) -> set[str] | None:
         return None
     words = set()
     for literal in literals:
-        # Whole words only: a literal cut mid-word ("cuda_dnn.c" from a longer name) would
-        # miss lines, so only tokens bounded on both sides inside the literal count.
-        tokens = re.findall(r"(?<![a-z_])[a-z_]{4,}(?![a-z_])", literal.lower())
-        inner = tokens[1:-1] if len(tokens) > 2 else []
-        choice = max(inner or tokens, key=len, default=None)
+        # Whole words only, bounded on both sides inside the literal: a literal's edge can be
+        # the middle of a line's word ("ExecutionProvider." after (CUDA|TensorRT), "mpatible"
+        # left of a factored alternation), and a key that is a fragment misses the line.
+        lowered = literal.lower()
+        tokens = [
+            found.group()
+            for found in _TOKEN.finditer(lowered)
+            if found.start() > 0 and found.end() < len(lowered)
+        ]
+        choice = max(tokens, key=len, default=None)
         if choice is None:
             return None
         words.add(choice)
     return words
+
+
+_TOKEN = re.compile(r"(?<![a-z_])[a-z_]{4,}(?![a-z_])")
