@@ -2179,3 +2179,19 @@ def test_a_program_error_a_row_names_is_a_cause_of_its_own() -> None:
     program_errors = [s for s in SIGNATURES if s.code == "program-error"]
     assert len(program_errors) > 30
     assert [s.id for s in program_errors if not s.root_cause] == []
+
+
+def test_the_signature_files_share_one_table_of_sources(data_copy: Path) -> None:
+    # A row cites a source written in another signature file (macos-no-cuda, once written in
+    # both), and a source id written twice is refused: a citation lives in one place.
+    general = (data_copy / FILE).read_text(encoding="utf-8")
+    cited_elsewhere = [
+        s for s in SIGNATURES if "macos-no-cuda" in s.sources and s.id not in general
+    ]
+    assert cited_elsewhere  # rows of another file cite the general file's source
+    line = next(line for line in general.splitlines() if line.startswith("macos-no-cuda = "))
+    other = next(name for name in FILES if name != FILE)
+    text = (data_copy / other).read_text(encoding="utf-8")
+    (data_copy / other).write_text(text.replace("[sources]\n", f"[sources]\n{line}\n", 1))
+    with pytest.raises(MatrixDataError, match="'macos-no-cuda' is also in"):
+        load_signatures(data_copy)

@@ -18,6 +18,7 @@ from typing import Any
 from envcheck.findings import CODES, Severity, current_code
 from envcheck.matrix.compiled_patterns import compiled, prime
 from envcheck.matrix.fix_keys import FIX_KEYS, LOG_FRAMEWORKS, NAMES_TENSORFLOW
+from envcheck.matrix.records import Source
 from envcheck.matrix.rows import (
     MatrixDataError,
     Row,
@@ -348,9 +349,11 @@ def load_log_frameworks(directory: Path) -> dict[str, LogFramework]:
 def load_signatures(directory: Path) -> tuple[Signature, ...]:
     """The signatures of `directory`'s log_signatures*.toml files (FILES), in file order (the
     match order); ids are unique across the files."""
+    data = {name: read_toml(directory, name) for name in FILES}
+    sources = _shared_sources(data)
     signatures: list[Signature] = []
     for name in FILES:
-        signatures.extend(_load_file(directory, name))
+        signatures.extend(_load_file(data[name], name, sources))
     seen: set[str] = set()
     for signature in signatures:
         if signature.id in seen:
@@ -378,12 +381,25 @@ def _pattern_texts(tables: list[Any]) -> Iterator[str]:
                 yield route["match"]
 
 
-def _load_file(directory: Path, name: str) -> list[Signature]:
-    data = read_toml(directory, name)
+def _shared_sources(data: dict[str, Any]) -> dict[str, Source]:
+    """The [sources] of every signature file, one namespace: a row cites a source wherever it is
+    written, and a citation is written once (a source id in two files is an error)."""
+    shared: dict[str, Source] = {}
+    where: dict[str, str] = {}
+    for name, content in data.items():
+        for key, source in read_sources(content, name).items():
+            if key in shared:
+                raise MatrixDataError(
+                    f"{name}: [sources] {key!r} is also in {where[key]}: write a source once"
+                )
+            shared[key], where[key] = source, name
+    return shared
+
+
+def _load_file(data: dict[str, Any], name: str, sources: dict[str, Source]) -> list[Signature]:
     check_top_level(
         data, name, {"signature", "framework"} if name == FRAMEWORKS_FILE else {"signature"}
     )
-    sources = read_sources(data, name)
     tables = data.get("signature")
     if not isinstance(tables, list) or not tables:
         raise MatrixDataError(f"{name}: no [[signature]] rows")
