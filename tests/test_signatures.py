@@ -1343,6 +1343,138 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "function 'cadam32bit_grad_fp32' not found",
         "'NoneType' object has no attribute 'cadam32bit_grad_fp32'",
     ),
+    # Mined from public threads, round six (installing and platforms); each comment names the thread
+    # jeromerony/adversarial-library#5, issue description; scylladb/python-driver#482, issue description
+    "pip-requires-different-python": (
+        "ERROR: Package 'adv-lib' requires a different Python: 3.6.8 not in '>=3.8'",
+        "ERROR: Package 'ccm' requires a different Python: 3.8.18 not in '>=3.9'",
+    ),
+    # vllm-project/llm-compressor#95, issue description; protorikis/rikis#1, issue description
+    "pip-ignored-versions-require-python": (
+        "ERROR: Ignored the following versions that require a different python version: 0.1.0 Requires-Python <3.12,>=3.8.0",
+        "ERROR: Ignored the following versions that require a different python version: 0.0.1 Requires-Python >=3.13; 0.0.2 Requires-Python >=3.12; 0.0.3 Requires-Python >=3.12; 0.0.4 Requires-Python >=3.12",
+    ),
+    # TCDSolar/stixpy#208, issue description; strictdoc-project/strictdoc#1118, issue description
+    "pip-windows-long-path": (
+        "HINT: This error might have occurred since this system does not have Windows Long Path support enabled. You can find information on how to enable this at https://pip.pypa.io/warnings/enable-long-paths.",
+        "HINT: This error might have occurred since this system does not have Windows Long Path support enabled. You can find information on how to enable this at https://pip.pypa.io/warnings/enable-long-paths",
+    ),
+    # pypa/pip#11857, issue description; pypa/pip#9906, issue description (Output)
+    "pip-leftover-invalid-distribution": (
+        "WARNING: Ignoring invalid distribution -orch (c:\\users\\asus\\appdata\\roaming\\python\\python310\\site-packages)",
+        "WARNING: Ignoring invalid distribution -ip (d:\\python 3.8\\lib\\site-packages)",
+    ),
+    # AirtestProject/AirtestIDE#1119, issue description; cocodataset/cocoapi#561, issue description (one line of the ImportError as the reporter wrapped it)
+    "macos-library-wrong-architecture": (
+        "ImportError: dlopen(/Library/Python/3.8/site-packages/cv2/cv2.abi3.so, 0x0002): tried: '/Library/Python/3.8/site-packages/cv2/cv2.abi3.so' (mach-o file, but is an incompatible architecture (have 'arm64', need 'x86_64')), '/usr/local/lib/cv2.abi3.so' (no such file), '/usr/lib/cv2.abi3.so' (no such file)",
+        "(mach-o file, but is an incompatible architecture (have 'x86_64', need 'arm64e')), ",
+    ),
+    # nodejs/node#10081, issue description; alpinelinux/docker-alpine#322, issue description
+    "musl-glibc-symbol-not-found": (
+        "Error: Error relocating /root/.npm/@corbinu/couchbase/2.2.4/package/build/Release/couchbase_impl.node: __strncpy_chk: symbol not found",
+        "Error relocating /opt/tools/run_tools: malloc_info: symbol not found",
+    ),
+    # Netflix/metaflow#2068, pull request description (example output); conda/conda-libmamba-solver#368, issue description
+    "conda-glibc-virtual-package-missing": (
+        "    nothing provides __glibc >=2.17,<3.0.a0 needed by pyside6-6.7.2-py310heb5a38e_0",
+        "  - nothing provides __glibc >=2.17 needed by libgcc-ng-11.2.0-h1234567_0",
+    ),
+    # ROCm/pytorch#984, issue description; pytorch/pytorch#144203, issue description (Versions)
+    "rocm-amdgpu-ids-missing": (
+        "/opt/amdgpu/share/libdrm/amdgpu.ids: No such file or directory",
+        "amdgpu.ids: No such file or directory",
+    ),
+    # mkiol/dsnote#107, issue description; ROCm/rocBLAS#1300, issue description
+    "rocblas-tensile-library-unreadable": (
+        "rocBLAS error: Cannot read /app/extensions/amd/rocm/lib/rocblas/library/TensileLibrary.dat: No such file or directory",
+        "rocBLAS error: Cannot read /opt/rocm/rocblas/lib/rocblas/library/TensileLibrary.dat: No such file or directory",
+    ),
+    # ROCm/rocALUTION#197, issue description; etched-ai/open-oasis#27, issue description (same message, no answer there)
+    "hip-invalid-device-function": (
+        "HIP error: invalid device function",
+        "RuntimeError: HIP error: invalid device function",
+    ),
+    # Nerogar/OneTrainer#138, issue description; pytorch/pytorch#170511, issue description
+    "pip-torch-local-version-not-found": (
+        "ERROR: Could not find a version that satisfies the requirement torch==2.1.2+cu118 (from versions: 1.11.0, 1.12.0, 1.12.1, 1.13.0, 1.13.1, 2.0.0, 2.0.1, 2.1.0, 2.1.1, 2.1.2)",
+        "ERROR: No matching distribution found for torch==2.3.1+cu121",
+    ),
+    # lucidrains/self-rewarding-lm-pytorch#15, issue description; YaoYinYing/RFdiffusion#5, issue description (traceback's last line)
+    "torch-mps-placeholder-storage": (
+        "RuntimeError: Placeholder storage has not been allocated on MPS device!",
+        "RuntimeError: Placeholder storage has not been allocated on MPS device!",
+    ),
+    # Lux-AI-Challenge/Lux-Design-S3#21, issue description; jax-ml/jax#31723, issue description
+    "jaxlib-cpu-lacks-avx": (
+        "This version of jaxlib was built using AVX instructions, which your CPU and/or operating system do not support. This error is frequently encountered on macOS when running an x86 Python installation on ARM hardware. In this case, try installing an ARM build of Python. Otherwise, you may be able work around this issue by building jaxlib from source.",
+        "RuntimeError: This version of jaxlib was built using AVX instructions, which your CPU and/or operating system do not support. You may be able work around this issue by building jaxlib from source.",
+    ),
+    # PaddlePaddle/Paddle#43067, issue description; PaddlePaddle/Paddle#55939, comment by MooTong123, 2023-09-25
+    "paddle-avx-build-without-avx": (
+        "Error: Your machine doesn't support AVX, but the installed PaddlePaddle is avx core, you should reinstall paddlepaddle with no-avx core.",
+        " Your machine doesn't support AVX, but the installed paddlepaddle is avx core, you should reinstall paddlepaddle with no-avx core.",
+    ),
+    # Mined from public threads, round six (running on the GPU); each comment names the thread
+    # marqo-ai/marqo#101 (issue description); deepakn97/relationPrediction#37 (issue description, last traceback line)
+    "torch-cudnn-no-valid-algorithm": (
+        "RuntimeError: Unable to find a valid cuDNN algorithm to run convolution",
+        "RuntimeError: Unable to find a valid cuDNN algorithm to run convolution (try_all at /opt/conda/conda-bld/pytorch_1591914868920/work/aten/src/ATen/native/cudnn/Conv.cpp:693)",
+    ),
+    # tensorflow/tensorflow#36781 (issue description); tensorflow/tensorflow#9105 (issue description, quoted traceback); JianpingLin/M-LVC_CVPR2020#12 (issue description)
+    "tf-blas-launch-failed": (
+        "InternalError:  Blas GEMM launch failed : a.shape=(32, 116032), b.shape=(116032, 256), m=32, n=256, k=116032",
+        "> tensorflow.python.framework.errors_impl.InternalError: Blas SGEMM launch failed : a.shape=(10000, 784), b.shape=(784, 500), m=10000, n=500, k=784",
+        "InternalError (see above for traceback): Blas xGEMMBatched launch failed : a.shape=[5,2,3], b.shape=[5,3,810000], m=2, n=810000, k=3, batch_size=5",
+    ),
+    # pytorch/pytorch#15541 (issue description); Juyong/CaricatureFace#2 (issue description, last traceback line)
+    "torch-load-missing-cuda-device": (
+        " RuntimeError: Attempting to deserialize object on CUDA device 3 but torch.cuda.device_count() is 2. Please use torch.load with map_location to map your storages to an existing device.",
+        "RuntimeError: Attempting to deserialize object on CUDA device 1 but torch.cuda.device_count() is 1. Please use torch.load with map_location to map your storages to an existing device.",
+    ),
+    # xlang-ai/UnifiedSKG#12 (issue description, traceback); OFA-Sys/OFA#304 (issue description)
+    "torch-nccl-process-group-no-gpus": (
+        "RuntimeError: ProcessGroupNCCL is only supported with GPUs, no GPUs found!",
+    ),
+    # VCIP-RGBD/DFormer#2 (issue description, quoted); facebookresearch/detectron2#3972 (issue description, traceback)
+    "torch-default-process-group-missing": (
+        ">RuntimeError: Default process group has not been initialized, please make sure to call init_process_group.",
+        "RuntimeError: Default process group has not been initialized, please make sure to call init_process_group.",
+    ),
+    # huggingface/accelerate#663 (issue description); huggingface/transformers#20438 (second post, launcher output)
+    "deepspeed-cuda-visible-devices-ignored": (
+        "Detected CUDA_VISIBLE_DEVICES=2,4,5,7 but ignoring it because one or several of --include/--exclude/--num_gpus/--num_nodes cl args were used. If you want to use CUDA_VISIBLE_DEVICES don't pass any of these arguments to deepspeed.",
+        "    Detected CUDA_VISIBLE_DEVICES=GPU-460af155,GPU-457e4df4,GPU-08f1eba5,GPU-4793f3fd,GPU-cbc5b6ef,GPU-aa661638,GPU-a39d482a,GPU-dc0ceb93 but ignoring it because one or several of --include/--exclude/--num_gpus/--num_nodes cl args were used. If you want to use CUDA_VISIBLE_DEVICES don't pass any of these arguments to deepspeed.",
+    ),
+    # microsoft/onnxruntime#16307 (issue description, "To reproduce"); hacksider/Deep-Live-Cam#547 (issue description); triton-inference-server/onnxruntime_backend#249 (issue description)
+    "ort-bfc-arena-allocation-failed": (
+        "`Non-zero status code returned while running ReduceSum node. onnxruntime::BFCArena::AllocateRawInternal Failed to allocate memory for requested buffer of size 939524096` ",
+        "2024-09-05 15:15:49.9522079 [E:onnxruntime:, sequential_executor.cc:514 onnxruntime::ExecuteKernel] Non-zero status code returned while running FusedConv node. Name:'Conv_3' Status Message: D:\\a\\_work\\1\\s\\onnxruntime\\core\\framework\\bfc_arena.cc:376 onnxruntime::BFCArena::AllocateRawInternal Failed to allocate memory for requested buffer of size 643840",
+        "/onnxruntime_src/onnxruntime/core/framework/bfc_arena.cc:368 void* onnxruntime::BFCArena::AllocateRawInternal(size_t, bool, onnxruntime::Stream*, bool, onnxruntime::WaitNotificationFn) Failed to allocate memory for requested buffer of size 15728896",
+    ),
+    # microsoft/onnxruntime#10770 (issue title); NVIDIA/TensorRT#4254 (issue description); NVIDIA/TensorRT#948 (issue title)
+    "tensorrt-allocator-out-of-memory": (
+        "E:onnxruntime:Default, tensorrt_execution_provider.h:50 log] [2022-03-04 13:39:28 ERROR] ../rtSafe/safeRuntime.cpp (25) - Cuda Error in allocate: 2 (out of memory)",
+        "[E] [defaultAllocator.cpp::allocate::31] Error Code 1: Cuda Runtime (out of memory)",
+        "[E] [TRT] C:\\source\\rtSafe\\safeRuntime.cpp (25) - Cuda Error in nvinfer1::internal::DefaultAllocator::allocate: 2 (out of memory)",
+    ),
+    # NVIDIA/TensorRT-LLM#493 (issue description); ultralytics/ultralytics#14751 (issue description); VoltaML/voltaML-fast-stable-diffusion#15 (issue description); NVIDIA-AI-IOT/torch2trt#706 (issue description)
+    "tensorrt-tactic-skipped-memory-notice": (
+        "`[11/28/2023-15:47:38] [TRT] [W] UNSUPPORTED_STATESkipping tactic 4 due to insufficient memory on requested size of 66048 detected for tactic 0x000000000000001f.`",
+        "[07/28/2024-14:47:29] [TRT] [W] Tactic Device request: 538MB Available: 166MB. Device memory is insufficient to use tactic.",
+        "[07/28/2024-14:47:31] [TRT] [W] Skipping tactic 3 due to insuficient memory on requested size of 538 detected for tactic 4.",
+        "[12/09/2022-20:25:24] [TRT] [W] Requested amount of GPU memory (17179869184 bytes) could not be allocated. There may not be enough free memory for allocation to succeed.",
+        "[TensorRT] ERROR: Tactic Device request: 2304MB Available: 1536MB. Device memory is insufficient to use tactic.",
+    ),
+    # vllm-project/vllm#20305 (issue description, log); vllm-project/vllm#25837 (issue description, log)
+    "vllm-startup-free-memory-below-utilization": (
+        "[multiproc_executor.py:492] ValueError: Free memory on device (31.44/47.38 GiB) on startup is less than desired GPU memory utilization (0.95, 45.01 GiB). Decrease GPU memory utilization or reduce GPU memory used by other processes.",
+        "(EngineCore_DP0 pid=17374) ERROR 09-28 15:47:24 [core.py:718] ValueError: Free memory on device (3.22/4.0 GiB) on startup is less than desired GPU memory utilization (0.9, 3.6 GiB). Decrease GPU memory utilization or reduce GPU memory used by other processes.",
+    ),
+    # tensorflow/tensorflow#73487 (issue description; and a later comment by t-kalinowski)
+    "xla-gpu-timer-delay-kernel-notice": (
+        "W0000 00:00:1723232766.166398 1705064 gpu_timer.cc:114] Skipping the delay kernel, measurement accuracy will be reduced",
+        "2025-02-10 16:44:23.346297: E external/xla/xla/stream_executor/cuda/cuda_timer.cc:86] Delay kernel timed out: measured time has sub-optimal accuracy. There may be a missing warmup execution, please investigate in Nsight Systems.",
+    ),
 }
 
 
