@@ -179,8 +179,9 @@ class Screen:
 
     Most log lines match no signature, and one regex search per signature per line was the cost
     of explaining a big log. Each pattern's required literals (read from its parsed form) give a
-    key word; a line's words then pick the few signatures worth searching. A pattern whose
-    required text cannot be read is always searched. The screen may pass lines no signature
+    key word, one bounded on both sides inside the literal (an edge may sit inside a line's
+    word); a line's words then pick the few signatures worth searching. A pattern whose required
+    text gives no such word is always searched. The screen may pass lines no signature
     matches; it never drops one a signature would match.
     """
 
