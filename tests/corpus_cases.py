@@ -36,7 +36,8 @@ CORPUS = Path(__file__).resolve().parent / "corpus"
 # end of issue 22's sealed period (26/33 and 12/24 environment problems) and then read; the
 # seventh (collected in the next session, before anything was changed) was scored at that
 # session's start and end (20/29 -> 21/29 environment problems) and read in the session after.
-# The eighth (collected at the start of that session, before its changes were scored) is sealed.
+# The eighth (collected at the start of that session) was scored at its start and end (20/24
+# -> 21/24 environment problems) and then read.
 HOLDOUTS = tuple(
     Path(__file__).resolve().parent / name
     for name in (
@@ -50,7 +51,7 @@ HOLDOUTS = tuple(
         "corpus-holdout-8",
     )
 )
-SEALED: tuple[Path, ...] = (HOLDOUTS[7],)
+SEALED: tuple[Path, ...] = ()
 FIELDS = {"log", "url", "where", "framework", "class", "environment", "established", "expect"}
 
 

@@ -1209,6 +1209,8 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "mps-tf-numa-node-unidentified": (
         "2021-11-22 08:20:43.007615: I tensorflow/core/common_runtime/pluggable_device/pluggable_device_factory.cc:305] Could not identify NUMA node of platform GPU ID 0, defaulting to 0. Your kernel may not have been built with NUMA support.",
         "2023-02-21 15:59:02.375236: I tensorflow/core/common_runtime/pluggable_device/pluggable_device_factory.cc:306] Could not identify NUMA node of platform GPU ID 0, defaulting to 0. Your kernel may not have been built with NUMA support.",
+        # tensorflow/tensorflow#5986 (TensorFlow 0.12 on Windows, at error level)
+        "E c:\\tf_jenkins\\home\\workspace\\release-win\\device\\gpu\\os\\windows\\tensorflow\\core\\common_runtime\\gpu\\gpu_device.cc:586] Could not identify NUMA node of /job:localhost/replica:0/task:0/gpu:0, defaulting to 0.  Your kernel may not have been built with NUMA support.",
     ),
     # microsoft/WSL#10277 (a comment's log), microsoft/WSL#6014 (issue description)
     "tf-numa-node-file-unreadable": (
@@ -1474,6 +1476,22 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "xla-gpu-timer-delay-kernel-notice": (
         "W0000 00:00:1723232766.166398 1705064 gpu_timer.cc:114] Skipping the delay kernel, measurement accuracy will be reduced",
         "2025-02-10 16:44:23.346297: E external/xla/xla/stream_executor/cuda/cuda_timer.cc:86] Delay kernel timed out: measured time has sub-optimal accuracy. There may be a missing warmup execution, please investigate in Nsight Systems.",
+    ),
+    # Learned from the eighth held-out set, read after its end score; each comment names the thread
+    # NVIDIA/open-gpu-kernel-modules#526, NVIDIA/open-gpu-kernel-modules#635 (DKMS output)
+    "dkms-module-build-failed": (
+        "Error! Bad return status for module build on kernel: 6.4.1-zen1-1-zen (x86_64)",
+        "Error! Bad return status for module build on kernel: 6.8.10-300.fc40.x86_64 (x86_64)",
+    ),
+    # cupy/cupy#2781 (issue description), IshankGulati/Image-Processing-Mini-projects#2 (title)
+    "opencv-argument-not-numpy": (
+        "TypeError: lowerb is not a numpy array, neither a scalar",
+        "r = cv2.bitwise_and(r, r, mask=mask_inv) TypeError: src1 is not a numpy array, neither a scalar",
+    ),
+    # PaddlePaddle/Paddle3D#264 (issue description), PaddlePaddle/Paddle#27221 (title)
+    "paddle-conv-input-rank": (
+        "InvalidArgumentError: The input of Op(Conv) should be a 4-D or 5-D Tensor. But received: input's dimension is 3, input's shape is [1, 3, 3].",
+        "InvalidArgumentError: The input of Op(Conv) should be a 4-D or 5-D Tensor. But received: input's dimension is 3, input's shape is [1, 150, 150]",
     ),
 }
 
