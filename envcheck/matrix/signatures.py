@@ -179,7 +179,8 @@ def _code_when(row: Row, pattern: re.Pattern[str]) -> tuple[tuple[str, re.Patter
 # What a log can reveal about where it ran (envcheck.explain.log_facts); `code_on` keys.
 # "forked-worker": the log shows a process forked from a Python program (a DataLoader worker,
 # multiprocessing's fork start method), where CUDA used in the parent cannot be used again.
-LOG_PLATFORMS = frozenset({"windows", "wsl", "colab", "container", "forked-worker"})
+# "macos": no CUDA there at all, so a framework without a GPU is a CPU-only build, not a GPU gone.
+LOG_PLATFORMS = frozenset({"windows", "wsl", "colab", "container", "forked-worker", "macos"})
 
 
 def _code_on(row: Row) -> tuple[tuple[str, str, frozenset[str]], ...]:
