@@ -752,6 +752,9 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "/usr/local/cuda/include/crt/host_config.h:138:2: error: #error -- unsupported GNU version! gcc versions later than 8 are not supported!",
         # ggml-org/llama.cpp#9205 (gcc 14; the newer wording with the override flag)
         "#error -- unsupported GNU version! gcc versions later than 13 are not supported! The nvcc flag '-allow-unsupported-compiler' can be used to override this version check; however, using an unsupported host compiler may cause compilation failure or incorrect run time execution. Use at your own risk.",
+        # pytorch/vision#8492, davisking/dlib#1560 (MSVC prints "#error:" and blanks before "--")
+        "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v12.1\\include\\crt/host_config.h(153): fatal error C1189: #error:  -- unsupported Microsoft Visual Studio version! Only the versions between 2017 and 2022 (inclusive) are supported! The nvcc flag '-allow-unsupported-compiler' can be used to override this version check; however, using an unsupported host compiler may cause compilation failure or incorrect run time execution. Use at your own risk.",
+        "c:\\program files\\nvidia gpu computing toolkit\\cuda\\v9.0\\include\\crt/host_config.h(133): fatal error C1189: #error: -- unsupported Microsoft Visual Studio version! Only the versions 2012, 2013, 2015 and 2017 are supported!",
     ),
     "cuda-header-not-found": (
         # wang-xinyu/tensorrtx#2
@@ -1493,6 +1496,133 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "InvalidArgumentError: The input of Op(Conv) should be a 4-D or 5-D Tensor. But received: input's dimension is 3, input's shape is [1, 3, 3].",
         "InvalidArgumentError: The input of Op(Conv) should be a 4-D or 5-D Tensor. But received: input's dimension is 3, input's shape is [1, 150, 150]",
     ),
+    # AlexeyAB/darknet#86 (issue description, nvidia-smi.exe output, wrapped there); JosephKJ/OWOD#81 (issue description)
+    "nvidia-smi-gpu-lost": (
+        "Unable to determine the device handle for GPU 0000:03:00.0: GPU is lost.  Reboot",
+        "Unable to determine the device handle for GPU 0000:02:00.0: GPU is lost. Reboot the system to recover this GPU",
+    ),
+    # NVIDIA/open-gpu-kernel-modules#862 (comment by cyril23, 2025-07-26, nvidia-smi's output)
+    "nvidia-smi-no-devices-found": ("No devices were found",),
+    # brucefan1983/GPUMD#738 (issue title); NVIDIA/nccl#102 (issue description)
+    "nvcc-libstdcxx-parameter-packs": (
+        "/usr/include/c++/11/bits/std_function.h:530:146: error: parameter packs not expanded with \u2018...\u2019:",
+        "/usr/include/c++/6/tuple:605:4: error: parameter packs not expanded with \u2018...\u2019:",
+    ),
+    # levihsu/OOTDiffusion#65 (issue description); Tiiiger/QPyTorch#45 (issue description, the ninja output)
+    "nvcc-unknown-dependency-option": (
+        "编译报错 nvcc fatal   : Unknown option '-generate-dependencies-with-compile'",
+        "nvcc fatal   : Unknown option '-generate-dependencies-with-compile'",
+    ),
+    # facebookresearch/detectron2#3098 (issue description, the build output); loki-47-6F-64/sunshine#361 (issue description)
+    "nvcc-std-value-not-defined": (
+        "    nvcc fatal   : Value 'c++14' is not defined for option 'std'",
+        "nvcc fatal   : Value 'c++17' is not defined for option 'std'",
+    ),
+    # HKUST-Aerial-Robotics/Stereo-RCNN#63 (issue title); THUDM/CogDL#372 (issue description, the import-time warning)
+    "torch-cpp-extension-cl-not-found": (
+        "C:\\Users\\ahmed\\Anaconda2\\envs\\gp3\\lib\\site-packages\\torch\\utils\\cpp_extension.py:184: UserWarning: Error checking compiler version for cl: [WinError 2] The system cannot find the file specified warnin",
+        "> c:\\ProgramData\\Anaconda3\\envs\\d2l\\lib\\site-packages\\torch\\utils\\cpp_extension.py:316: UserWarning: Error checking compiler version for cl: [WinError 2] 系统找不到指定的文件。",
+    ),
+    # BlueBrain/morphoclass#63 (issue description, docker build output); TUMFTM/teleoperated_driving#1 (issue description, docker build output)
+    "apt-nvidia-repo-key-missing": (
+        "  The following signatures couldn't be verified because the public key is not available: NO_PUBKEY A4B469963BF863CC",
+        "0.777   The following signatures couldn't be verified because the public key is not available: NO_PUBKEY A4B469963BF863CC",
+    ),
+    # torch/cutorch#437 (issue description); ggml-org/llama.cpp#6727 (issue description, make output)
+    "gcc-cc1plus-missing": (
+        "gcc: error trying to exec 'cc1plus': execvp: No such file or directory",
+        "gcc: fatal error: cannot execute \u2018cc1plus\u2019: execvp: No such file or directory",
+    ),
+    # nagadomi/waifu2x-caffe-ubuntu#9 (build output in the issue); open-mmlab/mmdeploy#177 (build output in the issue)
+    "nvcc-deprecated-gpu-targets-notice": (
+        "nvcc warning : The 'compute_35', 'compute_37', 'compute_50', 'sm_35', 'sm_37' and 'sm_50' architectures are deprecated, and may be removed in a future release (Use -Wno-deprecated-gpu-targets to suppress warning).",
+        "nvcc warning : The 'compute_20', 'sm_20', and 'sm_21' architectures are deprecated, and may be removed in a future release (Use -Wno-deprecated-gpu-targets to suppress warning).",
+    ),
+    # NVIDIA/apex#1748 (issue description); NVIDIA/apex#955 (comment by ptrblck, 2020-10-28)
+    "apex-cuda-version-mismatch": (
+        "RuntimeError: Cuda extensions are being compiled with a version of Cuda that does not match the version used to compile Pytorch binaries.  Pytorch binaries were compiled with Cuda 12.1.",
+        "RuntimeError: Cuda extensions are being compiled with a version of Cuda that does not match the version used to compile Pytorch binaries.  Pytorch binaries were compiled with Cuda 10.2.",
+    ),
+    # open-mmlab/mmdetection#4058 (issue description); open-mmlab/mmcv#2236 (issue description)
+    "mmcv-version-incompatible": (
+        "AssertionError: MMCV==1.1.4 is used but incompatible. Please install mmcv>=1.1.5, <=1.3.",
+        "AssertionError: MMCV==1.3.9 is used but incompatible. Please install mmcv>=(1, 3, 13, 0, 0, 0), <(1, 7, 0, 0, 0, 0).",
+    ),
+    # facebookresearch/pytorch3d#1406 (issue description, build output); paulengstler/invisible-stitch#4 (build output in a comment)
+    "torch-cuda-minor-version-mismatch-notice": (
+        "/opt/conda/envs/faceverse/lib/python3.10/site-packages/torch/utils/cpp_extension.py:803: UserWarning: The detected CUDA version (11.3) has a minor version mismatch with the version that was used to compile PyTorch (11.2). Most likely this shouldn't be a problem.",
+        "      /home2/s20225561/.conda/envs/invisible_stitch/lib/python3.10/site-packages/torch/utils/cpp_extension.py:418: UserWarning: The detected CUDA version (12.3) has a minor version mismatch with the version that was used to compile PyTorch (12.1). Most likely this shouldn't be a problem.",
+    ),
+    # Mined from public threads, round seven (the Hugging Face and LLM-serving stack); each comment names the thread
+    # pytorch/pytorch#127271 (issue description, traceback); pytorch/pytorch#157242 (pull request description, quoted traceback)
+    "torch-inductor-triton-key-missing": (
+        "LoweringException: ImportError: cannot import name 'triton_key' from 'triton.compiler.compiler' (/home/yanbingj/anaconda3/envs/sam/lib/python3.10/site-packages/triton/compiler/compiler.py)",
+        "ImportError: cannot import name 'triton_key' from 'triton.compiler.compiler' (/home/jansel/pytorch/triton/compiler/compiler.py)",
+    ),
+    # vllm-project/vllm#11584 (pull request description); helicalAI/helical#234 (pull request description); alipay/PainlessInferenceAcceleration#35 (issue description)
+    "triton-out-of-resources-shared-memory": (
+        "triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 65536, Hardware limit: 49152. Reducing block sizes or `num_stages` may help.",
+        "OutOfResources: out of resource: shared memory, Required: 147456, Hardware limit: 101376. Reducing block sizes or `num_stages` may help.",
+        "triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 163842, Hardware limitation: 101376. reducing the block size or `num_stages` may help",
+    ),
+    # AutoGPTQ/AutoGPTQ#249 (issue description); PromtEngineer/localGPT#402 (issue description); AutoGPTQ/AutoGPTQ#751 (issue description)
+    "autogptq-cuda-extension-missing": (
+        "CUDA kernels for auto_gptq are not installed, this will result in very slow inference speed. This may because:",
+        "CUDA extension not installed.",
+        "2023-08-23 13:49:27,776 - WARNING - qlinear_old.py:16 - CUDA extension not installed.",
+        "WARNING:auto_gptq.nn_modules.qlinear.qlinear_cuda:CUDA extension not installed.",
+    ),
+    # AnswerDotAI/ModernBERT#145 (issue description); 1038lab/ComfyUI-QwenVL#3 (issue description)
+    "transformers-unknown-model-type": (
+        "ValueError: The checkpoint you are trying to load has model type `modernbert` but Transformers does not recognize this architecture. This could be because of an issue with the checkpoint, or because your version of Transformers is out of date.",
+        "ERROR: The checkpoint you are trying to load has model type `qwen3_vl` but Transformers does not recognize this architecture. This could be because of an issue with the checkpoint, or because your version of Transformers is out of date.",
+    ),
+    # hustvl/Senna#17 (issue description); Nojahhh/ComfyUI_GLM4_Wrapper#3 (issue description)
+    "transformers-quantized-modules-offloaded": (
+        "ValueError: Some modules are dispatched on the CPU or the disk. Make sure you have enough GPU RAM to fit the quantized model. If you want to dispatch the model on the CPU or the disk while keeping these modules in 32-bit, you need to set 'load_in_8bit_fp32_cpu_offload=True' and pass a custom 'device_map' to 'from_pretrained'.",
+        "Some modules are dispatched on the CPU or the disk. Make sure you have enough GPU RAM to fit the quantized model. If you want to dispatch the model on the CPU or the disk while keeping these modules in 32-bit, you need to set `load_in_8bit_fp32_cpu_offload=True` and pass a custom `device_map` to `from_pretrained`. Check https://huggingface.co/docs/transformers/main/en/main_classes/quantization#offload-between-cpu-and-gpu for more details.",
+    ),
+    # KoboldAI/KoboldAI-Client#382 (issue description); OpenGVLab/InternVL#1015 (issue title)
+    "transformers-pad-token-open-end-notice": (
+        "Setting `pad_token_id` to `eos_token_id`:50256 for open-end generation.",
+        "Setting `pad_token_id` to `eos_token_id`:151645 for open-end generation.",
+    ),
+    # KoboldAI/KoboldAI-Client#382 (issue description); mosaicml/llm-foundry#118 (pull request description)
+    "transformers-attention-mask-not-set-notice": (
+        "The attention mask and the pad token id were not set. As a consequence, you may observe unexpected behavior. Please pass your input's `attention_mask` to obtain reliable results.",
+    ),
+    # yuanzhoulvpi2017/zero_nlp#49 (issue title); h2oai/h2o-llmstudio#70 (issue description)
+    "transformers-use-cache-gradient-checkpointing-notice": (
+        "`use_cache=True` is incompatible with gradient checkpointing. Setting `use_cache=False`...",
+        "`use_cache=True is incompatible with gradient checkpointing. Setting use_cache=False...`",
+    ),
+    # AUTOMATIC1111/stable-diffusion-webui#8554 (issue description); ai-dock/stable-diffusion-webui#6 (issue description)
+    "sd-webui-torch-cannot-use-gpu": (
+        "AssertionError: Torch is not able to use GPU; add --skip-torch-cuda-test to COMMANDLINE_ARGS variable to disable this check",
+        "`RuntimeError: Torch is not able to use GPU; add --skip-torch-cuda-test to COMMANDLINE_ARGS variable to disable this check`",
+    ),
+    # bitsandbytes-foundation/bitsandbytes#1467 (issue description); bitsandbytes-foundation/bitsandbytes#1409 (issue description)
+    "bitsandbytes-native-library-not-loaded": (
+        "ERROR:bitsandbytes.cextension:Could not load bitsandbytes native library: libcusparse.so.11: cannot open shared object file: No such file or directory",
+        "Could not load bitsandbytes native library: /d1/.conda/newcmoe/lib/python3.10/site-packages/bitsandbytes/libbitsandbytes_cpu.so: cannot open shared object file: No such file or directory",
+    ),
+    # bitsandbytes-foundation/bitsandbytes#693 (issue title); bitsandbytes-foundation/bitsandbytes#1467 (issue title)
+    "bitsandbytes-native-library-none": (
+        "AttributeError: 'NoneType' object has no attribute 'cquantize_blockwise_fp16_nf4'",
+        "AttributeError: 'NoneType' object has no attribute 'cquantize_blockwise_fp16_fp4'",
+    ),
+    # abetlen/llama-cpp-python#1994 (issue description); utilityai/llama-cpp-rs#866 (pull request description)
+    "llama-cpp-unknown-model-architecture": (
+        "llama_model_load: error loading model: error loading model architecture: unknown model architecture: 'llama4'",
+        "2025-11-20T14:07:26.318944Z ERROR load_from_file: llama-cpp-2: error loading model: error loading model architecture: unknown model architecture: 'qwen3vlmoe' module=\"llama.cpp::llama_model_load\"",
+    ),
+    # claraverse-space/ClaraVerse#49 (issue description); zhaohb/ollama_ov#6 (issue description)
+    "ollama-no-compatible-gpus": (
+        'time=2025-04-29T20:11:09.132Z level=INFO source=gpu.go:377 msg="no compatible GPUs were discovered"',
+        'time=2025-04-14T07:08:45.375Z level=INFO source=gpu.go:377 msg="no compatible GPUs were discovered"',
+    ),
+    # ComputationalRadiationPhysics/cuda_memtest#45 (issue description); ggml-org/llama.cpp#13527 (issue description)
+    "cmake-no-cuda-compiler": ("  No CMAKE_CUDA_COMPILER could be found.",),
 }
 
 
