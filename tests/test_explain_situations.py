@@ -526,7 +526,9 @@ def test_tensorflow_without_a_gpu_on_macos_is_a_cpu_only_install(answer: str) ->
     # answer there is the CPU-only framework alone, not a GPU gone (holdout-8's Apple Silicon
     # case, whose log did not show macOS, asked for exactly this). Elsewhere it stays no-gpu.
     call = ">>> tf.config.list_physical_devices('GPU')"
-    mac = "/Users/me/miniforge3/lib/python3.11/site-packages/tensorflow/__init__.py:1: UserWarning: x"
+    mac = (
+        "/Users/me/miniforge3/lib/python3.11/site-packages/tensorflow/__init__.py:1: UserWarning: x"
+    )
     linux = "/home/me/venv/lib/python3.11/site-packages/tensorflow/__init__.py:1: UserWarning: x"
     on_mac = explain([mac, call, answer])
     finding = only(on_mac, "framework-cpu-only")
