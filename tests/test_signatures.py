@@ -493,6 +493,8 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "Loaded runtime CuDNN library: 7.5.0 but source was compiled with: 7.6.5.  CuDNN library major and minor version needs to match or have higher minor version in case of CuDNN 7.0 or later version. If using a binary install, upgrade your CuDNN library.",
         # §7 row 6, TF 2.19 on Kaggle (9.1.0 vs 9.3.0), 2.16+ path prefix
         "E external/local_xla/xla/stream_executor/cuda/cuda_dnn.cc:447] Loaded runtime CuDNN library: 9.1.0 but source was compiled with: 9.3.0.  CuDNN library needs to have matching major version and equal or higher minor version.",
+        # jade-hpc-gpu/jade-hpc-gpu.github.io#86 (the line as quoted there, with "the source")
+        "Loaded runtime CuDNN library: 7.0.5 but the source was compiled with: 7.1.4.",
     ),
     "cudnn-runtime-compiled-mismatch-encoded": (
         # §7 row 6b verbatim (TF 1.5-1.8)
@@ -1623,6 +1625,22 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     ),
     # ComputationalRadiationPhysics/cuda_memtest#45 (issue description); ggml-org/llama.cpp#13527 (issue description)
     "cmake-no-cuda-compiler": ("  No CMAKE_CUDA_COMPILER could be found.",),
+    # Learned from the ninth held-out set, read after its end score; each comment names the thread
+    # NVIDIA/object-detection-tensorrt-example#2 (issue description)
+    "ngc-container-cpu-without-avx": (
+        "ERROR: This container was built for CPUs supporting at least the AVX instruction set, but",
+    ),
+    # debpalash/VoiceStudio#889 (uv's error and hint without backticks)
+    "uv-no-distribution-for-current-platform": (
+        "error: Distribution torch==2.8.0 \u2026 doesn't have a source distribution or wheel for the current platform",
+    ),
+    "uv-no-wheel-for-platform": (
+        "hint: You're on macOS (macosx_15_0_x86_64), but torch (v2.8.0) only has wheels for macosx_11_0_arm64",
+    ),
+    # void-linux/void-packages#14377 (nvidia-settings' output)
+    "nvidia-settings-driver-not-loaded": ("ERROR: NVIDIA driver is not loaded",),
+    # jax-ml/jax#705 (issue description)
+    "jax-vmap-inconsistent-axis-sizes": ("got inconsistent map dimension sizes: set([10, 2])",),
 }
 
 
