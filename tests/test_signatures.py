@@ -23,7 +23,7 @@ from envcheck.explain.log_findings import without_replaced
 from envcheck.explain.matcher import LogHit, clean_line, match_lines
 from envcheck.findings import CODES, Severity
 from envcheck.matrix.rows import MatrixDataError
-from envcheck.matrix.signatures import FILE, FILES, Signature, load_signatures
+from envcheck.matrix.signatures import FILE, FILES, Signature, load_log_frameworks, load_signatures
 
 ROOT = Path(__file__).resolve().parents[1]
 MATRIX = ROOT / "matrix"
@@ -2493,3 +2493,23 @@ def test_the_signature_files_share_one_table_of_sources(data_copy: Path) -> None
     (data_copy / other).write_text(text.replace("[sources]\n", f"[sources]\n{line}\n", 1))
     with pytest.raises(MatrixDataError, match="'macos-no-cuda' is also in"):
         load_signatures(data_copy)
+
+
+def test_framework_rows_cite_from_the_same_shared_table(data_copy: Path) -> None:
+    # The [[framework]] rows of the frameworks file see the sources the [[signature]] rows of
+    # that file see, the general file's included: one table, not one per kind of row.
+    other = next(name for name in FILES if name != FILE)
+    text = (data_copy / other).read_text(encoding="utf-8")
+    old = 'id = "tensorflow"\nframework = "TensorFlow"\n'
+    assert text.count(old) == 1
+    start = text.index(old)
+    line = 'source = ["install-tensorflow"]\n'
+    at = text.index(line, start)
+    cited = (
+        text[:at] + 'source = ["install-tensorflow", "macos-no-cuda"]\n' + text[at + len(line) :]
+    )
+    (data_copy / other).write_text(cited, encoding="utf-8")
+    assert load_log_frameworks(data_copy)["tensorflow"].sources == (
+        "install-tensorflow",
+        "macos-no-cuda",
+    )

@@ -327,10 +327,11 @@ class LogFramework:
 def load_log_frameworks(directory: Path) -> dict[str, LogFramework]:
     """The `[[framework]]` rows of FRAMEWORKS_FILE by id: one per LOG_FRAMEWORKS name and one
     "other", each citing its source."""
-    data = read_toml(directory, FRAMEWORKS_FILE)
-    sources = read_sources(data, FRAMEWORKS_FILE)
+    # (The signature files' one table of sources, as their [[signature]] rows see it.)
+    data = {name: read_toml(directory, name) for name in FILES}
+    sources = _shared_sources(data)
     found: dict[str, LogFramework] = {}
-    for row in table_rows(data, FRAMEWORKS_FILE, "framework", sources):
+    for row in table_rows(data[FRAMEWORKS_FILE], FRAMEWORKS_FILE, "framework", sources):
         identifier = row.string("id")
         if identifier not in LOG_FRAMEWORKS | {"other"} or identifier in found:
             raise row.error("id", f"{identifier!r} is a duplicate or not a log framework")
