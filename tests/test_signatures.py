@@ -482,6 +482,11 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         # §6.2
         "Please make sure cudnn_cnn_infer64_8.dll is in your library path!",
     ),
+    "cudnn-sublibrary-not-located": (
+        # PaddlePaddle/Paddle#54767 (its title and log), ILikeAI/AlwaysReddy#40 (its title)
+        "Could not locate cudnn_ops_infer64_8.dll. Please make sure it is in your library path!",
+        "Could not locate cudnn_cnn_infer64_8.dll. Please make sure it is in your library path!",
+    ),
     "zlibwapi-missing": (
         # §6.2 (microsoft/onnxruntime#17510)
         "Could not locate zlibwapi.dll. Please make sure it is in your library path!",
