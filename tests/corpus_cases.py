@@ -40,6 +40,8 @@ CORPUS = Path(__file__).resolve().parent / "corpus"
 # -> 21/24 environment problems) and then read.
 # The ninth (collected in the same session after the eighth's end score) was scored at its
 # start and at that session's end (10/17 both times) and then read.
+# The tenth (collected blind at the start of the 2026-12-07 session, 30 logs, 21 environment
+# problems) is sealed: scored at its start (a8c2406: 15/21) and to be scored at the end.
 HOLDOUTS = tuple(
     Path(__file__).resolve().parent / name
     for name in (
@@ -52,9 +54,10 @@ HOLDOUTS = tuple(
         "corpus-holdout-7",
         "corpus-holdout-8",
         "corpus-holdout-9",
+        "corpus-holdout-10",
     )
 )
-SEALED: tuple[Path, ...] = ()
+SEALED: tuple[Path, ...] = (HOLDOUTS[9],)
 FIELDS = {"log", "url", "where", "framework", "class", "environment", "established", "expect"}
 
 

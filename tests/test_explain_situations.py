@@ -536,3 +536,38 @@ def test_tensorflow_without_a_gpu_on_macos_is_a_cpu_only_install(answer: str) ->
     assert "no-gpu" not in codes(on_mac)
     on_linux = explain([linux, call, answer])
     assert "no-gpu" in codes(on_linux) and "framework-cpu-only" not in codes(on_linux)
+
+
+# Yankai96/IBISAgent#2: the end of pip's output as it failed to build flash-attn (verbatim).
+_PIP_BUILD_WITHOUT_TORCH = (
+    "      ModuleNotFoundError: No module named 'torch'",
+    "      [end of output]",
+    "  note: This error originates from a subprocess, and is likely not a problem with pip.",
+    "ERROR: Failed to build 'flash-attn' when getting requirements to build wheel",
+)
+
+
+def test_a_framework_python_cannot_import_is_missing_from_that_interpreter() -> None:
+    found = explain(["ModuleNotFoundError: No module named 'tensorflow'"]).findings
+    assert [(f.code, f.severity.value) for f in found] == [("framework-missing", "error")]
+    assert "sys.executable" in found[0].fix
+
+
+def test_a_framework_missing_only_in_pips_isolated_build_is_the_isolation() -> None:
+    explanation = explain(list(_PIP_BUILD_WITHOUT_TORCH))
+    assert "pip-build" in explanation.facts.platforms
+    assert codes(explanation) == {"usage-pitfall"}
+    assert "--no-build-isolation" in explanation.findings[0].fix
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ModuleNotFoundError: No module named 'torch_scatter'",
+        "ModuleNotFoundError: No module named 'tensorflow.contrib'",
+        "ModuleNotFoundError: No module named 'torch._C'",
+        "ModuleNotFoundError: No module named 'jax_cuda12_plugin'",
+    ],
+)
+def test_a_frameworks_submodule_or_add_on_is_no_missing_framework(line: str) -> None:
+    assert "framework-missing" not in codes(explain([line]))

@@ -96,6 +96,24 @@ _PLATFORM_MARKERS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
         ("_worker_loop", "DataLoader worker", "popen_fork", "forked subprocess", "process.py"),
         "forked-worker",
     ),
+    # pip building a package from source in its isolated build environment (PEP 517): its
+    # temporary prefix, its build hooks and its progress lines. There the program's own
+    # packages (an installed torch) are not importable.
+    (
+        re.compile(
+            r"pip-build-env-|\b(?:get_requires_for_build_wheel|prepare_metadata_for_build_wheel)\b"
+            r"|[Gg]etting requirements to build wheel|Preparing metadata \(pyproject\.toml\)"
+        ),
+        (
+            "pip-build-env-",
+            "get_requires_for_build_wheel",
+            "prepare_metadata_for_build_wheel",
+            "Getting requirements to build wheel",
+            "getting requirements to build wheel",
+            "Preparing metadata (pyproject.toml)",
+        ),
+        "pip-build",
+    ),
     # macOS: a home directory (/Users/NAME/, not C:/Users/), Homebrew's prefix, the
     # python.org framework build, a macOS wheel tag, a dynamic library's suffix, uname. (Not
     # Windows' C:/Users/ nor WSL's /mnt/c/Users/.)

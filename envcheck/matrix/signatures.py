@@ -180,7 +180,11 @@ def _code_when(row: Row, pattern: re.Pattern[str]) -> tuple[tuple[str, re.Patter
 # "forked-worker": the log shows a process forked from a Python program (a DataLoader worker,
 # multiprocessing's fork start method), where CUDA used in the parent cannot be used again.
 # "macos": no CUDA there at all, so a framework without a GPU is a CPU-only build, not a GPU gone.
-LOG_PLATFORMS = frozenset({"windows", "wsl", "colab", "container", "forked-worker", "macos"})
+# "pip-build": pip building a package in its isolated build environment, where the packages
+# of the environment it installs into (an installed torch) cannot be imported.
+LOG_PLATFORMS = frozenset(
+    {"windows", "wsl", "colab", "container", "forked-worker", "macos", "pip-build"}
+)
 
 
 def _code_on(row: Row) -> tuple[tuple[str, str, frozenset[str]], ...]:
