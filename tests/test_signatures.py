@@ -1655,6 +1655,89 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "nvidia-settings-driver-not-loaded": ("ERROR: NVIDIA driver is not loaded",),
     # jax-ml/jax#705 (issue description)
     "jax-vmap-inconsistent-axis-sizes": ("got inconsistent map dimension sizes: set([10, 2])",),
+    # Mined from public threads, round eight (compiled add-ons and version locks: PyG and
+    # torchvision, DGL, mmcv, TF op libraries, Addons, Keras 2, NumPy, protobuf, TensorBoard,
+    # MXNet, Caffe); each comment names the thread
+    # rusty1s/pytorch_scatter#187 (issue description); Linaqruf/kohya-trainer#164 (issue description)
+    "torch-extension-cuda-build-differs": (
+        "RuntimeError: Detected that PyTorch and torch_scatter were compiled with different CUDA versions. PyTorch has CUDA version 11.0 and torch_scatter has CUDA version 11.2. Please reinstall the torch_scatter that matches your PyTorch install.",
+        "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA versions. PyTorch has CUDA Version=11.7 and torchvision has CUDA Version=11.6. Please reinstall the torchvision that matches your PyTorch install.",
+    ),
+    # securefederatedai/openfederatedlearning#999 (issue description, the reproducer); pytorch/pytorch#131668 (issue description, the smoke test's output)
+    "torch-numpy-bridge-unavailable": (
+        "RuntimeError: Numpy is not available",
+        "RuntimeError: Could not infer dtype of numpy.int64",
+    ),
+    # open-mmlab/mmrotate#24 (issue description); Huang-ShiRui/Semi-UIR#30 (issue description)
+    "mmcv-ops-extension-missing": (
+        "No module named 'mmcv._ext'",
+        "ModuleNotFoundError: No module named 'mmcv._ext'",
+    ),
+    # dmlc/dgl#7438 (comment by jbm-composer, 2024-06-26, the traceback's last line); snu-micc/LocalMapper#5 (issue description)
+    "dgl-graphbolt-library-for-torch-missing": (
+        "FileNotFoundError: Cannot find DGL C++ graphbolt library at /home/james/src/jbm/dgl/python/dgl/graphbolt/libgraphbolt_pytorch_2.3.0.so",
+        "ImportError: Cannot load Graphbolt C++ library",
+    ),
+    # tensorflow/text#961 (issue description); google/sentencepiece#212 (issue description, the traceback's last line)
+    "tf-op-library-undefined-tensorflow-symbol": (
+        "NotFoundError: /usr/local/lib/python3.7/dist-packages/tensorflow_text/python/metrics/_text_similarity_metric_ops.so: undefined symbol: _ZN10tensorflow8OpKernel11TraceStringEPNS_15OpKernelContextEb",
+        "tensorflow.python.framework.errors_impl.NotFoundError: /opt/conda/lib/python3.6/site-packages/tf_sentencepiece/_sentencepiece_processor_ops.so: undefined symbol: _ZN10tensorflow8internal21CheckOpMessageBuilder9NewStringEv",
+    ),
+    # Samsung/ONE#10481 (comment by seanshpark, 2023-03-08, both lines of the warning)
+    "tfa-python-ops-version-unsupported": (
+        "/usr/share/one/bin/venv/lib/python3.8/site-packages/tensorflow_addons/utils/ensure_tf_install.py:53: UserWarning: Tensorflow Addons supports using Python ops for all Tensorflow versions above or equal to 2.5.0 and strictly below 2.8.0 (nightly versions are not supported).",
+        " The versions of TensorFlow you are currently using is 2.8.0 and is not supported.",
+    ),
+    # tensorflow/tensorflow#48799 (issue description, the traceback's last line); karaage0703/karaage-ai-book#37 (issue description, the traceback's last line)
+    "keras-newer-than-tensorflow": (
+        "AttributeError: module 'tensorflow.compat.v2.__internal__' has no attribute 'tf2'",
+        "ImportError: cannot import name 'get_config' from 'tensorflow.python.eager.context' (/usr/local/lib/python3.7/dist-packages/tensorflow_core/python/eager/context.py)",
+    ),
+    # scikit-hep/pyhf#1683 (issue description); naurril/SUSTechPOINTS#44 (issue description, the first log line)
+    "keras-metric-registered-twice": (
+        "tensorflow.python.framework.errors_impl.AlreadyExistsError: Another metric with the same name already exists.",
+        "2021-11-04 07:55:23.631303: E tensorflow/core/lib/monitoring/collection_registry.cc:77] Cannot register 2 metrics with the same name: /tensorflow/api/keras/optimizers",
+    ),
+    # tensorflow/tensorflow#34354 (issue description, the traceback's last line)
+    "tf-cudart-symbol-not-found": (
+        "tensorflow.python.framework.errors_impl.InternalError: cudaGetDevice() failed. Status: cudaGetErrorString symbol not found.",
+    ),
+    # dmlc/dgl#5427 (issue description); dmlc/dgl#5622 (comment by sumenties, 2023-05-04)
+    "dgl-cuda-device-api-not-enabled": (
+        "dgl._ffi.base.DGLError: [14:00:04] /opt/dgl/src/runtime/c_runtime_api.cc:82: Check failed: allow_missing: Device API cuda is not enabled. Please install the cuda version of dgl.",
+        "DGLError: [15:53:54] /opt/dgl/src/runtime/c_runtime_api.cc:82: Check failed: allow_missing: Device API cuda is not enabled. Please install the cuda version of dgl.",
+    ),
+    # Xt-cyh/CoDI-Eval#4 (issue description); martinResearch/DEODR#152 (pull request description)
+    "numpy-binary-size-changed": (
+        "ValueError: numpy.dtype size changed, may indicate binary incompatibility. Expected 96 from C header, got 88 from PyObject",
+        "numpy.ndarray size changed, may indicate binary incompatibility. Expected 88 from C header, got 80 from PyObject",
+    ),
+    # actigraph/agcounts#28 (issue description); mjhydri/BeatNet#26 (issue description)
+    "numpy-removed-attribute": (
+        "AttributeError: `np.float_` was removed in the NumPy 2.0 release. Use `np.float64` instead.",
+        "AttributeError: module 'numpy' has no attribute 'float'.",
+    ),
+    # wmdebrito/googleOTP-to-andOTP#9 (issue description); protocolbuffers/protobuf#12938 (issue description)
+    "protobuf-runtime-older-than-generated-code": (
+        "ImportError: cannot import name 'builder' from 'google.protobuf.internal' (/home/petr/soubory/programovani/blenderkit/googleOTP-to-andOTP/venv/lib/python3.11/site-packages/google/protobuf/internal/__init__.py)",
+        "ImportError: cannot import name 'builder'",
+    ),
+    # tensorflow/tensorboard#3443 (issue description, the error it quotes)
+    "tensorboard-duplicate-plugins": ("ValueError: Duplicate plugins for name projector",),
+    # Nerogar/OneTrainer#504 (issue description, relevant log output); Akegarasu/lora-scripts#656 (issue description)
+    "tensorboard-without-tensorflow-notice": (
+        "TensorFlow installation not found - running with reduced feature set.",
+    ),
+    # apache/mxnet#3739 (issue description); apache/mxnet#260 (issue description, older wording)
+    "mxnet-built-without-cuda": (
+        "mxnet.base.MXNetError: [11:28:30] src/storage/storage.cc:78: Compile with USE_CUDA=1 to enable GPU usage",
+        "mxnet.base.MXNetError: [16:53:11] src/storage/storage.cc:43: Please compile with CUDA enabled",
+    ),
+    # anhttran/3dmm_cnn#30 (issue description); alexgkendall/SegNet-Tutorial#59 (issue description)
+    "caffe-cpu-only-gpu-mode": (
+        "F0107 18:26:07.968050  3245 common.cpp:66] Cannot use GPU in CPU-only Caffe: check mode.",
+        "F0822 21:57:53.386196 38133 conv_layer.cpp:71] Cannot use GPU in CPU-only Caffe: check mode.",
+    ),
 }
 
 
