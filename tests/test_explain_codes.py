@@ -61,6 +61,22 @@ def codes(line: str) -> set[str]:
             "CUDA error 222: the provided PTX was compiled with an unsupported toolchain.",
             "driver-too-old",
         ),
+        # numba's table lacks the value: its number alone (numba's driver.py
+        # _check_ctypes_error); public notes quote these lines (a linker error on a cluster
+        # whose driver is older than the toolkit's PTX, a README's troubleshooting section, a
+        # kernel's out-of-bounds copy)
+        (
+            "numba.cuda.cudadrv.driver.LinkerError: [222] Call to cuLinkAddData results in UNKNOWN_CUDA_ERROR",
+            "driver-too-old",
+        ),
+        (
+            "numba.cuda.cudadrv.error.CudaSupportError: Error at driver init: Call to cuInit results in UNKNOWN_CUDA_ERROR (804)",
+            "driver-library-mismatch",
+        ),
+        (
+            "numba.cuda.cudadrv.driver.CudaAPIError: [700] Call to cuMemcpyDtoH results in UNKNOWN_CUDA_ERROR",
+            "program-error",
+        ),
         # 303: libcuda not loadable
         ("failed call to cuInit: CUresult(303)", "driver-missing"),
         # 803 / 804
@@ -116,6 +132,8 @@ def test_the_usual_cause_comes_with_the_alternative() -> None:
 def test_a_number_alone_or_in_another_context_is_not_read_as_a_cuda_code() -> None:
     assert not codes("Epoch 35/100 - loss: 0.35")
     assert not codes("HTTP error code 100 from the proxy")
+    # (a number in brackets is numba's only before its "Call to cu...")
+    assert not codes("[222] Call to the support line results in a ticket")
 
 
 # A CUDA runtime string too short to mean anything alone is read where a CUDA error form prints

@@ -224,6 +224,12 @@ def load_error_codes(directory: Path) -> ErrorCodes:
 _NUMBER_FORMS = (
     r"(?:CUDA error|CUDA Error|CUDA failure|cuda runtime error|CUresult|cudaError|CUDA_ERROR"
     r"|(?:CUDA|cuda)[\w ]{{0,20}}? error code)[: =]*\(?{number}\)?(?![\d.])"
+    # Numba's driver errors name the value only by its number where numba's own table lacks
+    # it (numba/cuda/cudadrv/driver.py _check_ctypes_error: CudaAPIError's "[222] Call to
+    # cuModuleLoadDataEx results in UNKNOWN_CUDA_ERROR"; at driver init "Call to cuInit
+    # results in UNKNOWN_CUDA_ERROR (804)").
+    r"|\[{number}\] Call to cu\w{{1,40}} results in\b"
+    r"|Call to cu\w{{1,40}} results in \w{{1,40}} \({number}\)"
 )
 # A library string shorter than this many words ("out of memory", "unknown error") says too
 # little on its own: only the name or number of such a value is looked for, and its string
