@@ -77,6 +77,17 @@ def codes(line: str) -> set[str]:
             "numba.cuda.cudadrv.driver.CudaAPIError: [700] Call to cuMemcpyDtoH results in UNKNOWN_CUDA_ERROR",
             "program-error",
         ),
+        # Ollama's discovery: cudart's value (35 in a container started without the GPU,
+        # ollama/ollama#3417) and the driver API's (802 on an NVSwitch server,
+        # ollama/ollama#12173)
+        (
+            'time=2024-03-30T15:05:41.304Z level=INFO source=gpu.go:340 msg="Unable to load cudart CUDA management library /tmp/ollama4102197452/runners/cuda_v11/libcudart.so.11.0: cudart init failure: 35"',
+            "driver-too-old",
+        ),
+        (
+            "Unable to load cudart library /usr/lib/x86_64-linux-gnu/libcuda.so.570.169: cuda driver library init failure: 802",
+            "gpu-unusable",
+        ),
         # 303: libcuda not loadable
         ("failed call to cuInit: CUresult(303)", "driver-missing"),
         # 803 / 804

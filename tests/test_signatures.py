@@ -496,6 +496,14 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         # Yankai96/IBISAgent#2 (pip building flash-attn, the build hook's traceback)
         "      ModuleNotFoundError: No module named 'torch'",
     ),
+    "ollama-driver-too-old-or-missing": (
+        # ollama/ollama#6604 (the server log a maintainer quoted)
+        'time=2024-09-03T16:36:00.853+08:00 level=DEBUG source=gpu.go:537 msg="Unable to load cudart" library=C:\\Users\\asus\\AppData\\Local\\Programs\\Ollama\\lib\\ollama\\cudart64_12.dll error="your nvidia driver is too old or missing.  If you have a CUDA GPU please upgrade to run ollama"',
+    ),
+    "ollama-driver-below-required": (
+        # ollama/ollama#16415 (the reporter's follow-up, "the most important line")
+        'msg="NVIDIA driver too old" device="NVIDIA GeForce GTX 1070 Ti" compute=6.1 driver=535 required_driver="570 or newer"',
+    ),
     "zlibwapi-missing": (
         # §6.2 (microsoft/onnxruntime#17510)
         "Could not locate zlibwapi.dll. Please make sure it is in your library path!",
@@ -943,6 +951,8 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     # trexminer/T-Rex#95 (issue description)
     "driver-api-symbol-missing": (
         "/home/rik/Downloads/trex/t-rex: symbol lookup error: /home/rik/Downloads/trex/t-rex: undefined symbol: cuDevicePrimaryCtxSetFlags_v2",
+        # ollama/ollama#5493 (its debug log)
+        'time=2024-07-04T17:13:20.135+08:00 level=DEBUG source=gpu.go:385 msg="Unable to load nvcuda" library=/usr/lib64/libcuda.so.418.74 error="symbol lookup for cuCtxCreate_v3 failed: /usr/lib64/libcuda.so.418.74: undefined symbol: cuCtxCreate_v3"',
     ),
     # determined-ai/determined#3610 (issue description)
     "exit-code-sigill": (

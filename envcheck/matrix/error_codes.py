@@ -230,6 +230,9 @@ _NUMBER_FORMS = (
     # results in UNKNOWN_CUDA_ERROR (804)").
     r"|\[{number}\] Call to cu\w{{1,40}} results in\b"
     r"|Call to cu\w{{1,40}} results in \w{{1,40}} \({number}\)"
+    # Ollama's GPU discovery (gpu_info_cudart.c, gpu_info_nvcuda.c): "Unable to load cudart
+    # library ...: cudart init failure: 35", "... cuda driver library init failure: 802".
+    r"|\b(?:cudart|cuda driver library|nvcuda) init failure: {number}(?!\d)"
 )
 # A library string shorter than this many words ("out of memory", "unknown error") says too
 # little on its own: only the name or number of such a value is looked for, and its string
