@@ -504,6 +504,10 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         # ollama/ollama#16415 (the reporter's follow-up, "the most important line")
         'msg="NVIDIA driver too old" device="NVIDIA GeForce GTX 1070 Ti" compute=6.1 driver=535 required_driver="570 or newer"',
     ),
+    "triton-no-c-compiler": (
+        # apple/ml-cross-entropy#5 (the traceback)
+        "RuntimeError: Failed to find C compiler. Please specify via CC environment variable.",
+    ),
     "zlibwapi-missing": (
         # §6.2 (microsoft/onnxruntime#17510)
         "Could not locate zlibwapi.dll. Please make sure it is in your library path!",
