@@ -1752,6 +1752,81 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "F0107 18:26:07.968050  3245 common.cpp:66] Cannot use GPU in CPU-only Caffe: check mode.",
         "F0822 21:57:53.386196 38133 conv_layer.cpp:71] Cannot use GPU in CPU-only Caffe: check mode.",
     ),
+    # Mined from public threads, round eight (Windows, conda and notebook environments); each
+    # comment names the thread
+    # harry0703/MoneyPrinterTurbo#90 (issue description); modelscope/ms-agent#175 (issue description)
+    "openmp-runtime-loaded-twice": (
+        "OMP: Error #15: Initializing libiomp5md.dll, but found libiomp5md.dll already initialized.",
+    ),
+    # microsoft/vscode-python#2559 (issue description); microsoft/vscode-python#22252 (comment by amunger, extension log)
+    "powershell-script-execution-disabled": (
+        "& : File C:\\dev\\loadtest\\env\\Scripts\\activate.ps1 cannot be loaded because running scripts is disabled on this system. For more information, see about_Execution_Policies at https:/go.microsoft.com/fwlink/?LinkID=135170.",
+        "2023-10-25 15:17:43.566 [warning] Got env variables but with errors &: File C:\\src\\vscode-extension-samples\\helloworld-sample\\.venv\\Scripts\\Activate.ps1 cannot be loaded because running scripts is disabled on this system. For more information, see about_Execution_Policies at https://go.microsoft.com/fwlink/?LinkID=135170.",
+        "    + CategoryInfo          : SecurityError: (:) [], PSSecurityException",
+    ),
+    # conda/conda#15762 (issue description); SillyTavern/SillyTavern-Launcher#27 (issue description)
+    "conda-run-init-before-activate": ("CondaError: Run 'conda init' before 'conda activate'",),
+    # johannes-do/botty#818 (issue description); huyvvo/BiB#2 (issue title line)
+    "conda-shell-not-configured": (
+        "CommandNotFoundError: Your shell has not been properly configured to use 'conda activate'.",
+        "CommandNotFoundError: Your shell has not been properly configured to use 'conda deactivate'.",
+    ),
+    # mpcabete/bombcrypto-bot#734 (issue description); carykh/jes#23 (issue description, newer Windows wording)
+    "windows-python-app-alias": (
+        "Python was not found; run without arguments to install from the Microsoft Store, or disable this shortcut from Settings > Manage App Execution Aliases.",
+        "Python was not found; run without arguments to install from the Microsoft Store, or disable this shortcut from Settings > Apps > Advanced app settings > App execution aliases.",
+    ),
+    # SystemPanic/flashinfer-windows#4 (issue description); JamePeng/llama-cpp-python#14 (issue description)
+    "ctypes-dll-or-dependency-not-found": (
+        "(EngineCore pid=12800) FileNotFoundError: Could not find module 'D:\\cuda\\v13.0\\bin\\cudart64_13.dll' (or one of its dependencies). Try using the full path with constructor syntax.",
+        "FileNotFoundError: Could not find module 'C:\\Users\\water\\AppData\\Local\\Programs\\Python\\Python311\\Lib\\site-packages\\llama_cpp\\lib\\ggml.dll' (or one of its dependencies). Try using the full path with constructor syntax.",
+    ),
+    # starsimhub/fpsim#308 (issue description); gwmod/nlmod#423 (issue description)
+    "tqdm-ipywidgets-missing-notice": (
+        "/home/docs/checkouts/readthedocs.org/user_builds/institute-for-disease-modeling-fpsim/envs/latest/lib/python3.9/site-packages/tqdm/auto.py:21: TqdmWarning: IProgress not found. Please update jupyter and ipywidgets. See https://ipywidgets.readthedocs.io/en/stable/user_install.html",
+        "C:\\Users\\Ruben\\miniconda3\\envs\\meijendel\\Lib\\site-packages\\tqdm\\auto.py:21: TqdmWarning: IProgress not found. Please update jupyter and ipywidgets. See https://ipywidgets.readthedocs.io/en/stable/user_install.html",
+    ),
+    # ebanalyse/NERDA#7 (comment by gklabs); jupyter-widgets/ipywidgets#2527 (issue title, older tqdm wording)
+    "tqdm-notebook-without-ipywidgets": (
+        "ImportError: IProgress not found. Please update jupyter and ipywidgets. See https://ipywidgets.readthedocs.io/en/stable/user_install.html",
+        "ImportError: IntProgress not found. Please update jupyter and ipywidgets.",
+    ),
+    # googlecolab/colabtools#5197 (issue description); omry/omegaconf#1209 (issue description)
+    "colab-restart-runtime-after-install": (
+        "You must restart the runtime in order to use newly installed versions.",
+    ),
+    # computational-cell-analytics/dl-for-micro#20 (issue description); cj-mills/pytorch-yolox-object-detection-tutorial-code#7 (issue description)
+    "spawn-worker-cannot-find-main-attribute": (
+        "AttributeError: Can't get attribute 'CustomDataset' on <module '__main__' (built-in)>",
+        "AttributeError: Can't get attribute 'HagridDataset' on <module '__main__' (built-in)>**",
+    ),
+    # tensorflow/tensorflow#32109 (issue description); tensorflow/tensorflow#35409 (issue description); python/cpython#79435 (issue title)
+    "windows-status-illegal-instruction": (
+        "ImportError: DLL load failed with error code 3221225501",
+        "ImportError: DLL load failed with error code -1073741795",
+        "Process finished with exit code -1073741795 (0xC000001D)",
+    ),
+    # utilityai/llama-cpp-rs#583 (issue description)
+    "windows-status-dll-not-found": (
+        "error: process didn't exit successfully: `target\\release\\simple.exe local D:/models/gemma-2-9b-it-Q8_0.gguf` (exit code: 0xc0000135, STATUS_DLL_NOT_FOUND)",
+    ),
+    # microsoft/PTVS#5140 (issue description); pulumi/pulumi#8977 (issue description); pypa/virtualenv#1139 (comment by manishjain84)
+    "python-ssl-module-unavailable": (
+        "pip is configured with locations that require TLS/SSL, however the ssl module in Python is not available.",
+        "WARNING: pip is configured with locations that require TLS/SSL, however the ssl module in Python is not available.",
+        "  Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) after connection broken by 'SSLError(\"Can't connect to HTTPS URL because the SSL module is not available.\")': /simple/pandas/",
+    ),
+    # databrickslabs/dbx#778 (issue description); starik222/BooruDatasetTagManager#197 (issue description)
+    "windows-filename-too-long": (
+        "ERROR: Could not install packages due to an OSError: [WinError 206] The filename or extension is too long: 'C:\\\\Users\\\\redacted\\\\AppData\\\\Local\\\\Packages\\\\PythonSoftwareFoundation.Python.3.10_qbz5n2kfra8p0\\\\LocalCache\\\\local-packages\\\\Python310\\\\site-packages\\\\dbx\\\\templates\\\\projects\\\\python_basic\\\\render\\\\{{cookiecutter.project_name}}\\\\{{cookiecutter.project_slug}}\\\\tasks'",
+        "ERROR: Could not install packages due to an OSError: [WinError 206] The filename or extension is too long: 'C:\\\\Users\\\\Ashley\\\\AppData\\\\Local\\\\Packages\\\\PythonSoftwareFoundation.Python.3.10_qbz5n2kfra8p0\\\\LocalCache\\\\local-packages\\\\Python310\\\\site-packages\\\\onnx\\\\backend\\\\test\\\\data\\\\node\\\\test_attention_3d_with_past_and_present_qk_matmul_softcap_expanded\\\\test_data_set_0'",
+    ),
+    # microsoft/vscode-jupyter#15544 (issue description); microsoft/vscode-jupyter#9969 (issue description, older wording); microsoft/vscode-jupyter#13315 (issue description)
+    "vscode-kernel-needs-ipykernel": (
+        "Running cells with 'Python 3.11.9' requires the ipykernel package.",
+        "Running cells with 'Python 3.8.10 ('venv': venv)' requires ipykernel package.",
+        "Running cells with 'myenv' requires the ipykernel package.",
+    ),
 }
 
 
