@@ -241,6 +241,25 @@ def test_tensorflows_own_device_line_against_the_cuda_it_loads() -> None:
     assert "compute-capability-unsupported" not in codes([loaded.format("11.0"), device])
 
 
+def test_a_gpu_newer_than_the_build_is_told_the_first_cuda_for_it() -> None:
+    # An RTX 5090 (CC 12.0, Blackwell) under a cu126 wheel: nvcc 12.6 compiles up to CC 9.0, so
+    # the fix names CUDA 12.8, the first toolkit for CC 12.0, and PyTorch's cu128 builds; not
+    # the CUDA the failing build has.
+    log = [
+        "'2.7.0+cu126'",
+        "'NVIDIA GeForce RTX 5090'",
+        "RuntimeError: CUDA error: no kernel image is available for execution on the device",
+    ]
+    finding = one(log, "compute-capability-unsupported")
+    assert "CUDA 12.8 or newer" in finding.fix and "cu128" in finding.fix
+    # An older GPU than the build's targets has no such floor to name.
+    old = one(
+        ["torch                    2.1.0+cu121", "GPU 0: Tesla K80 (UUID: GPU-1)", SMI_470],
+        "compute-capability-unsupported",
+    )
+    assert "or newer, the first CUDA" not in old.fix
+
+
 def test_a_kepler_gpu_under_a_cuda_12_wheel() -> None:
     log = ["torch                    2.1.0+cu121", "GPU 0: Tesla K80 (UUID: GPU-1)", SMI_470]
     finding = one(log, "compute-capability-unsupported")

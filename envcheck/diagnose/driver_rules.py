@@ -296,6 +296,23 @@ def gpu_architecture(context: Context) -> list[Finding]:
     return findings
 
 
+def _newer_gpu_needs(context: Context, build: FrameworkBuild, capability: ComputeCapability) -> str:
+    """For a GPU newer than every target of the build: the first CUDA whose nvcc compiles for
+    it, which any build that covers it must be made with (CC 12.0 -> CUDA 12.8: an RTX 50xx
+    needs a cu128 build, whatever CUDA the failing build has); "" otherwise."""
+    if not build.targets or capability <= max(t.capability for t in build.targets):
+        return ""
+    first = context.matrix.first_driver_for(capability, context.os)
+    if first is None:
+        return ""
+    release = first[0].version.release
+    cuda = f"{release[0]}.{release[1] if len(release) > 1 else 0}"
+    tag = (
+        f", for PyTorch a cu{cuda.replace('.', '')} build or later" if build.key == "torch" else ""
+    )
+    return f"one compiled with CUDA {cuda} or newer, the first CUDA for CC {capability}{tag}; "
+
+
 def _architecture_for_build(context: Context, build: FrameworkBuild) -> list[Finding]:
     targets = build.targets
     sass = _sass(build)
@@ -324,7 +341,8 @@ def _architecture_for_build(context: Context, build: FrameworkBuild) -> list[Fin
                     f"{outcome.message}.",
                     (what,),
                     f"Install a {build.label} release whose build covers this GPU "
-                    f"({_recommend_command(build)} shows which), or build it from source for "
+                    f"({_newer_gpu_needs(context, build, capability)}"
+                    f"{_recommend_command(build)} shows which), or build it from source for "
                     "this GPU.",
                     data={"framework": build.key},
                 )
