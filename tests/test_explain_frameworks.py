@@ -251,7 +251,7 @@ def test_a_variant_for_another_framework_may_not_name_tensorflow(data_copy: Path
 @pytest.mark.parametrize(
     ("old", "new", "error"),
     [
-        ('  "torch on macos" = ', '  "torch on windows" = ', "not a framework"),
+        ('  "torch on macos" = ', '  "torch on linux" = ', "not a framework"),
         ('framework = "jax"\n', 'framework = "mxnet"\n', "not one of"),
         (
             'other = "Install ptxas: pip install nvidia-cuda-nvcc-cu12,',

@@ -538,6 +538,38 @@ def test_tensorflow_without_a_gpu_on_macos_is_a_cpu_only_install(answer: str) ->
     assert "no-gpu" in codes(on_linux) and "framework-cpu-only" not in codes(on_linux)
 
 
+@pytest.mark.parametrize("answer", ["[]", "Num GPUs Available:  0"])
+def test_tensorflow_without_a_gpu_on_native_windows_is_past_its_last_gpu_build(answer: str) -> None:
+    # Native Windows: TensorFlow's GPU builds ended with 2.10, so a release the log cannot date
+    # (or a later one) listing no GPU is that; a log that shows 2.10 or older (its version, or
+    # the CUDA 11.0 runtime it asked for) stays no-gpu, and so does Linux.
+    call = "C:\\Users\\me>python -c \"import tensorflow as tf; print(tf.config.list_physical_devices('GPU'))\""
+    on_windows = explain([call, answer])
+    finding = only(on_windows, "windows-native-gpu-unsupported")
+    assert "WSL2" in finding.fix and "no-gpu" not in codes(on_windows)
+    cudart = (
+        "W tensorflow/stream_executor/platform/default/dso_loader.cc:60] Could not load dynamic "
+        "library 'cudart64_110.dll'; dlerror: cudart64_110.dll not found"
+    )
+    for older in (["tensorflow==2.10.1", call, answer], [call, cudart, answer]):
+        assert "windows-native-gpu-unsupported" not in codes(explain(older)), older
+        assert "no-gpu" in codes(explain(older))
+    linux = "/home/me/venv/lib/python3.11/site-packages/tensorflow/__init__.py:1: UserWarning: x"
+    assert "windows-native-gpu-unsupported" not in codes(
+        explain([linux, call.split(">")[1], answer])
+    )
+
+
+def test_a_code_on_route_with_a_bad_tensorflow_specifier_is_refused(tmp_path: Path) -> None:
+    directory = _matrix_copy(tmp_path)
+    path = directory / "log_signatures.toml"
+    text = path.read_text(encoding="utf-8")
+    assert 'tensorflow = ">=2.11"' in text
+    path.write_text(text.replace('tensorflow = ">=2.11"', 'tensorflow = "2.11 or later"', 1))
+    with pytest.raises(MatrixDataError, match="not a version specifier"):
+        load_signatures(directory)
+
+
 # Yankai96/IBISAgent#2: the end of pip's output as it failed to build flash-attn (verbatim).
 _PIP_BUILD_WITHOUT_TORCH = (
     "      ModuleNotFoundError: No module named 'torch'",

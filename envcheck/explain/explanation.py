@@ -40,6 +40,7 @@ from envcheck.explain.triggers import (
 )
 from envcheck.findings import Finding, Severity, ordered
 from envcheck.matrix.advisories import KnownBug, bugs_with_symptoms
+from envcheck.matrix.fix_keys import FIX_PLACES
 from envcheck.matrix.model import Matrix
 from envcheck.matrix.recipes import install_recipe
 from envcheck.matrix.records import TensorflowRelease
@@ -318,7 +319,15 @@ def _known_bugs(
     return findings
 
 
-def _in_place(hit: LogHit, facts: LogFacts) -> LogHit | None:
+def _tensorflow_may_be(wanted: str, facts: LogFacts, matrix: Matrix) -> bool:
+    """Whether the log's TensorFlow can be one of the releases `wanted` (a PEP 440 specifier):
+    any of those it can be (_implied_tensorflow) is; a log that tells nothing can be any."""
+    implied = _implied_tensorflow(facts, matrix)
+    releases = SpecifierSet(wanted)
+    return not implied or any(releases.contains(v, prereleases=True) for v in implied)
+
+
+def _in_place(hit: LogHit, facts: LogFacts, matrix: Matrix) -> LogHit | None:
     """A hit with the code its line means where the log ran (Signature.code_on) and with the
     Python it shows (Signature.if_python_fits), or None for a row that counts only where
     the log shows a place it does not (Signature.only_on): only known once the whole log is
@@ -326,7 +335,11 @@ def _in_place(hit: LogHit, facts: LogFacts) -> LogHit | None:
     signature = hit.signature
     if signature.only_on and signature.only_on not in facts.platforms:
         return None
-    code = signature.code_in(facts.platforms, hit.code)
+    code = signature.code_in(
+        facts.platforms,
+        hit.code,
+        lambda wanted: _tensorflow_may_be(wanted, facts, matrix),
+    )
     if (
         code is None
         and signature.if_python_fits
@@ -380,7 +393,7 @@ def _read_as(hit: LogHit, facts: LogFacts, matrix: Matrix) -> LogHit:
     return replace(
         hit,
         framework=framework,
-        macos="macos" in facts.platforms,
+        places=frozenset(facts.platforms & set(FIX_PLACES)),
         framework_values=tuple(values.items()),
     )
 
@@ -623,7 +636,7 @@ class _Reading:
                 "output of the failing command, e.g. python train.py 2>&1 | envcheck explain -"
             )
         facts = self.collector.facts
-        placed = (_in_place(hit, facts) for hit in self.hits)
+        placed = (_in_place(hit, facts, matrix) for hit in self.hits)
         hits = [_read_as(hit, facts, matrix) for hit in placed if hit is not None]
         unkept = {
             signature: seen - HITS_KEPT_PER_SIGNATURE

@@ -152,7 +152,9 @@ _FRAMEWORK_MARKERS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
     (
         re.compile(
             r"(?<!org_tensorflow/)\btensorflow[/\\](?:core|python|stream_executor|compiler|tsl)\b"
-            r"|external/local_(?:xla|tsl)/|\bTensorFlow\b|\bimport tensorflow\b"
+            # (TensorBoard's "TensorFlow installation not found" is a log without TensorFlow.)
+            r"|external/local_(?:xla|tsl)/|\bTensorFlow\b(?! installation not found)"
+            r"|\bimport tensorflow\b"
             r"|\btensorflow(?:-gpu|-cpu|-macos|\[and-cuda\])?(?:==| \(from|-\d)"
             r"|requirement tensorflow\b|\btf\.(?:config|keras|test|data)\b"
         ),

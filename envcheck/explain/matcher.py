@@ -58,10 +58,10 @@ class LogHit:
     text: str  # the cleaned line
     groups: dict[str, str] = field(default_factory=dict)  # groups that matched
     # Where the log is read as a whole (explain sets them once the log is read): the framework
-    # the hit is read as ("" unknown), whether the log ran on macOS, and the values of the
-    # framework fields a fix variant names (signatures.FRAMEWORK_FIELDS).
+    # the hit is read as ("" unknown), the places of fix_keys.FIX_PLACES the log ran in, and
+    # the values of the framework fields a fix variant names (signatures.FRAMEWORK_FIELDS).
     framework: str = ""
-    macos: bool = False
+    places: frozenset[str] = frozenset()
     framework_values: tuple[tuple[str, str], ...] = ()
 
     @property
@@ -74,7 +74,7 @@ class LogHit:
         # TensorFlow) gets the row's own fix.
         if not self.framework_values:
             return self.signature.fix.format_map(TemplateValues(self.groups))
-        template = self.signature.fix_template(self.framework, self.macos)
+        template = self.signature.fix_template(self.framework, self.places)
         return template.format_map(TemplateValues({**dict(self.framework_values), **self.groups}))
 
     @property

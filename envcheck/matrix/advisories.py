@@ -102,7 +102,7 @@ def _workaround_for(row: matrix_rows.Row, framework: str) -> tuple[tuple[str, st
     variants = []
     for key in table:
         if key not in FIX_KEYS:
-            raise entry.error(key, "not a framework, 'other' or '<framework> on macos'")
+            raise entry.error(key, "not a framework, 'other' or '<framework> on macos|windows'")
         text = entry.string(key)
         if not key.startswith("tensorflow") and NAMES_TENSORFLOW.search(text):
             raise entry.error(key, "a workaround for another framework names TensorFlow")

@@ -278,7 +278,7 @@ def _signature_of(row: ErrorCode, pattern: str) -> Signature:
         root_cause=code != "program-error",
         sources=row.sources,
         note="generated from matrix/error_codes.toml",
-        code_on=(("container", row.in_container, frozenset()),) if row.in_container else (),
+        code_on=(("container", row.in_container, frozenset(), ""),) if row.in_container else (),
     )
 
 

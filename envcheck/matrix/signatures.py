@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
 from envcheck.findings import CODES, Severity, current_code
 from envcheck.matrix.compiled_patterns import compiled, prime
-from envcheck.matrix.fix_keys import FIX_KEYS, LOG_FRAMEWORKS, NAMES_TENSORFLOW
+from envcheck.matrix.fix_keys import FIX_KEYS, FIX_PLACES, LOG_FRAMEWORKS, NAMES_TENSORFLOW
 from envcheck.matrix.records import Source
 from envcheck.matrix.rows import (
     MatrixDataError,
@@ -61,8 +63,10 @@ class Signature:
     follows: str = ""  # the id of the leader row; "" for a row tried on every line
     # (platform the log shows, code): the cause a line means there, e.g. no device inside a
     # container is a container started without GPU access. Platforms: LOG_PLATFORMS.
-    # (platform, code, the codes it replaces: empty = any).
-    code_on: tuple[tuple[str, str, frozenset[str]], ...] = ()
+    # (platform, code, the codes it replaces: empty = any, the TensorFlow releases it holds
+    # for as a PEP 440 specifier: "" = any; a log whose TensorFlow version or source paths
+    # fall outside them keeps the row's own code).
+    code_on: tuple[tuple[str, str, frozenset[str], str], ...] = ()
     # The framework whose own message this is (LOG_FRAMEWORKS; "" for a message several
     # frameworks or the loader print): a hit is evidence the log is that framework's, and its
     # fix is read for that framework whatever else the log shows.
@@ -84,25 +88,33 @@ class Signature:
     # refused. The message may name the log's Python as {log_python}.
     if_python_fits: tuple[str, str] | tuple[()] = ()
 
-    def fix_template(self, framework: str, macos: bool) -> str:
-        """The fix for a hit read as `framework` ("" unknown) in a log that ran on macOS or
-        not: "<framework> on macos", then "<framework>", then "other" (any framework but
-        TensorFlow, and an unknown one), then `fix`."""
+    def fix_template(self, framework: str, places: Collection[str] = ()) -> str:
+        """The fix for a hit read as `framework` ("" unknown) in a log that ran in `places`
+        (FIX_PLACES it shows): "<framework> on <place>", then "<framework>", then "other" (any
+        framework but TensorFlow, and an unknown one), then `fix`."""
         variants = dict(self.fix_for)
         wanted = [framework] if framework else []
-        if macos and framework:
-            wanted.insert(0, f"{framework} on macos")
+        if framework:
+            wanted[:0] = [f"{framework} on {place}" for place in FIX_PLACES if place in places]
         if framework != "tensorflow":
             wanted.append("other")
         return next((variants[key] for key in wanted if key in variants), self.fix)
 
-    def code_in(self, platforms: Collection[str], code: str) -> str | None:
-        """The code `code_on` gives a hit (of `code`) in a log from one of these platforms."""
+    def code_in(
+        self,
+        platforms: Collection[str],
+        code: str,
+        tensorflow_may_be: Callable[[str], bool] = lambda _: True,
+    ) -> str | None:
+        """The code `code_on` gives a hit (of `code`) in a log from one of these platforms
+        (`tensorflow_may_be`: whether the log's TensorFlow can be in a specifier)."""
         return next(
             (
                 routed
-                for platform, routed, instead_of in self.code_on
-                if platform in platforms and (not instead_of or code in instead_of)
+                for platform, routed, instead_of, tensorflow in self.code_on
+                if platform in platforms
+                and (not instead_of or code in instead_of)
+                and (not tensorflow or tensorflow_may_be(tensorflow))
             ),
             None,
         )
@@ -187,7 +199,7 @@ LOG_PLATFORMS = frozenset(
 )
 
 
-def _code_on(row: Row) -> tuple[tuple[str, str, frozenset[str]], ...]:
+def _code_on(row: Row) -> tuple[tuple[str, str, frozenset[str], str], ...]:
     routes = []
     for index, table in enumerate(row.optional_table_list("code_on"), start=1):
         entry = row.nested(table, f"{row.where} code_on #{index}")
@@ -200,7 +212,13 @@ def _code_on(row: Row) -> tuple[tuple[str, str, frozenset[str]], ...]:
         instead_of = entry.string_list("instead_of", required=False)
         for code in instead_of:
             _code(entry, "instead_of", code)
-        routes.append((platform, routed, frozenset(instead_of)))
+        tensorflow = entry.text("tensorflow")
+        if tensorflow:
+            try:
+                SpecifierSet(tensorflow)
+            except InvalidSpecifier as exc:
+                raise entry.error("tensorflow", f"not a version specifier: {exc}") from exc
+        routes.append((platform, routed, frozenset(instead_of), tensorflow))
         entry.done()
     return tuple(routes)
 
@@ -237,7 +255,7 @@ def _fix_for(row: Row, pattern: re.Pattern[str], framework: str) -> tuple[tuple[
         if key not in FIX_KEYS:
             raise entry.error(
                 key,
-                "not a framework, 'other' or '<framework> on macos' "
+                "not a framework, 'other' or '<framework> on macos|windows' "
                 f"(frameworks: {', '.join(sorted(LOG_FRAMEWORKS))})",
             )
         text = _template(entry, key, pattern, FRAMEWORK_FIELDS)
