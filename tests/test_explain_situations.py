@@ -497,6 +497,12 @@ def test_learned_rows_read_these_lines(line: str, code: str) -> None:
         ),
         # another type in the same CuPy message is not the NumPy row's case
         ("TypeError: Unsupported type <class 'torch.Tensor'>", "program-error"),
+        # FFmpeg's driver floor is unknown where it could not load the encode library at all:
+        # that load failure (a container without the video capability) is the cause
+        (
+            "[h264_nvenc @ 0x55d0] The minimum required Nvidia driver for nvenc is (unknown) or newer",
+            "driver-too-old",
+        ),
     ],
 )
 def test_learned_rows_leave_these_lines_alone(line: str, code: str) -> None:

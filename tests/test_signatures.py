@@ -1827,6 +1827,272 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "Running cells with 'Python 3.8.10 ('venv': venv)' requires ipykernel package.",
         "Running cells with 'myenv' requires the ipykernel package.",
     ),
+    # Mined from public threads, round nine (GPUs in clusters and schedulers); each comment
+    # names the thread
+    # siderolabs/pkgs#720 (issue description); NVIDIA/gpu-driver-container#735 (issue description); NVIDIA/gpu-operator#544 (issue description, journal line)
+    "fabricmanager-driver-version-mismatch": (
+        "fabric manager NVIDIA GPU driver interface version 525.85.12 don't match with driver version 530.41.03. Please update with matching NVIDIA driver package",
+        "fabric manager NVIDIA GPU driver interface version 590.48.01 don't match with driver version 580.126.09.",
+        "nv-fabricmanager[3228]: fabric manager NVIDIA GPU driver interface version 530.30.02 don't match with driver version 530.41.03. Please update with matching NVIDIA driver package.",
+    ),
+    # containerd/containerd#6389 (issue description, kubectl describe); NVIDIA/gpu-operator#730 (issue description, pod events)
+    "containerd-nvidia-runtime-not-configured": (
+        ' Warning  FailedCreatePodSandBox  5s (x7 over 84s)    kubelet            Failed to create pod sandbox: rpc error: code = Unknown desc = failed to get sandbox runtime: no runtime for "nvidia" is configured',
+        '  Warning  FailedCreatePodSandBox  12s (x10 over 2m11s)  kubelet            Failed to create pod sandbox: rpc error: code = Unknown desc = failed to get sandbox runtime: no runtime for "nvidia" is configured',
+    ),
+    # NVIDIA/deepops#1214 (issue title, quoting slurmd's error)
+    "slurm-nvml-autodetect-not-built": (
+        "fatal: We were configured to autodetect nvml functionality, but we weren't able to find that lib when Slurm was configured",
+    ),
+    # awslabs/awsome-distributed-ai#195 (issue description; comment by MouseSun846, scontrol show node)
+    "slurm-gres-gpu-count-lower": (
+        "Reason=gres/gpu count reported lower than configured (0 < 8)",
+        "   Reason=gres/gpu count reported lower than configured (0 < 1) [slurm@2024-12-19T11:03:34]",
+    ),
+    # open-mpi/ompi#4405 (issue description); open-mpi/ompi#12279 (comment by christgau, non-GPU node)
+    "openmpi-cuda-aware-libcuda-missing": (
+        "The library attempted to open the following supporting CUDA libraries,",
+        "[non-gpu-node:2426494] mca_base_component_repository_open: unable to open mca_accelerator_cuda: libcuda.so.1: cannot open shared object file: No such file or directory (ignored)",
+    ),
+    # NVIDIA/k8s-device-plugin#253 (comment by anaconda2196, plugin pod log)
+    "k8s-device-plugin-mig-without-devices": (
+        "panic: At least one device with migEnabled=true was not configured correctly: No MIG devices associated with /dev/nvidia0: GPU-fe14a161-d1f3-7706-c257-3b22fe15c684",
+    ),
+    # NVIDIA/k8s-device-plugin#399 (issue description, plugin log as pasted)
+    "k8s-device-plugin-mig-monitor-permissions": (
+        "error starting plugins: unable to add default resources to config: error visiting devices: error visiting device: error visiting device: error getting device memory info: Insufficient Pemmissions",
+    ),
+    # NVIDIA/gpu-operator#118 (issue description, nvidia-smi output)
+    "nvidia-smi-mig-mode-pending": (
+        "Warning: MIG mode is in pending disable state for GPU 00000000:C1:00.0:In use by another client",
+    ),
+    # vllm-project/vllm#29265 (issue description, engine log); EleutherAI/lm-evaluation-harness#2410 (issue description)
+    "vllm-ray-current-node-no-gpu": (
+        "(EngineCore_DP0 pid=504) ValueError: Current node has no GPU available. current_node_resource={'accelerator_type:T4': 1.0, 'bundle_group_7_5dae406aeb52bbda8836db50069101000000': 999.999, 'memory': 188995160884.0, 'bundle_group_6_5dae406aeb52bbda8836db50069101000000': 999.999, 'node:74.10.28.48': 1.0, 'bundle_group_5dae406aeb52bbda8836db50069101000000': 1999.998, 'CPU': 112.0, 'object_store_memory': 80997926092.0}. vLLM engine cannot start without GPU. Make sure you have at least 1 GPU available in a node current_node_id='25ce3df78af6f2152950b2eb804c59f55b331e21f8c4f92db852228d' current_ip='74.10.28.48'.",
+        "ValueError: Current node has no GPU available. current_node_resource={'memory': 803011488768.0, 'bundle_group_2_5999116f8a6e3cc0472c77e709e801000000': 1000.0, 'GPU_group_0_5999116f8a6e3cc0472c77e709e801000000' : 1.0, 'node:__internal_head__': 1.0, 'node:131.179.168.116_group_5999116f8a6e3cc0472c77e709e801000000': 0.001, 'accelerator_type:A100': 1.0, 'node:131.179.168.116_group_0_5999116f8a6e3cc0472c77e709e801000000'",
+    ),
+    # deepspeedai/DeepSpeedExamples#516 (issue description, traceback); OptimalScale/LMFlow#304 (issue description, traceback)
+    "deepspeed-launcher-no-gpu": (
+        "RuntimeError: Unable to proceed, no GPU resources available",
+        '    raise RuntimeError("Unable to proceed, no GPU resources available")',
+    ),
+    # pytorch/pytorch#139990 (issue description, traceback); cocktailpeanut/fluxgym#302 (issue description, traceback)
+    "torch-distributed-libuv-missing-windows": (
+        "RuntimeError: use_libuv was requested but PyTorch was build without libuv support",
+        "    RuntimeError: use_libuv was requested but PyTorch was build without libuv support",
+    ),
+    # tinyvision/DAMO-YOLO#63 (issue description, traceback); mit-han-lab/distrifuser#11 (issue title)
+    "torch-env-rendezvous-variable-unset": (
+        "ValueError: Error initializing torch.distributed using env:// rendezvous: environment variable RANK expected, but not set",
+        "Failed to initialize process group: Error initializing torch.distributed using env:// rendezvous: environment variable RANK expected, but not set, falling back to single GPU",
+    ),
+    # Mined from public threads, round ten (shared environments: frameworks and NVIDIA's pip
+    # wheels); each comment names the thread
+    # MahmoudAshraf97/whisper-diarization#343 (issue description), opendatalab/MinerU#2664 (issue title)
+    "cudnn-graph-lib-config-missing": (
+        "Could not load symbol cudnnGetLibConfig. Error: /lib/x86_64-linux-gnu/libcudnn_graph.so.9: undefined symbol: cudnnGetLibConfig",
+        "symbol cudnnGetLibConfig. Error: /usr/local/cuda/lib64/libcudnn_graph.so.9: undefined symbol: cudnnGetLibConfig",
+    ),
+    # lfranke/TRIPS#13 (issue description), NVIDIA/numba-cuda#196 (PR description, the old and the new error)
+    "nvrtc-builtins-not-loadable": (
+        "nvrtc: error: failed to open libnvrtc-builtins.so.11.6",
+        "nvrtc: error: failed to open libnvrtc-builtins.so.12.8.",
+        "  Failed to call nvrtcCompileProgram: NVRTC_ERROR_BUILTIN_OPERATION_FAILURE",
+    ),
+    # apple/axlearn#858 (issue description), jax-ml/jax#17624 (comment by lakatosgabor, 2023-11-01)
+    "pip-nvidia-wheel-pin-mismatch": (
+        'torch 2.1.1 requires nvidia-cudnn-cu12==8.9.2.26; platform_system == "Linux" and platform_machine == "x86_64", but you have nvidia-cudnn-cu12 9.5.1.17 which is incompatible.',
+        'torch 2.1.0 requires nvidia-cublas-cu12==12.1.3.1; platform_system == "Linux" and platform_machine == "x86_64", but you have nvidia-cublas-cu12 12.3.2.9 which is incompatible.',
+    ),
+    # Asad-Ismail/MoneyPrinterTurbo-Extended#4 (issue description), rdyro/torch2jax#29 (comment by
+    # rdyro, 2025-04-26), tensorflow/tensorflow#68290 (issue description)
+    "resolver-nvidia-wheel-pins-conflict": (
+        "    The user requested nvidia-cudnn-cu12==9.1.0.70",
+        "  ╰─▶ Because torch>=2.2.0,<=2.3.1 depends on nvidia-cudnn-cu12{platform_machine",
+        "Because tensorflow[and-cuda] (2.15.0) depends on nvidia-nccl-cu12 (2.16.5)",
+    ),
+    # pytorch/pytorch#100974 (issue description), finic-ai/rag-stack#44 (issue description)
+    "torch-cuda-wheels-not-on-sys-path": (
+        "ValueError: libnvrtc.so.*[0-9].*[0-9] not found in the system path",
+        "libcublas.so.*[0-9] not found in the system path",
+    ),
+    # cupy/cupy#1073 (issue description), Nuitka/Nuitka#422 (comment by yoshihingis)
+    "cupy-not-correctly-installed": (
+        "ImportError: CuPy is not correctly installed.",
+        "If you are using wheel distribution (cupy-cudaXX), make sure that the version of CuPy you installed matches with the version of CUDA on your host.",
+    ),
+    # m-beau/NeuroPyxels#377 (issue description)
+    "cupy-cuda-path-not-detected": (
+        "UserWarning: CUDA path could not be detected. Set CUDA_PATH environment variable if CuPy fails to load.",
+    ),
+    # jax-ml/jax#26750 (issue description), epaillas/acm#152 (issue description), prs-eth/thera#7
+    # (issue description)
+    "jax-plugin-initialize-failed": (
+        "```Jax plugin configuration error: Exception when calling jax_plugins.xla_cuda12.initialize()",
+        "ERROR:2026-01-30 07:41:46,407:jax._src.xla_bridge:477: Jax plugin configuration error: Exception when calling jax_plugins.xla_cuda12.initialize()",
+        "```Jax plugin configuration error: Plugin module %s could not be loaded",
+    ),
+    # jax-ml/jax#26750 (issue title), jax-ml/jax#28229 (issue description)
+    "jaxlib-module-missing-attribute": (
+        "AttributeError: module 'jaxlib.xla_client' has no attribute 'register_custom_type_id_handler'.",
+        "AttributeError: module 'jaxlib.xla_client' has no attribute 'generate_pjrt_gpu_plugin_options'",
+    ),
+    # NixOS/nixpkgs#375186 (comment by stephen-huan, 2025-01-20)
+    "jax-cuda-runtime-not-loadable": (
+        "Unable to load CUDA. Is it installed?",
+        "RuntimeError: jaxlib/cuda/versions_helpers.cc:33: operation cudaRuntimeGetVersion(&version) failed: Error loading CUDA libraries. GPU will not be used.",
+    ),
+    # Mined from public threads, round ten (building and shipping GPU containers); each
+    # comment names the thread
+    # NVIDIA/nvidia-docker#1454 (issue description, docker pull output); agrimgupta92/metamorph#3 (issue description, docker build output)
+    "nvidia-cuda-image-tag-not-found": (
+        "Error response from daemon: manifest for nvidia/cuda:latest not found: manifest unknown: manifest unknown",
+        "manifest for nvidia/cuda:11.1-cudnn8-devel-ubuntu20.04 not found: manifest unknown: manifest unknown",
+    ),
+    # NVlabs/instant-ngp#1185 (issue description, container start log); ilkerccom/bitcrackrandomiser#61 (issue description, timestamped container log)
+    "nvidia-cuda-image-deprecation-notice": (
+        "THIS IMAGE IS DEPRECATED and is scheduled for DELETION.",
+        "2025-01-26T06:11:56.856671876Z THIS IMAGE IS DEPRECATED and is scheduled for DELETION.",
+    ),
+    # NVIDIA/nvidia-docker#1199 (issue description; the same line in NVIDIA/gpu-monitoring-tools#112)
+    "docker-gpus-flag-unknown": ("unknown flag: --gpus",),
+    # triton-inference-server/server#135 (issue description); NVIDIA/DeepLearningExamples#964 (issue title)
+    "ngc-no-supported-gpu-detected": (
+        "ERROR: No supported GPU(s) detected to run this container",
+        "[MaskRCNN/Pytorch] ERROR: No supported GPU(s) detected to run this container",
+    ),
+    # HuangJunJie2017/BEVDet#314 (issue description); fauxpilot/fauxpilot#248 (issue description, compose log)
+    "ngc-gpu-not-yet-supported": (
+        "WARNING: Detected NVIDIA NVIDIA GeForce RTX 4090 GPU, which is not yet supported in this version of the container",
+        "triton-1         | WARNING: Detected NVIDIA NVIDIA GeForce RTX 4060 GPU, which is not yet supported in this version of the container",
+    ),
+    # NVIDIA/nvidia-container-toolkit#106 (issue description); NVIDIA/nvidia-container-toolkit#1487 (issue description)
+    "container-cli-rootless-cgroup-bpf": (
+        "nvidia-container-cli: mount error: failed to add device rules: unable to find any existing device filters attached to the cgroup: bpf_prog_query(BPF_CGROUP_DEVICE) failed: operation not permitted: unknown.",
+        "nvidia-container-cli: mount error: failed to add device rules: unable to find any existing device filters attached to the cgroup: bpf_prog_query(BPF_CGROUP_DEVICE) failed: operation not permitted",
+    ),
+    # moby/moby#38729 (issue description); NVIDIA/nvidia-docker#1155 (issue description)
+    "container-cli-rootless-devices-allow": (
+        'docker: Error response from daemon: OCI runtime create failed: container_linux.go:344: starting container process caused "process_linux.go:424: container init caused \\"process_linux.go:407: running prestart hook 1 caused \\\\\\"error running hook: exit status 1, stdout: , stderr: exec command: [/usr/bin/nvidia-container-cli --load-kmods configure --ldconfig=@/sbin/ldconfig --device=all --compute --utility --require=cuda>=10.0 brand=tesla,driver>=384,driver<385 --pid=548 /home/suda/.local/share/docker/vfs/dir/122c480857379482f5317caaca55bbf5e43f84991accfa9f3ea586ed63f3fabd]\\\\\\\\nnvidia-container-cli: mount error: open failed: /sys/fs/cgroup/devices/user.slice/devices.allow: permission denied\\\\\\\\n\\\\\\"\\"": unknown.',
+        'hook: exit status 1, stdout: , stderr: nvidia-container-cli: mount error: open failed: /sys/fs/cgroup/devices/user.slice/devices.allow: permission denied\\\\\\\\n\\\\\\"\\"": unknown.',
+    ),
+    # NVIDIA/nvidia-container-runtime#144 (issue description, apt output); NVIDIA/nvidia-docker#965 (issue description, apt output)
+    "apt-nvidia-repo-key-expired": (
+        "  The following signatures were invalid: EXPKEYSIG 6ED91CA3AC1160CD NVIDIA CORPORATION (Open Source Projects) <cudatools@nvidia.com>",
+        "The following signatures were invalid: EXPKEYSIG C45B1676A04EA552 NVIDIA CORPORATION (Open Source Projects) <cudatools@nvidia.com>",
+    ),
+    # NVIDIA/cuda-repo-management#4 (comment by kmittman, the error as NVIDIA quotes it; the repository address follows on the next line)
+    "apt-repo-signed-by-conflict": (
+        "E: Conflicting values set for option Signed-By regarding source ",
+    ),
+    # NVIDIA/nvidia-container-toolkit#97 (issue description; the same line in NVIDIA/nvidia-docker#1049)
+    "apt-nvidia-container-toolkit-not-located": (
+        "E: Unable to locate package nvidia-container-toolkit",
+    ),
+    # NVIDIA/nvidia-docker#1160 (issue description, shell in a -runtime image); NVIDIA/nvidia-docker#1322 (issue description, docker build output); anibali/docker-pytorch#17 (issue description)
+    "nvcc-not-found": (
+        "bash: nvcc: command not found",
+        "/bin/sh: 1: nvcc: not found",
+        "`nvcc: command not found`",
+    ),
+    # iot-salzburg/gpu-jupyter#46 (issue description); docker/cli#3135 (issue description, docker stack deploy output)
+    "compose-gpu-device-reservation-unsupported": (
+        "services.gpu-jupyter.deploy.resources.reservations value Additional properties are not allowed ('devices' was unexpected)",
+        "services.test.deploy.resources.reservations Additional property devices is not allowed",
+    ),
+    # singularityhub/singularityhub.github.io#166 (issue description); apptainer/apptainer#1205 (issue description)
+    "singularity-underlay-bind-mounts-notice": (
+        "warning: underlay of /usr/bin/nvidia-smi required more than 50 bind mounts",
+        "INFO:    underlay of /usr/bin/nvidia-smi required more than 50 (751) bind mounts",
+    ),
+    # AlexeyAB/darknet#6586 (issue title); amazon-archives/amazon-dsstne#96 (issue description, make output)
+    "cudnn-header-not-found": (
+        "fatal error: cudnn.h: No such file or directory",
+        "GpuTypes.h:23:19: fatal error: cudnn.h: No such file or directory",
+    ),
+    # Mined from public threads, round ten (speech, vision and media stacks); each comment
+    # names the thread
+    # styler00dollar/VSGAN-tensorrt-docker#42 (issue description); linuxserver/docker-plex#340 (issue description)
+    "ffmpeg-nvenc-library-not-loaded": (
+        "[hevc_nvenc @ 0x55ca461fa380] Cannot load libnvidia-encode.so.1  ",
+        "Oct 21, 2022 16:01:12.613 [0x7f1c07a08b38] ERROR - [Req#225/Transcode] [FFMPEG] - Cannot load libnvidia-encode.so.1",
+    ),
+    # NVIDIA/nvidia-docker#531 (issue description); NVIDIA/nvidia-docker#766 (issue description)
+    "ffmpeg-nvcuvid-library-not-loaded": (
+        "Cannot load libnvcuvid.so.1",
+        "[h264_cuvid @ 0x1ec8780] Cannot load libnvcuvid.so.1",
+    ),
+    # HandBrake/HandBrake#1998 (issue description); HandBrake/HandBrake#2943 (issue description)
+    "nvenc-unsupported-device": (
+        "[h264_nvenc @ 00000198ad95a9c0] OpenEncodeSessionEx failed: unsupported device (2)",
+        "[h264_nvenc @ 000001af5eaca480] OpenEncodeSessionEx failed: unsupported device (2)",
+    ),
+    # valkjsaaa/auto-bilibili-recorder#9 (issue description); joinhive-ai/transcoder#11 (issue description)
+    "nvenc-session-limit": (
+        "[h264_nvenc @ 0x5601aa5b40c0] OpenEncodeSessionEx failed: out of memory (10)",
+        "[h264_nvenc @ 0000023a79212040] OpenEncodeSessionEx failed: out of memory (10): (no details)",
+    ),
+    # markus-perl/ffmpeg-build-script#196 (issue description)
+    "ffmpeg-unknown-nvidia-codec": ("unknown encoder 'hevc_nvenc'",),
+    # opencv/opencv-python#398 (issue description); feichtenhofer/gpu_flow#11 (issue description)
+    "opencv-compiled-without-cuda": (
+        "cv2.error: OpenCV(4.4.0) C:\\Users\\appveyor\\AppData\\Local\\Temp\\1\\pip-req-build-52oirelq\\opencv\\modules\\core\\include\\opencv2/core/private.cuda.hpp:106: error: (-216:No CUDA support) The library is compiled without CUDA support in function 'throw_no_cuda'",
+        "OpenCV Error: No GPU support (The library is compiled without CUDA support) in setDevice, file /build/opencv-SviWsf/opencv-2.4.9.1+dfsg/modules/dynamicuda/include/opencv2/dynamicuda/dynamicuda.hpp, line 84",
+    ),
+    # thecanadianroot/opencv-cuda-docker#5 (issue description); ai-aimbot/AIMr#8 (issue description)
+    "opencv-dnn-built-without-cuda-backend": (
+        "[ WARN:0] global ../modules/dnn/src/dnn.cpp (1451) setUpNet DNN module was not built with CUDA backend; switching to CPU",
+        "[WARM:0@2.582] global net_impl.cpp:174 cv::dmn::dnn4_v20221220:Net::Impl::setUpNet DNN module was not built with CUDA backend;switching to CPU",
+    ),
+    # opencv/opencv#18382 (issue description); opencv/opencv#17883 (issue description)
+    "opencv-dnn-cuda-arch-not-built": (
+        "cv2.error: OpenCV(4.4.0) /home/ycc/opencv-4.4.0/modules/dnn/src/dnn.cpp:2353: error: (-216:No CUDA support) OpenCV was not built to work with the selected device. Please check CUDA_ARCH_PTX or CUDA_ARCH_BIN in your build configuration. in function 'initCUDABackend'",
+        " error: (-216:No CUDA support) OpenCV was not built to work with the selected device. Please check CUDA_ARCH_PTX or CUDA_ARCH_BIN in your build configuration. in function 'initCUDABackend'",
+    ),
+    # davisking/dlib#2125 (issue description, the CMake output)
+    "dlib-build-without-cuda": (
+        "-- Disabling CUDA support for dlib.  DLIB WILL NOT USE CUDA",
+        "-- *** Dlib requires cuDNN V5.0 OR GREATER.  Since cuDNN is not found DLIB WILL NOT USE CUDA. ***",
+    ),
+    # j20001970/GDMP#67 (issue description)
+    "mediapipe-gpu-disabled-in-build": (
+        "ImageCloneCalculator: GPU processing is disabled in build flags",
+    ),
+    # OpenTalker/SadTalker#1012 (issue description); Zheng-MJ/SMFANet#8 (issue description)
+    "torchvision-functional-tensor-missing": (
+        "ModuleNotFoundError: No module named 'torchvision.transforms.functional_tensor'",
+        "ModuleNotFoundError: No module named 'torchvision.transforms._functional_tensor'",
+    ),
+    # JuergenFleiss/atrain_core#12 (issue description); m-bain/whisperX#546 (issue description)
+    "pyannote-model-trained-with-older-version": (
+        "Model was trained with pyannote.audio 0.0.1, yours is 3.2.0. Bad things might happen unless you revert pyannote.audio to 0.x.",
+        "Model was trained with torch 1.10.0+cu102, yours is 2.1.0+cu118. Bad things might happen unless you revert torch to 1.x",
+    ),
+    # Huanshere/VideoLingo#158 (issue description); m-bain/whisperX#998 (issue description)
+    "lightning-checkpoint-auto-upgraded": (
+        "Lightning automatically upgraded your loaded checkpoint from v1.5.4 to v2.4.0. To apply the upgrade to your files permanently, run `python -m pytorch_lightning.utilities.upgrade_checkpoint ../../../.cache/torch/whisperx-vad-segmentation.bin`",
+        "Lightning automatically upgraded your loaded checkpoint from v1.5.4 to v2.5.0.post0. To apply the upgrade to your files permanently, run `python -m pytorch_lightning.utilities.upgrade_checkpoint whisperx/lib/python3.12/site-packages/whisperx/assets/pytorch_model.bin`",
+    ),
+    # pyannote/pyannote-audio#1370 (comment by ci21-cgarijo, 2025-03-31); jhj0517/Whisper-WebUI#373 (issue description)
+    "pyannote-tf32-disabled-notice": (
+        "ReproducibilityWarning: TensorFloat-32 (TF32) has been disabled as it might lead to reproducibility issues and lower accuracy.",
+        "F:\\Whisper-WebUI\\venv\\Lib\\site-packages\\pyannote\\audio\\utils\\reproducibility.py:74: ReproducibilityWarning: TensorFloat-32 (TF32) has been disabled as it might lead to reproducibility issues and lower accuracy.",
+    ),
+    # m-bain/whisperX#805 (issue description); rishikanthc/Scriberr#246 (comment by stony007de, 2025-11-28)
+    "torchaudio-backend-function-deprecated": (
+        ": UserWarning: torchaudio._backend.set_audio_backend has been deprecated. With dispatcher enabled, this function is no-op. You can remove the function call.",
+        "scriberr-1  | DEBUG: WhisperX stderr/stdout: /app/whisperx-env/WhisperX/.venv/lib/python3.10/site-packages/pyannote/audio/core/io.py:212: UserWarning: torchaudio._backend.list_audio_backends has been deprecated. This deprecation is part of a large refactoring effort to transition TorchAudio into a maintenance phase. The decoding and encoding capabilities of PyTorch for both audio and video are being consolidated into TorchCodec. Please see https://github.com/pytorch/audio/issues/3902 for more information. It will be removed from the 2.9 release. ",
+    ),
+    # ogkalu2/comic-translate#17 (issue description); ultralytics/yolov5#474 (issue description)
+    "ultralytics-cuda-device-unavailable": (
+        "An Error occurred: Invalid CUDA 'device=0' requested. Use 'device=cpu' or pass valid CUDA device(s) if available, i.e. 'device=0' or 'device=0,1,2,3' for Multi-GPU.",
+        "AssertionError: CUDA unavailable, invalid device 0 requested",
+    ),
+    # dsymbol/decipher#8 (issue description); shirayu/whispering#76 (issue description)
+    "whisper-fp16-on-cpu": (
+        "UserWarning: FP16 is not supported on CPU; using FP32 instead",
+        "transcriber._set_dtype:35 WARNING -> FP16 is not supported on CPU; using FP32 instead",
+    ),
 }
 
 
