@@ -566,6 +566,29 @@ def test_tensorflow_without_a_gpu_on_native_windows_is_past_its_last_gpu_build(a
     )
 
 
+def test_jax_without_cuda_on_windows_or_macos_is_the_platform() -> None:
+    # JAX's CUDA builds are Linux-only (the index's jax-cuda12-plugin wheels are manylinux
+    # only; ZhengYinan-AIR/FISOR#3's maintainer: no CUDA JAX on Windows).
+    windows = "(venv) PS C:\\Users\\me\\proj> python train.py"
+    mac = "/Users/me/proj/.venv/lib/python3.11/site-packages/jax/__init__.py:1: UserWarning: x"
+    cpu_only = (
+        "An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not "
+        "installed. Falling back to cpu."
+    )
+    on_windows = explain([windows, cpu_only])
+    assert "WSL2" in only(on_windows, "platform-unsupported").fix
+    assert "framework-cpu-only" in codes(explain(["/home/me/proj$ python train.py", cpu_only]))
+    pin = (
+        "ERROR: Could not find a version that satisfies the requirement "
+        "jaxlib==0.4.9+cuda12.cudnn88 (from versions: 0.4.13, 0.4.14, 0.4.16)"
+    )
+    assert "platform-unsupported" in codes(explain([windows, pin]))
+    assert codes(explain([pin])) == {"usage-pitfall"}
+    plugin = "ERROR: No matching distribution found for jax-cuda12-pjrt"
+    assert "platform-unsupported" in codes(explain([mac, plugin]))
+    assert codes(explain([plugin])) == {"python-unsupported"}
+
+
 def test_a_code_on_route_with_a_bad_tensorflow_specifier_is_refused(tmp_path: Path) -> None:
     directory = _matrix_copy(tmp_path)
     path = directory / "log_signatures.toml"

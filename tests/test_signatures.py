@@ -508,6 +508,10 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         # apple/ml-cross-entropy#5 (the traceback)
         "RuntimeError: Failed to find C compiler. Please specify via CC environment variable.",
     ),
+    "pip-jax-cuda-plugin-not-found": (
+        # google-gemma/cookbook#238 (its title, pip on an Apple M2 Mac)
+        "ERROR: No matching distribution found for jax-cuda12-pjrt",
+    ),
     "zlibwapi-missing": (
         # §6.2 (microsoft/onnxruntime#17510)
         "Could not locate zlibwapi.dll. Please make sure it is in your library path!",
