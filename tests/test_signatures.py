@@ -512,6 +512,10 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         # google-gemma/cookbook#238 (its title, pip on an Apple M2 Mac)
         "ERROR: No matching distribution found for jax-cuda12-pjrt",
     ),
+    "vllm-linux-only": (
+        # RUC-NLPIR/FlashRAG#5, sgl-project/sglang#508 (installing on Apple Silicon)
+        "AssertionError: vLLM only supports Linux platform (including WSL).",
+    ),
     "zlibwapi-missing": (
         # §6.2 (microsoft/onnxruntime#17510)
         "Could not locate zlibwapi.dll. Please make sure it is in your library path!",
