@@ -109,8 +109,9 @@ CODE_TABLE: tuple[FindingCode, ...] = (
     ),
     FindingCode(
         "framework-missing",
-        "info",
-        "No deep-learning framework is installed.",
+        "error",
+        "No deep-learning framework is installed (the doctor: info, nothing to judge), or a log "
+        "shows the program could not import one (explain: error).",
     ),
     FindingCode(
         "framework-conflict",

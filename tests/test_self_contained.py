@@ -38,7 +38,11 @@ PATH_TOKEN = re.compile(
 )
 URL_BEFORE = re.compile(r"\S*://\S*$")
 # Bare document names that are upstream files, each named next to its repository where cited.
-UPSTREAM_NAMES = {"pip.md": "tensorflow/docs site/en/install/pip.md"}
+UPSTREAM_NAMES = {
+    "pip.md": "tensorflow/docs site/en/install/pip.md",
+    "supported-tags.md": "NVIDIA's container-images/cuda doc/supported-tags.md",
+    "config.toml": "the NVIDIA Container Toolkit's and containerd's own configuration files",
+}
 # Whole files that are data quoted from elsewhere, not our own citations, and this file, whose
 # examples of dangling references are deliberate (the tests below check the scanner on them).
 QUOTED = ("tests/seeds/", "tests/test_self_contained.py")

@@ -2101,6 +2101,258 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "UserWarning: FP16 is not supported on CPU; using FP32 instead",
         "transcriber._set_dtype:35 WARNING -> FP16 is not supported on CPU; using FP32 instead",
     ),
+    # Mined from public threads, round nine (GPU generations against builds); each comment
+    # names the thread
+    # NVIDIA/TensorRT#1428 (issue description, the [E] line) and NVIDIA/TensorRT#3826 (comment by lix19937 quoting the log)
+    "tensorrt-unsupported-sm": (
+        "[E] [TRT] C:\\source\\rtSafe\\cuda\\caskUtils.cpp (80) - Assertion Error in nvinfer1::rt::task::trtSmToCask: 0 (Unsupported SM.)",
+        "[04/25/2024-15:52:54] [TRT] [E] 1: [caskUtils.cpp::nvinfer1::rt::task::trtSmToCask::193] Error Code 1: Internal Error (Unsupported SM: 0x601)",
+    ),
+    # DDTRobot/tita_rl_sim2sim2real#7 (issue description, trtexec output) and NVIDIA/TensorRT#4359 (issue description)
+    "tensorrt-target-sm-unsupported": (
+        "[07/19/2025-23:34:55] [E] Error[9]: IBuilder::buildSerializedNetwork: Error Code 9: API Usage Error (Target GPU SM 120 is not supported by this TensorRT release.)",
+        "[02/18/2025-07:04:51] [TRT] [E] IBuilder::buildSerializedNetwork: Error Code 9: API Usage Error (Target GPU SM 61 is not supported by this TensorRT release.)",
+    ),
+    # woct0rdho/triton-windows#93 (issue description) and pytorch/pytorch#95082 (comment by egaebel, 2023-02-21)
+    "llvm-nvptx-unknown-processor": (
+        "'sm_120' is not a recognized processor for this target (ignoring processor)",
+        "'sm_89' is not a recognized processor for this target (ignoring processor)",
+    ),
+    # ggml-org/whisper.cpp#2368 (issue description) and mozilla-ai/llamafile#434 (issue description)
+    "ggml-cuda-no-device-code-for-arch": (
+        "ggml/src/ggml-cuda/template-instances/../mmq.cuh:2589: ERROR: CUDA kernel mul_mat_q has no device code compatible with CUDA arch 520. ggml-cuda.cu was compiled for: 520",
+        "ggml-cuda.cu:1412: ERROR: CUDA kernel vec_dot_q4_K_q8_1_impl_vmmq has no device code compatible with CUDA arch 600. ggml-cuda.cu was compiled for: 500,600,700,800,900",
+    ),
+    # meta-pytorch/tritonbench#691 (pull request description) and mit-han-lab/fouroversix#13 (issue description)
+    "cutlass-arch-conditional-mma": (
+        "ERROR : Arch conditional MMA instruction used without targeting appropriate compute capability. Aborting.",
+        "Arch conditional MMA instruction used without targeting appropriate compute capability.",
+    ),
+    # jax-ml/jax#9644 (issue description traceback) and JuliaGPU/cuTile.jl#9 (issue description)
+    "cuda-jit-compiler-library-missing": (
+        "RuntimeError: UNKNOWN: PTX JIT compiler library not found",
+        "ERROR: CUDA error: PTX JIT compiler library not found (code 221, ERROR_JIT_COMPILER_NOT_FOUND)",
+    ),
+    # open-mmlab/mmdetection#766 (issue description) and multimodallearning/pytorch-mask-rcnn#1 (issue description)
+    "cuda-ptx-jit-compilation-failed": (
+        "RuntimeError: CUDA error: a PTX JIT compilation failed (launch_kernel at /opt/conda/conda-bld/pytorch_1556653099582/work/aten/src/ATen/native/cuda/Loops.cuh:72)",
+        "RuntimeError: cuda runtime error (78) : a PTX JIT compilation failed at /opt/conda/conda-bld/pytorch_1518243271935/work/torch/lib/THC/generic/THCStorage.cu:58",
+    ),
+    # icl-utk-edu/papi#610 (issue description) and pmodels/yaksa#260 (issue description); the two print the same text
+    "nvcc-offline-compilation-deprecated-notice": (
+        "nvcc warning : Support for offline compilation for architectures prior to '<compute/sm/lto>_75' will be removed in a future release (Use -Wno-deprecated-gpu-targets to suppress warning).",
+    ),
+    # vllm-project/vllm#54318 (issue description) and sgl-project/sglang#5871 (issue description)
+    "triton-fp8e4nv-unsupported-architecture": (
+        "ValueError(\"type fp8e4nv not supported in this architecture. The supported fp8 dtypes are ('fp8e4b15', 'fp8e5')\")",
+        "type fp8e4nv not supported in this architecture. The supported fp8 dtypes are ('fp8e4b15', 'fp8e5')\"",
+    ),
+    # ggml-org/whisper.cpp#1587 (issue description) and TabbyML/tabby#1154 (issue description)
+    "cublas-status-not-supported": (
+        "cuBLAS error 15 at ggml-cuda.cu:7548: the requested functionality is not supported",
+        "cuBLAS error 15 at tabby/crates/llama-cpp-bindings/llama.cpp/ggml-cuda.cu:7398: the requested functionality is not supported",
+    ),
+    # sgl-project/sglang#9652 (issue description) and openvinotoolkit/nncf#3141 (issue description)
+    "torch-cuda-arch-list-unset-notice": (
+        "W0826 18:58:16.987000 2637191 torch/utils/cpp_extension.py:2425] TORCH_CUDA_ARCH_LIST is not set, all archs for visible cards are included for compilation. ",
+        "/nncf_torch/lib/python3.10/site-packages/torch/utils/cpp_extension.py:1964: UserWarning: TORCH_CUDA_ARCH_LIST is not set, all archs for visible cards are included for compilation. ",
+    ),
+    # Mined from public threads, round eleven (PyTorch 2024-2026); each comment names the
+    # thread
+    # fal-ai/fal#478 (pull request description); pytorch/pytorch#128661 (pull request description, Jetson IGX test log)
+    "torch-allocator-nvml-assert-out-of-memory": (
+        'RuntimeError: NVML_SUCCESS == r INTERNAL ASSERT FAILED at "../c10/cuda/CUDACachingAllocator.cpp":830, please report a bug to PyTorch. ',
+        'RuntimeError: NVML_SUCCESS == r INTERNAL ASSERT FAILED at "/opt/pytorch/pytorch/c10/cuda/CUDACachingAllocator.cpp":841, please report a bug to PyTorch.',
+    ),
+    # jhj0517/Whisper-WebUI#279 (issue description); AbdBarho/stable-diffusion-webui-docker#694 (comment by maifeeulasad, 2024-05-28)
+    "torch-cuda-init-error-500-wsl-container": (
+        "Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 500: named symbol not found",
+        "webui-docker-auto-1  | Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 500: named symbol not found: str",
+    ),
+    # idiap/ESLAM#20 (issue title); logicalclocks/hopsworks#1557 (issue description)
+    "torch-shared-memory-file-write-failed": (
+        "RuntimeError: unable to write to file </torch_31911_952036340_6686>: No space left on device (28)",
+        "RuntimeError: unable to write to file </torch_739_144252761_4>: No space left on device (28)",
+    ),
+    # facebookresearch/maskrcnn-benchmark#103 (issue title); openclimatefix-archives/nowcasting_dataset#158 (comment by JackKelly, 2021-09-25)
+    "torch-shared-memory-object-open-failed": (
+        "RuntimeError: unable to open shared memory object </torch_29919_1396182366> in read-write mode",
+        "RuntimeError: unable to open shared memory object </torch_2197781_1082808688> in read-write mode",
+    ),
+    # deepbeepmeep/Wan2GP#1263 (issue description); woct0rdho/triton-windows#97 (issue description)
+    "torch-inductor-triton-attrsdescriptor-missing": (
+        "ImportError: cannot import name 'AttrsDescriptor' from 'triton.compiler.compiler' (G:\\pinokio\\api\\wan.git\\app\\env\\lib\\site-packages\\triton\\compiler\\compiler.py)",
+        "ImportError: cannot import name 'AttrsDescriptor' from 'triton.compiler.compiler' (...\\site-packages\\triton\\compiler\\compiler.py)",
+    ),
+    # Zyphra/Zonos#168 (issue description); meta-pytorch/segment-anything-fast#117 (issue description)
+    "torch-inductor-not-enough-sms-notice": (
+        "Generating:   0%|                                      | 0/2588 [00:00<?, ?it/s]W0301 14:50:21.667000 3157 .venv/lib/python3.12/site-packages/torch/_inductor/utils.py:1137] [2/0] Not enough SMs to use max_autotune_gemm mode",
+        "torch._inductor.utils: [WARNING] not enough SMs to use max_autotune_gemm mode",
+    ),
+    # ladaapp/lada#51 (issue description); pytorch/pytorch#122057 (issue description)
+    "torch-expandable-segments-unsupported-notice": (
+        ".\\venv\\Lib\\site-packages\\torch\\nn\\modules\\module.py:1329: UserWarning: expandable_segments not supported on this platform (Triggered internally at C:\\actions-runner\\_work\\pytorch\\pytorch\\pytorch\\c10/cuda/CUDAAllocatorConfig.h:28.)",
+        "[W CUDAAllocatorConfig.h:28] Warning: expandable_segments not supported on this platform (function operator())",
+    ),
+    # meta-pytorch/torchcodec#1143 (issue description); meta-pytorch/torchcodec#1023 (issue description)
+    "torchcodec-library-not-loadable": (
+        "RuntimeError: Could not load libtorchcodec. Likely causes:",
+        "[2025-11-06 15:26:47,069] - [WARNING] - Error processing data item 001: Could not load libtorchcodec. Likely causes:",
+    ),
+    # Linesight-RL/linesight#50 (issue description); lllyasviel/stable-diffusion-webui-forge#1697 (issue description)
+    "torch-load-weights-only-future-warning": (
+        "FutureWarning: You are using `torch.load` with `weights_only=False` (the current default value), which uses the default pickle module implicitly. It is possible to construct malicious pickle data which will execute arbitrary code during unpickling (See https://github.com/pytorch/pytorch/blob/main/SECURITY.md#untrusted-models for more details). In a future release, the default value for `weights_only` will be flipped to `True`. This limits the functions that could be executed during unpickling. Arbitrary objects will no longer be allowed to be loaded via this mode unless they are explicitly allowlisted by the user via `torch.serialization.add_safe_globals`. We recommend you start setting `weights_only=True` for any use case where you don't have full control of the loaded file. Please open an issue on GitHub for any issues related to this experimental feature.",
+        "C:\\DATA\\SD\\Data\\Packages\\Stable Diffusion WebUI Forge NEW\\modules_forge\\patch_basic.py:38: FutureWarning: You are using `torch.load` with `weights_only=False` (the current default value), which uses the default pickle module implicitly. It is possible to construct malicious pickle data which will execute arbitrary code during unpickling (See https://github.com/pytorch/pytorch/blob/main/SECURITY.md#untrusted-models for more details). In a future release, the default value for `weights_only` will be flipped to `True`. This limits the functions that could be executed during unpickling. Arbitrary objects will no longer be allowed to be loaded via this mode unless they are explicitly allowlisted by the user via `torch.serialization.add_safe_globals`. We recommend you start setting `weights_only=True` for any use case where you don't have full control of the loaded file. Please open an issue on GitHub for any issues related to this experimental feature.",
+    ),
+    # teamtomo/membrain-seg#120 (issue description); WenjieDu/PyPOTS#520 (issue description)
+    "torch-amp-namespace-deprecated-notice": (
+        "membrain_seg/segmentation/segment.py:173: FutureWarning: `torch.cuda.amp.autocast(args...)` is deprecated. Please use `torch.amp.autocast('cuda', args...)` instead.",
+        "pypots/nn/modules/reformer/local_attention.py:31: FutureWarning: `torch.cuda.amp.autocast(args...)` is deprecated. Please use `torch.amp.autocast('cuda', args...)` instead",
+    ),
+    # JudeWells/chainsaw#16 (issue description); docling-project/docling-serve#545 (issue description)
+    "torch-nnpack-unsupported-hardware-notice": (
+        "[W NNPACK.cpp:64] Could not initialize NNPACK! Reason: Unsupported hardware.",
+        "[W322 21:06:39.645884768 NNPACK.cpp:56] Could not initialize NNPACK! Reason: Unsupported hardware.",
+    ),
+    # junjie18/CMT#95 (issue description); QwenLM/Qwen#103 (issue description, the error as the reporter quoted it)
+    "flash-attn1-gpu-older-than-turing": (
+        "RuntimeError: Expected is_sm8x || is_sm75 to be true, but got false.  (Could this error message be improved?  If so, please report an enhancement request to PyTorch.)",
+        "RuntimeError: Expected is_sm90 || is_sm8x || is_sm75 to be true, but got false. (Could this error message be improved? If so, please report an enhancement request to PyTorch.)",
+    ),
+    # unslothai/unsloth#679 (issue description: the assertion and the line after it)
+    "triton-libcuda-so-not-found": (
+        "AssertionError: libcuda.so cannot found!",
+        "Possible files are located at ['/lib/x86_64-linux-gnu/libcuda.so.1'].Please create a symlink of libcuda.so to any of the file.",
+    ),
+    # Mined from public threads, round eleven (TensorFlow 2.11+ and Keras 3: notices, optimizer
+    # and saving changes, TF Serving, tensorflow-metal); each comment names the thread
+    # Entries for the SAMPLES dict; every line is copied verbatim from the thread named above it.
+    # tensorflow/tensorflow#61811 (issue description), tensorflow/tensorflow#59779 (issue description)
+    "tf-executor-start-aborting-notice": (
+        "2023-09-07 17:19:04.634978: I tensorflow/core/common_runtime/executor.cc:1197] [/device:CPU:0] (DEBUG INFO) Executor start aborting (this does not indicate an error and you can ignore this message): INVALID_ARGUMENT: You must feed a value for placeholder tensor 'Placeholder/_0' with dtype string and shape [2]",
+        "2023-02-23 16:48:07.354061: I tensorflow/core/common_runtime/executor.cc:1214] [/device:CPU:0] (DEBUG INFO) Executor start aborting (this does not indicate an error and you can ignore this message): INVALID_ARGUMENT: You must feed a value for placeholder tensor 'gradients/split_2_grad/concat/split_2/split_dim' with dtype int32",
+    ),
+    # tensorflow/tensorflow#61656 (issue title), talmolab/sleap#1282 (a training log in the thread; the line's opening only, it goes on with the op's attribute dump)
+    "tf-grappler-predictcost-notice": (
+        'W tensorflow/core/grappler/costs/op_level_cost_estimator.cc:689] Error in PredictCost() for the op: op: "Conv2D" attr { key: "T" value { type: DT_FLOAT } } attr { key: "data_format" value { s: "NCHW"',
+        '2023-05-31 12:17:45.614700: W tensorflow/core/grappler/costs/op_level_cost_estimator.cc:690] Error in PredictCost() for the op: op: "CropAndResize" attr { key: "T" value { type: DT_FLOAT } } attr { key: "extrapolation_value" value { f: 0 } } attr { key: "method" value { s: "bilinear" } }',
+    ),
+    # tensorflow/tensorflow#50196 (comment by SuryanarayanaY, 2023-03-30), tensorflow/tensorflow#38260 (issue description)
+    "tf-cpu-frequency-unknown-notice": (
+        "2023-03-30 13:41:44.060864: W tensorflow/tsl/platform/profile_utils/cpu_utils.cc:128] Failed to get CPU frequency: 0 Hz",
+        "tensorflow/core/platform/profile_utils/cpu_utils.cc:106] Failed to find bogomips or clock in /proc/cpuinfo; cannot determine CPU frequency",
+    ),
+    # tensorflow/tensorflow#61092 (issue description; both lines)
+    "keras-m1-legacy-optimizer-fallback": (
+        "WARNING:absl:At this time, the v2.11+ optimizer `tf.keras.optimizers.Adam` runs slowly on M1/M2 Macs, please use the legacy Keras optimizer instead, located at `tf.keras.optimizers.legacy.Adam`.",
+        "WARNING:absl:There is a known slowdown when using v2.11+ Keras optimizers on M1/M2 Macs. Falling back to the legacy Keras optimizer, i.e., `tf.keras.optimizers.legacy.Adam`.",
+    ),
+    # rstudio/keras3#1352 (issue description), balajisrinivas/Gender-Detection#6 (issue description; sample only)
+    "keras-new-optimizer-decay-removed": (
+        "ValueError: decay is deprecated in the new Keras optimizer, pleasecheck the docstring for valid arguments, or use the legacy optimizer, e.g., tf.keras.optimizers.legacy.Adam.",
+        "ValueError: decay is deprecated in the new Keras optimizer, please check the docstring for valid arguments, or use the legacy optimizer, e.g., tf.keras.optimizers.legacy.Adam.",
+    ),
+    # ramsRahim/Federated-Learning#2 (issue description), tensorflow/tensorflow#58831 (issue description, the warning it quotes)
+    "keras-optimizer-lr-ignored": (
+        "WARNING:absl:`lr` is deprecated in Keras optimizer, please use `learning_rate` or use the legacy optimizer, e.g.,tf.keras.optimizers.legacy.SGD.",
+        "WARNING:absl:`lr` is deprecated, please use `learning_rate` instead, or use the legacy optimizer, e.g.,tf.keras.optimizers.legacy.Adagrad.",
+    ),
+    # philipperemy/keras-tcn#284 (issue description), GantMan/nsfw_model#164 (issue title; sample only)
+    "keras3-optimizer-lr-removed": (
+        "ValueError: Argument(s) not recognized: {'lr': 0.002}",
+        "ValueError: Argument(s) not recognized: {'lr': 8.999999749903509e-07}",
+    ),
+    # amaiya/ktrain#525 (issue description), mrosol/Nonlincausality#11 (PR description, without backticks)
+    "keras3-legacy-optimizers-unsupported": (
+        "ImportError: `keras.optimizers.legacy` is not supported in Keras 3. When using `tf.keras`, to continue using a `tf.keras.optimizers.legacy` optimizer, you can install the `tf_keras` package (Keras 2) and set the environment variable `TF_USE_LEGACY_KERAS=True` to configure TensorFlow to use `tf_keras` when accessing `tf.keras`.",
+        "ImportError: keras.optimizers.legacy is not supported in Keras 3. When using tf.keras, to continue using a tf.keras.optimizers.legacy optimizer, you can install the tf_keras package (Keras 2) and set the environment variable TF_USE_LEGACY_KERAS=True to configure TensorFlow to use tf_keras when accessing tf.keras.",
+    ),
+    # tensorflow/tensorflow#64685 (issue description), tensorflow/tensorflow#66381 (issue title)
+    "keras3-model-loaded-by-keras2": (
+        "ValueError: Unrecognized keyword arguments: ['batch_shape']",
+        "Exception encountered: Unrecognized keyword arguments: ['batch_shape']",
+    ),
+    # keras-team/keras#20750 (issue description), keras-team/keras#20106 (issue description)
+    "keras3-removed-layer-argument": (
+        "ValueError: Unrecognized keyword arguments passed to GRU: {'time_major': False}",
+        "ValueError: Unrecognized keyword arguments passed to LSTM: {'batch_input_shape': (1, 1, 7)}",
+    ),
+    # pidahbus/deep-image-orientation-angle-detection#11 (issue description), keras-team/keras#19375 (comment by sachinprasadhs, 2024-03-27)
+    "keras-hdf5-legacy-save-notice": (
+        " loss: 2.0187/home/arthur/.pyenv/versions/3.9.18/lib/python3.9/site-packages/keras/src/engine/training.py:3103: UserWarning: You are saving your model as an HDF5 file via `model.save()`. This file format is considered legacy. We recommend using instead the native Keras format, e.g. `model.save('my_model.keras')`.",
+        "WARNING:absl:You are saving your model as an HDF5 file via `model.save()` or `keras.saving.save_model(model)`. This file format is considered legacy. We recommend using instead the native Keras format, e.g. `model.save('my_model.keras')` or `keras.saving.save_model(model, 'my_model.keras')`. ",
+    ),
+    # tensorflow/serving#1831 (issue title), tensorflow/serving#1419 (issue title)
+    "tfserving-no-servable-versions": (
+        "W tensorflow_serving/sources/storage_path/file_system_storage_path_source.cc:267] No versions of servable spellcheck found under base path /models/spellcheck",
+        "W tensorflow_serving/sources/storage_path/file_system_storage_path_source.cc:267] No versions of servable half_plus_two found under base path /models/half_plus_two",
+    ),
+    # tensorflow/models#10617 (issue description), tensorflow/tensorflow#53309 (issue description)
+    "tensorflow-metal-plugin-unloadable": (
+        "tensorflow.python.framework.errors_impl.NotFoundError: dlopen(/Users/user/env/miniforge3/lib/python3.9/site-packages/tensorflow-plugins/libmetal_plugin.dylib, 0x0006): symbol not found in flat namespace '_TF_AllocateOutput'",
+        "tensorflow.python.framework.errors_impl.NotFoundError: dlopen(/Users/zhangjing/miniforge3/envs/tf3.7/lib/python3.8/site-packages/tensorflow-plugins/libmetal_plugin.dylib, 6): Symbol not found: _OBJC_CLASS_$_MPSGraphCompilationDescriptor",
+    ),
+    # tensorflow/tensorflow#50196 (comment by SuryanarayanaY, 2023-03-30; both lines)
+    "tensorflow-metal-device-notice": (
+        "Metal device set to: Apple M1 Pro",
+        "2023-03-30 13:41:44.213540: I tensorflow/core/grappler/optimizers/custom_graph_optimizer_registry.cc:114] Plugin optimizer for device_type GPU is enabled.",
+    ),
+    # Mined from public threads, round eleven (hosted notebooks and rented clouds); each
+    # comment names the thread
+    # lenML/Speech-AI-Forge#143 (issue title, the error line the reporter quoted); antgroup/echomimic#148 (issue description); huggingface/autotrain-advanced#727 (issue description, the error the reporter quoted)
+    "zerogpu-cuda-initialized-in-main-process": (
+        "RuntimeError: CUDA must not be initialized in the main process on Spaces with Stateless GPU environment.",
+        "CUDA must not be initialized in the main process on Spaces with Stateless GPU environment. You can look at this Stacktrace to find out which part of your code triggered a CUDA init",
+        "RuntimeError: CUDA has been initialized before importing the `spaces` package",
+    ),
+    # e2b-dev/open-computer-use#28 (issue description); levihsu/OOTDiffusion#205 (issue description)
+    "zerogpu-gpu-quota-exceeded": (
+        'OBSERVATION: Error executing function: The upstream Gradio app has raised an exception: You have exceeded your GPU quota (60s requested vs. 56s left). <a style="white-space: nowrap;text-underline-offset: 2px;color: var(--body-text-color)" href="https://huggingface.co/join">Create a free account</a> to get more usage quota.',
+        "You have exceeded your GPU quota (46s left vs. 60s requested). Sign-up on Hugging Face to get more quotas or retry in 0:09:48.",
+    ),
+    # HenriquesLab/ZeroCostDL4Mic#239 (issue description, the message quoted); googlecolab/colabtools#2108 (issue description)
+    "colab-gpu-usage-limit": (
+        "Unable to connect to GPU backend. You are currently unable to connect to a GPU due to Colab's usage limits.",
+        "Cannot connect to GPU backend",
+        "You cannot currently connect to a GPU due to usage limits in Colab. Learn more",
+    ),
+    # dvschultz/stylegan2-ada#31 (issue description); tg-bomze/BabyGAN#21 (issue description)
+    "colab-tensorflow-1-unsupported": ("ValueError: Tensorflow 1 is unsupported in Colab.",),
+    # fastai/course-v3#165 (pull request description)
+    "gcp-compute-gpu-quota-exceeded": (
+        "     - Quota 'GPUS_ALL_REGIONS' exceeded. Limit: 0.0 globally.",
+    ),
+    # GoogleCloudPlatform/stable-diffusion-on-gcp#12 (issue description)
+    "vertex-ai-gpu-quota-exceeded": (
+        '    "message": "The following quota metrics exceed quota limits: aiplatform.googleapis.com/custom_model_training_nvidia_l4_gpus",',
+    ),
+    # kubernetes/k8s.io#9834 (issue description, the gcloud error block)
+    "gcp-zone-gpu-capacity-exhausted": (
+        "code: ZONE_RESOURCE_POOL_EXHAUSTED_WITH_DETAILS",
+        "    message: A n1-standard-4 VM instance with 1 nvidia-tesla-t4 accelerator(s) is",
+    ),
+    # dotnet/machinelearning-modelbuilder#2140 (issue description); skypilot-org/skypilot#464 (issue description, the line cut before its quota-request address)
+    "azure-gpu-family-quota-exceeded": (
+        "The specified subscription has a Standard NC family vCPU quota of 0 and cannot accomodate for at least 1 requested managed compute nodes which maps to 12 vCPUs. Talk to your Subscription Admin or refer to https://docs.microsoft.com/azure/machine-learning/how-to-manage-quotas#request-quota-increases to increase the family quota",
+        "W 02-27 08:19:10 cloud_vm_ray_backend.py:520]   Exception Details:      (QuotaExceeded) Operation could not be completed as it results in exceeding approved Standard NCASv3_T4 Family Cores quota. Additional details - Deployment Model: Resource Manager, Location: southcentralus, Current Limit: 0, Current Usage: 0, Additional Required: 4, (Minimum) New Limit Required: 4.",
+    ),
+    # gabehollombe-aws/jupyter-notebooks#1 (issue description); aws/sagemaker-python-sdk#35 (issue description)
+    "sagemaker-gpu-instance-limit-zero": (
+        "> ResourceLimitExceeded: An error occurred (ResourceLimitExceeded) when calling the CreateTrainingJob operation: The account-level service limit 'ml.p3.2xlarge for training job usage' is 0 Instances, with current utilization of 0 Instances and a request delta of 1 Instances. Please contact AWS support to request an increase for this limit.",
+        "E           ResourceLimitExceeded: An error occurred (ResourceLimitExceeded) when calling the CreateTrainingJob operation: The account-level service limit for training-job/ml.p2.xlarge is 0 Instances, with current utilization of 0 Instances and a request delta of 2 Instances. Please contact AWS support to request an increase for this limit.",
+    ),
+    # aws/amazon-sagemaker-examples#1001 (issue description, the error quoted)
+    "sagemaker-instance-type-not-in-region": (
+        "An error occurred (ResourceLimitExceeded) when calling the CreateTrainingJob operation: The requested resource training-job/ml.p2.xlarge is not available in this region",
+    ),
+    # DIAGNijmegen/rse-grand-challenge#2631 (issue description)
+    "sagemaker-capacity-error": (
+        'FailureReason: "CapacityError: Unable to provision requested ML compute capacity. Please retry using a different ML instance type."',
+    ),
+    # iterative/cml#814 (issue description)
+    "ec2-insufficient-gpu-instance-capacity": (
+        "We currently do not have sufficient g4dn.xlarge capacity in the Availability Zone you requested (eu-west-1b). ",
+    ),
 }
 
 
