@@ -2353,6 +2353,71 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "ec2-insufficient-gpu-instance-capacity": (
         "We currently do not have sufficient g4dn.xlarge capacity in the Availability Zone you requested (eu-west-1b). ",
     ),
+    # Mined from public threads, round twelve (NVIDIA inference servers and their engines);
+    # each comment names the thread
+    # triton-inference-server/server#6195 (issue description, the status quoted inline); triton-inference-server/server#5681 (issue description, quoted)
+    "triton-python-backend-shm-too-small": (
+        "UNAVAILABLE: Internal: Unable to initialize shared memory key 'triton_python_backend_shm_region_3' to requested size (67108864 bytes). If you are running Triton inside docker, use '--shm-size' flag to control the shared memory region size. Each Python backend model instance requires at least 64MBs of shared memory. Error: No space left on device ",
+        "> tritonclient.utils.InferenceServerException: Failed to increase the shared memory pool size for key 'triton_python_backend_shm_region_2' to 67108864 bytes. If you are running Triton inside docker, use '--shm-size' flag to control the shared memory region size. Error: No space left on device",
+    ),
+    # triton-inference-server/server#6708 (issue description); triton-inference-server/server#7022 (issue description, tritonserver output)
+    "triton-backend-library-not-found": (
+        "UNAVAILABLE: Invalid argument: unable to find 'libtriton_pytorch.so' ",
+        "E0322 05:27:28.711963 70 model_lifecycle.cc:638] failed to load 'densenet_onnx' version 1: Invalid argument: unable to find backend library for backend 'onnxruntime', try specifying runtime on the model configuration.",
+    ),
+    # triton-inference-server/server#2095 (comment by ishantbansal, 2020-10-06); triton-inference-server/server#7657 (issue description, the message quoted inline)
+    "triton-kind-gpu-no-gpus-available": (
+        "instance group resnet_0 of model resnet has kind KIND_GPU but no GPUs are available",
+        "`peoplenet has kind KIND_GPU but no GPUs are available`",
+    ),
+    # fauxpilot/fauxpilot#45 (issue description, compose log); triton-inference-server/server#7022 (issue description, tritonserver output)
+    "triton-pinned-memory-pool-unavailable": (
+        "fauxpilot-triton-1         | W0907 17:13:12.624284 88 pinned_memory_manager.cc:236] Unable to allocate pinned system memory, pinned memory pool will not be available: no CUDA-capable device is detected",
+        "W0322 05:27:28.710276 70 pinned_memory_manager.cc:271] Unable to allocate pinned system memory, pinned memory pool will not be available: CUDA driver version is insufficient for CUDA runtime version",
+    ),
+    # NVIDIA/TensorRT-LLM#1625 (issue description); NVIDIA/TensorRT-LLM#1498 (issue description, quoted server log)
+    "cuda-peer-access-unsupported": (
+        "[TensorRT-LLM][ERROR] [TensorRT-LLM][ERROR] CUDA runtime error in error: peer access is not supported between these two devices",
+        "> E0425 10:43:31.433641 841 backend_model.cc:691] ERROR: Failed to create instance: unexpected error when creating modelInstanceState: [TensorRT-LLM][ERROR] CUDA runtime error in cudaIpcOpenMemHandle( reinterpret_cast<void**>(&foreignBuffer), handles[nodeId], cudaIpcMemLazyEnablePeerAccess): peer access is not supported between these two devices (/app/TensorRT-LLM/TensorRT-LLM/cpp/tensorrt_llm/runtime/ipcUtils.cpp:90)",
+    ),
+    # gpustack/gpustack#3831 (issue description); sgl-project/sglang#4330 (issue description)
+    "sglang-not-enough-memory-for-kv-cache": (
+        "RuntimeError: Not enough memory. Please try to increase --mem-fraction-static. Current value: self.server_args.mem_fraction_static=0.2",
+        "RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.",
+    ),
+    # vllm-project/vllm#4770 (comment by AllenDou, 2024-05-13, CI log); vllm-project/vllm#15340 (issue description, worker log)
+    "custom-allreduce-disabled-no-p2p-notice": (
+        "(eager_allreduce pid=3040) WARNING 05-13 08:48:35 custom_all_reduce.py:166] Custom allreduce is disabled because your platform lacks GPU P2P capability or P2P test failed. To silence this warning, specify disable_custom_all_reduce=True explicitly.",
+        "(VllmWorkerProcess pid=281) WARNING 03-22 18:40:47 [custom_all_reduce.py:137] Custom allreduce is disabled because it's not supported on more than two PCIe-only GPUs. To silence this warning, specify disable_custom_all_reduce=True explicitly.",
+    ),
+    # NVIDIA/TensorRT-LLM#1034 (issue description, server log); InternLM/lmdeploy#2076 (issue description)
+    "peer-access-not-available-notice": (
+        "[TensorRT-LLM][WARNING] Device 2 peer access Device 5 is not available.",
+        "[TM][WARNING] Device 0 peer access Device 1 is not available.",
+    ),
+    # InternLM/lmdeploy#2069 (comment by blackblue9, 2024-07-18, the warning quoted in the comment)
+    "lmdeploy-turbomind-not-installed": (
+        "lmdeploy - WARNING - Fallback to pytorch engine because turbomind engine is not installed correctly. If you insist to use turbomind engine, you may need to reinstall lmdeploy from pypi or build from source and try again.",
+    ),
+    # NVIDIA/TensorRT-LLM#320 (issue description); Tlntin/Qwen-TensorRT-LLM#15 (issue title)
+    "trtllm-unsupported-architecture": (
+        "[TensorRT-LLM][ERROR] Assertion failed: Unsupported architecture (/home/build/TensorRT_LLM/TensorRT-LLM-master/cpp/tensorrt_llm/kernels/contextFusedMultiHeadAttention/fmhaRunner.cpp:87)",
+        "RuntimeError: [TensorRT-LLM][ERROR] Assertion failed: Unsupported Arch (/opt/tritonserver/TensorRT-LLM/cpp/tensorrt_llm/kernels/cutlass_kernels/cutlass_preprocessors.cpp:147)",
+    ),
+    # NVIDIA/TensorRT-LLM#574 (issue description, first physical line as posted); NVIDIA/TensorRT-LLM#122 (issue thread, log quoted in a comment by Amagong)
+    "trtllm-engine-tensor-names-mismatch": (
+        "[12/05/2023-23:50:35] [TRT-LLM] [E] The following expected tensors are not found: {'past_key_value_16', 'present_key_value_31', 'present_key_value_10', 'present_key_value_5', 'past_key_value_24', 'present_key_value_14', 'present_key_valu",
+        "[11/01/2023-05:10:59] [TRT-LLM] [E] Those tensors in engine are not expected: {'last_token_ids'}",
+    ),
+    # NVIDIA/ChatRTX#113 (issue description, last traceback line)
+    "pynvml-12-no-version-attribute": (
+        "AttributeError: module 'pynvml' has no attribute '__version__'",
+    ),
+    # sgl-project/sglang#9561 (issue description); sgl-project/sglang#12827 (issue description)
+    "sglang-model-import-error-ignored-notice": (
+        "[2025-08-24 06:25:37 TP0] Ignore import error when loading sglang.srt.models.glm4v_moe: No module named 'transformers.models.glm4v_moe'",
+        "[2025-11-06T02:08:27.278Z] [2025-11-06 02:08:27] Ignore import error when loading sglang.srt.models.glm4v_moe: No module named 'transformers.models.glm4v_moe'",
+    ),
 }
 
 
