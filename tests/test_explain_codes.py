@@ -88,6 +88,13 @@ def codes(line: str) -> set[str]:
             "Unable to load cudart library /usr/lib/x86_64-linux-gnu/libcuda.so.570.169: cuda driver library init failure: 802",
             "gpu-unusable",
         ),
+        # LAMMPS's GPU package (lammps/lammps#4849 on an RTX 5080; lammps/lammps#2981 as its
+        # reporter quotes it)
+        ("Cuda driver error 804 in call at file", "driver-library-mismatch"),
+        (
+            "Cuda driver error 100 in call at file \u2018/data/sourcecode/lammps/lammps-stable_29Sep2021/lib/gpu/geryon/nvd_device.h\u2019 in line 323",
+            "no-gpu",
+        ),
         # 303: libcuda not loadable
         ("failed call to cuInit: CUresult(303)", "driver-missing"),
         # 803 / 804

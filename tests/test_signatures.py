@@ -2418,6 +2418,61 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "[2025-08-24 06:25:37 TP0] Ignore import error when loading sglang.srt.models.glm4v_moe: No module named 'transformers.models.glm4v_moe'",
         "[2025-11-06T02:08:27.278Z] [2025-11-06 02:08:27] Ignore import error when loading sglang.srt.models.glm4v_moe: No module named 'transformers.models.glm4v_moe'",
     ),
+    # Mined from public threads, round twelve (scientific and HPC GPU libraries); each comment
+    # names the thread
+    # fixstars/libSGM#8 (issue description); dhernandez0/stixels#4 (issue description, the program's output)
+    "cuda-invalid-device-function-bare": (
+        "libSGM/src/check_consistency.cu : 52 invalid device function",
+        "Error: invalid device function 8",
+    ),
+    # UCI-CARL/CARLsim6#15 (issue description); lumark/PWP3D#4 (issue description, the program's output)
+    "cuda-invalid-device-symbol": (
+        'CUDA error at carlsim/kernel/src/gpu_module/snn_gpu_module.cu:328 code=13(cudaErrorInvalidSymbol) "cudaMemcpyToSymbol(loadBufferCount, &bufferCnt, sizeof(int), 0, cudaMemcpyHostToDevice)" ',
+        "E:/Github/PWP3D/PerseusLib/CUDA/CUDAConvolution.cu(100) : cudaSafeCall() Runtime API error : invalid device symbol.",
+    ),
+    # kokkos/kokkos#1944 (issue description); kokkos/kokkos#6092 (issue description)
+    "kokkos-cuda-arch-mismatch": (
+        "Kokkos::Cuda::initialize ERROR: running kernels compiled for compute capability 0.0 (< 5.0) on device with compute capability 5.0 (>=5.0), this would give incorrect results!",
+        "Kokkos::Cuda::initialize ERROR: likely mismatch of architecture",
+    ),
+    # pjreddie/darknet#304 (issue description); AlexeyAB/darknet#3281 (issue description)
+    "darknet-cuda-out-of-memory": (
+        "    0 CUDA Error: out of memory",
+        " Try to set subdivisions=64 in your cfg-file.",
+    ),
+    # openmm/openmm#3781 (issue description, the error as the reporter quotes it); openmm/openmm#3518 (issue description, TestCudaEwald output)
+    "openmm-no-compatible-cuda-device": (
+        "OpenMMException: No compatible CUDA device is available",
+        "exception: No compatible CUDA device is available",
+    ),
+    # inducer/pycuda#250 (issue description); inducer/pycuda#333 (issue description, the error as the reporter quotes it)
+    "pycuda-no-active-context": (
+        "pycuda._driver.LogicError: cuMemGetInfo failed: invalid device context",
+        "pycuda._driver.LogicError: explicit_context_dependent failed: invalid device context - no currently active context?",
+    ),
+    # open-mmlab/OpenPCDet#1386 (issue title and traceback); zhangyp15/MonoFlex#52 (issue title)
+    "numba-no-supported-compute-capabilities": (
+        "numba.cuda.cudadrv.error.NvvmSupportError: No supported GPU compute capabilities found. Please check your cudatoolkit version matches your CUDA version.",
+        "E           numba.cuda.cudadrv.error.NvvmSupportError: No supported GPU compute capabilities found. Please check your cudatoolkit version matches your CUDA version.",
+    ),
+    # open-mmlab/OpenPCDet#1386 (issue description, the warning before the traceback)
+    "numba-cuda-toolkit-below-minimum": (
+        "/home/xhj/openpcdet_env/lib/python3.8/site-packages/numba/cuda/cudadrv/nvvm.py:400: UserWarning: CUDA Toolkit 10.1 is unsupported by Numba - 11.0 is the minimum required version.",
+    ),
+    # Maghoumi/pytorch-softdtw-cuda#21 (issue description); thepetabyteproject/your#106 (issue description)
+    "numba-low-occupancy-notice": (
+        "/net/papilio/storage2/bowenz/anaconda3/envs/zbw/lib/python3.9/site-packages/numba/cuda/compiler.py:726: NumbaPerformanceWarning: Grid size (4) < 2 * SM count (164) will likely result in GPU under utilization due to low occupancy.",
+        "/numba/cuda/dispatcher.py:488: NumbaPerformanceWarning: Grid size 64 will likely result in GPU under-utilization due to low occupancy.",
+    ),
+    # lcdm-uiuc/PyIF#6 (issue description)
+    "numba-host-array-copy-notice": (
+        "NumbaPerformanceWarning: Host array used in CUDA kernel will incur copy overhead to/from device.",
+    ),
+    # openmm/openmm#4370 (issue description); essex-lab/grand#7 (issue description)
+    "openmm-cuda-platform-not-registered": (
+        'openmm.OpenMMException: There is no registered Platform called "CUDA"',
+        'Exception: There is no registered Platform called "CUDA"',
+    ),
 }
 
 

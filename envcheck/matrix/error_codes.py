@@ -233,6 +233,8 @@ _NUMBER_FORMS = (
     # Ollama's GPU discovery (gpu_info_cudart.c, gpu_info_nvcuda.c): "Unable to load cudart
     # library ...: cudart init failure: 35", "... cuda driver library init failure: 802".
     r"|\b(?:cudart|cuda driver library|nvcuda) init failure: {number}(?!\d)"
+    # LAMMPS's Geryon library (lib/gpu/geryon): "Cuda driver error 804 in call at file ...".
+    r"|\bCuda driver error {number} in call\b"
 )
 # A library string shorter than this many words ("out of memory", "unknown error") says too
 # little on its own: only the name or number of such a value is looked for, and its string
