@@ -39,7 +39,7 @@ from envcheck.versions import ComputeCapability, DriverVersion, major_minor, ref
 
 if TYPE_CHECKING:  # explain's tables: loaded by the properties that read them (not the doctor)
     from envcheck.matrix.error_codes import ErrorCodes
-    from envcheck.matrix.signatures import LogFramework, Signature
+    from envcheck.matrix.signatures import LogFramework, Signature, SignatureFiles
 
 
 @record
@@ -96,16 +96,20 @@ class Matrix:
         """The known log messages (explain, the smoke test), read when first asked for: the
         log_signatures*.toml files, then one per mapped NVIDIA result code (error_codes.toml)."""
         from envcheck.matrix.error_codes import error_signatures  # noqa: PLC0415
-        from envcheck.matrix.signatures import load_signatures  # noqa: PLC0415
 
-        return load_signatures(self.directory) + error_signatures(self.error_codes)
+        return self._signature_files.signatures + error_signatures(self.error_codes)
 
     @functools.cached_property
     def log_frameworks(self) -> dict[str, LogFramework]:
         """How explain's fixes name each framework a log can show ([[framework]] rows)."""
-        from envcheck.matrix.signatures import load_log_frameworks  # noqa: PLC0415
+        return self._signature_files.frameworks
 
-        return load_log_frameworks(self.directory)
+    @functools.cached_property
+    def _signature_files(self) -> SignatureFiles:
+        """The signature files, read once for the signatures and the [[framework]] rows."""
+        from envcheck.matrix.signatures import load_signature_files  # noqa: PLC0415
+
+        return load_signature_files(self.directory)
 
     # pytorch.toml and jax.toml are read when first asked for: only `recommend --framework`
     # and `matrix validate` need them, and a --matrix directory from before they existed

@@ -345,13 +345,40 @@ class LogFramework:
         return {"framework": self.framework, "cuda_build": self.cuda_build}
 
 
+@record
+class SignatureFiles:
+    """What the log_signatures*.toml files hold: the signatures in match order, and the
+    `[[framework]]` rows by id."""
+
+    signatures: tuple[Signature, ...]
+    frameworks: dict[str, LogFramework]
+
+
 @checked_against_toml
+def load_signature_files(directory: Path) -> SignatureFiles:
+    """The signatures and the [[framework]] rows of `directory`'s signature files (FILES), read
+    once for both: explain asks for both in one run."""
+    data = {name: read_toml(directory, name) for name in FILES}
+    sources = _shared_sources(data)
+    return SignatureFiles(_signatures(data, sources), _log_frameworks(data, sources))
+
+
 def load_log_frameworks(directory: Path) -> dict[str, LogFramework]:
     """The `[[framework]]` rows of FRAMEWORKS_FILE by id: one per LOG_FRAMEWORKS name and one
     "other", each citing its source."""
+    return load_signature_files(directory).frameworks
+
+
+def load_signatures(directory: Path) -> tuple[Signature, ...]:
+    """The signatures of `directory`'s log_signatures*.toml files (FILES), in file order (the
+    match order); ids are unique across the files."""
+    return load_signature_files(directory).signatures
+
+
+def _log_frameworks(
+    data: Mapping[str, dict[str, Any]], sources: dict[str, Source]
+) -> dict[str, LogFramework]:
     # (The signature files' one table of sources, as their [[signature]] rows see it.)
-    data = {name: read_toml(directory, name) for name in FILES}
-    sources = _shared_sources(data)
     found: dict[str, LogFramework] = {}
     for row in table_rows(data[FRAMEWORKS_FILE], FRAMEWORKS_FILE, "framework", sources):
         identifier = row.string("id")
@@ -369,12 +396,9 @@ def load_log_frameworks(directory: Path) -> dict[str, LogFramework]:
     return found
 
 
-@checked_against_toml
-def load_signatures(directory: Path) -> tuple[Signature, ...]:
-    """The signatures of `directory`'s log_signatures*.toml files (FILES), in file order (the
-    match order); ids are unique across the files."""
-    data = {name: read_toml(directory, name) for name in FILES}
-    sources = _shared_sources(data)
+def _signatures(
+    data: Mapping[str, dict[str, Any]], sources: dict[str, Source]
+) -> tuple[Signature, ...]:
     signatures: list[Signature] = []
     for name in FILES:
         signatures.extend(_load_file(data[name], name, sources))
@@ -383,8 +407,9 @@ def load_signatures(directory: Path) -> tuple[Signature, ...]:
         if signature.id in seen:
             raise MatrixDataError(f"{', '.join(FILES)}: duplicate signature id {signature.id!r}")
         seen.add(signature.id)
+    by_id = {signature.id: signature for signature in signatures}
     for signature in signatures:
-        leader = next((s for s in signatures if s.id == signature.follows), None)
+        leader = by_id.get(signature.follows)
         if signature.follows and (leader is None or leader.follows):
             raise MatrixDataError(
                 f"{', '.join(FILES)}: [[signature]] {signature.id}: field 'follows': "
