@@ -27,6 +27,7 @@ from envcheck.explain.triggers import (
     TriggerScan,
     cut,
     folded_scan,
+    outermost,
     re2_scan,
     written_forms,
 )
@@ -239,3 +240,15 @@ def test_the_re2_engine_searching_from_where_the_scanner_stands_agrees_with_the_
     for _ in range(300):
         data = b"".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 500)))
         assert _scan(data, scan, rng.randrange(1, 200)) == _reference(data, TRIGGERS)
+
+
+def test_the_re2_automaton_leaves_out_texts_that_hold_another() -> None:
+    # A line holding "CUDA error: " holds "error" too, on the same line: the automaton needs
+    # only the outermost texts (the engines' agreement on every public log, above, holds the
+    # scan to the same lines).
+    texts = [b"error", b"CUDA error: ", b"Error", b"cudnn", b"libcudnn.so", b"a\nerror"]
+    assert sorted(outermost(sorted(texts))) == [b"Error", b"a\nerror", b"cudnn", b"error"]
+    bundled = _texts(_bundled_triggers())
+    kept = outermost(bundled)
+    assert len(kept) < 0.8 * len(bundled)
+    assert all(not any(o != t and o in t for o in kept) for t in kept[:50])
