@@ -619,6 +619,14 @@ def test_a_framework_missing_only_in_pips_isolated_build_is_the_isolation() -> N
     assert "pip-build" in explanation.facts.platforms
     assert codes(explanation) == {"usage-pitfall"}
     assert "--no-build-isolation" in explanation.findings[0].fix
+    # A source build that succeeded before the program ran is no build that failed.
+    installed_then_ran = [
+        "  Getting requirements to build wheel ... done",
+        "  Preparing metadata (pyproject.toml) ... done",
+        "Successfully installed einops-0.8.0",
+        "ModuleNotFoundError: No module named 'torch'",
+    ]
+    assert codes(explain(installed_then_ran)) == {"framework-missing"}
 
 
 @pytest.mark.parametrize(

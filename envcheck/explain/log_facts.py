@@ -96,20 +96,23 @@ _PLATFORM_MARKERS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
         ("_worker_loop", "DataLoader worker", "popen_fork", "forked subprocess", "process.py"),
         "forked-worker",
     ),
-    # pip building a package from source in its isolated build environment (PEP 517): its
-    # temporary prefix, its build hooks and its progress lines. There the program's own
-    # packages (an installed torch) are not importable.
+    # pip building a package from source in its isolated build environment (PEP 517), where
+    # it failed: its temporary prefix and its build hooks in a traceback, or its report of a
+    # failed step (not the step's "... done" of every successful source install). There the
+    # program's own packages (an installed torch) are not importable.
     (
         re.compile(
-            r"pip-build-env-|\b(?:get_requires_for_build_wheel|prepare_metadata_for_build_wheel)\b"
-            r"|[Gg]etting requirements to build wheel|Preparing metadata \(pyproject\.toml\)"
+            r"pip-build-env-|\b(?:get_requires_for_build_(?:wheel|editable)"
+            r"|prepare_metadata_for_build_(?:wheel|editable))\b"
+            r"|(?:[Gg]etting requirements to build (?:wheel|editable)|Preparing metadata"
+            r" \(pyproject\.toml\))(?: \.\.\. error| did not run successfully)"
+            r"|when getting requirements to build (?:wheel|editable)"
         ),
         (
             "pip-build-env-",
-            "get_requires_for_build_wheel",
-            "prepare_metadata_for_build_wheel",
-            "Getting requirements to build wheel",
-            "getting requirements to build wheel",
+            "get_requires_for_build_",
+            "prepare_metadata_for_build_",
+            "requirements to build",
             "Preparing metadata (pyproject.toml)",
         ),
         "pip-build",
