@@ -2473,6 +2473,70 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         'openmm.OpenMMException: There is no registered Platform called "CUDA"',
         'Exception: There is no registered Platform called "CUDA"',
     ),
+    # Mined from public threads, round thirteen (host resources besides GPU memory); each
+    # comment names the thread
+    # gemcollector/RL-ViGen#17 (issue description); mittagessen/kraken#266 (the issue title, the error as the reporter quotes it)
+    "torch-dataloader-worker-killed-sigkill": (
+        "RuntimeError: DataLoader worker (pid 22358) is killed by signal: Killed.",
+        "RuntimeError: DataLoader worker (pid 22048) is killed by signal: Killed.",
+    ),
+    # AkariAsai/self-rag#83 (issue description); OceannTwT/ra-isf#11 (the issue title, the error as the reporter quotes it)
+    "torch-elastic-worker-sigkill": (
+        "torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: -9) local_rank: 1 (pid: 14447) of binary:",
+        "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9) local_rank: 0 (pid: 5343) of binary: /root/miniconda3/bin/python",
+    ),
+    # easydiffusion/easydiffusion#289 (issue description); lllyasviel/Fooocus#237 (issue description)
+    "torch-cpu-allocator-out-of-memory": (
+        "RuntimeError: [enforce fail at C:\\cb\\pytorch_1000000000000\\work\\c10\\core\\impl\\alloc_cpu.cpp:81] data. DefaultCPUAllocator: not enough memory: you tried to allocate 151781376 bytes.",
+        "RuntimeError: [enforce fail at ..\\c10\\core\\impl\\alloc_cpu.cpp:72] data. DefaultCPUAllocator: not enough memory: you tried to allocate 26214400 bytes.",
+    ),
+    # rusty1s/himp-gnn#7 (issue description, the error as the reporter quotes it)
+    "torch-dataloader-ancdata-fd-limit": ("RuntimeError: received 0 items of ancdata",),
+    # nathanweeks/exonerate#31 (issue description, the error as the reporter quotes it); hafs-community/HAFS#101 (issue description, the first failure log)
+    "slurm-cgroup-oom-kill": (
+        "slurmstepd: error: Detected 12 oom-kill event(s) in StepId=16198179.batch. Some of your processes may have been killed by the cgroup out-of-memory handler.",
+        "srun: error: Orion-01-01: task 4: Out Of Memory",
+    ),
+    # equinor/ert#7797 (a maintainer's comment, dmesg after the reproduction); 0jc1/py-autovod#7 (issue description, the kernel log)
+    "linux-kernel-oom-killer": (
+        "2024-04-29T14:55:41,679700+02:00 Out of memory: Killed process 1440763 (perl) total-vm:87033376kB, anon-rss:60356340kB, file-rss:0kB, shmem-rss:0kB, UID:21417 pgtables:169956kB oom_score_adj:0",
+        "[Sun Mar 30 08:24:00 2025] Out of memory: Killed process 7899 (python) total-vm:26,184,840kB, anon-rss:153,700,88kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:38964kB oom_score_adj:0",
+    ),
+    # kingoflolz/mesh-transformer-jax#120 (the issue title, Colab's message); borisdayma/dalle-mini#207 (issue description, Colab's message as quoted)
+    "colab-session-ram-exhausted": (
+        "Your session crashed after using all available RAM",
+        "Your session crashed after using all available RAM. As a Colab Pro user, you have higher memory than non-subscribed users..",
+    ),
+    # huggingface/lerobot#59 (issue description); easydiffusion/easydiffusion#1649 (issue description, pip's output)
+    "errno-28-no-space-left": (
+        "[Errno 28] No space left on device",
+        "     ━━━━━━━━━━━━━━━━╺━━━━━━━━━━━━━━━━━━━━━━━ 70.3/173.2 MB 11.8 MB/s eta 0:00:09ERROR: Could not install packages due to an OSError: [Errno 28] No space left on device",
+    ),
+    # willsheffler/worms#2 (issue description)
+    "openblas-thread-create-failed": (
+        "OpenBLAS blas_thread_init: pthread_create: Resource temporarily unavailable",
+        "OpenBLAS blas_thread_init: RLIMIT_NPROC 512 current, 1031280 max",
+    ),
+    # FarjaalAhmad/django_bgRemoverML#25 (issue description, the traceback); open-mmlab/OpenPCDet#329 (issue description, the error in testing)
+    "python-thread-start-failed": (
+        "RuntimeError: can't start new thread",
+        " libgomp: Thread creation failed: Resource temporarily unavailable",
+    ),
+    # openucx/ucx#8229 (the issue title, UCX's error); NVIDIA/cudf-spark#7632 (pull request description, the RDMA test's error)
+    "rdma-verbs-memlock-enomem": (
+        "ibv_create_cq(cqe=4096) failed: Cannot allocate memory",
+        "ERROR mlx5_0: ibv_create_cq() failed: Cannot allocate memory.",
+    ),
+    # NVIDIA/nccl-tests#206 (the issue title, NCCL's warning); horovod/horovod#98 (a comment by dashesy, 2018-05-15)
+    "nccl-ibv-call-failed": (
+        "misc/ibvwrap.cc:278 NCCL WARN Call to ibv_reg_mr_iova2 failed with error Cannot allocate memory",
+        "machine [0] misc/ibvwrap.cu:269 WARN Call to ibv_create_qp failed",
+    ),
+    # InftyAI/llmaz#238 (issue description); ray-project/ray#11951 (a comment by krfricke, 2020-11-11)
+    "ray-object-store-tmp-fallback": (
+        "2025-01-14 03:08:29,081\tWARNING services.py:2022 -- WARNING: The object store is using /tmp instead of /dev/shm because /dev/shm has only 67108864 bytes available. This will harm performance! You may be able to free up space by deleting files in /dev/shm. If you are inside a Docker container, you can increase /dev/shm size by passing '--shm-size=5.04gb' to 'docker run' (or add it to the run_options list in a Ray cluster config). Make sure to set this to more than 30% of available RAM.",
+        "2020-11-11 11:29:31,386\tWARNING services.py:1625 -- WARNING: The object store is using /tmp instead of /dev/shm because /dev/shm has only 477999988736 bytes available. This may slow down performance! You may be able to free up space by deleting files in /dev/shm or terminating any running plasma_store_server processes. If you are inside a Docker container, you may need to pass an argument with the flag '--shm-size' to 'docker run'.",
+    ),
 }
 
 
