@@ -2537,6 +2537,55 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "2025-01-14 03:08:29,081\tWARNING services.py:2022 -- WARNING: The object store is using /tmp instead of /dev/shm because /dev/shm has only 67108864 bytes available. This will harm performance! You may be able to free up space by deleting files in /dev/shm. If you are inside a Docker container, you can increase /dev/shm size by passing '--shm-size=5.04gb' to 'docker run' (or add it to the run_options list in a Ray cluster config). Make sure to set this to more than 30% of available RAM.",
         "2020-11-11 11:29:31,386\tWARNING services.py:1625 -- WARNING: The object store is using /tmp instead of /dev/shm because /dev/shm has only 477999988736 bytes available. This may slow down performance! You may be able to free up space by deleting files in /dev/shm or terminating any running plasma_store_server processes. If you are inside a Docker container, you may need to pass an argument with the flag '--shm-size' to 'docker run'.",
     ),
+    # Mined from public threads, round thirteen (installing and keeping the NVIDIA driver on
+    # Linux); each comment names the thread
+    # flatcar/Flatcar#1283 (comment by tearfulDalvik, 2023-12-11, dmesg); MrMEEE/bumblebee-Old-and-abbandoned#583 (issue description, dmesg); siderolabs/extensions#227 (comment by djeebus, 2023-09-14, Talos kernel log)
+    "nvrm-gpu-not-supported-by-driver-release": (
+        "                NVRM: installed in this system is not supported by the",
+        "[  652.483305] NVRM: in this system is not supported by the 280.13 NVIDIA Linux",
+        "kern: warning: [2023-09-14T03:08:37.411164757Z]: NVRM: The NVIDIA GPU 0000:00:10.0 (PCI ID: 10de:1b38)\\x0aNVRM: installed in this system is not supported by the\\x0aNVRM: NVIDIA 535.54.03 driver release.\\x0aNVRM: Please see 'Appendix A - Supported NVIDIA GPU Products'\\x0aNVRM: in this release's README, available on the operating system\\x0aNVRM: specific graphics driver download page at www.nvidia.com.",
+    ),
+    # NVIDIA/gpu-operator#492 (comment by zeddit, 2023-02-24, dmesg); system76/firmware-open#66 (comment by jamalex, dmesg)
+    "nvrm-pci-bar-invalid": (
+        "[83260.063553] NVRM: This PCI I/O region assigned to your NVIDIA device is invalid:",
+        "               NVRM: BAR0 is 0M @ 0x0 (PCI:0000:06:00.0)",
+    ),
+    # fgci-org/ansible-role-cuda#20 (pull request description); SpaceinvaderOne/nvidia_powersave#1 (issue description, quoted inline)
+    "nvrm-persistence-mode-deprecated-notice": (
+        "NVRM: Persistence mode is deprecated and will be removed in a future release. Please use nvidia-persistenced instead.",
+        "`NVRM: Persistence mode is deprecated and will be removed in a future release. Please use nvidia-persistenced instead`",
+    ),
+    # facebookresearch/deepmask#49 (issue description)
+    "modprobe-nvidia-required-key-not-available": (
+        "ERROR: could not insert 'nvidia_367_uvm': required key not available",
+    ),
+    # Bumblebee-Project/Bumblebee#810 (comment by arcivanov, 2016-11-08, installer output); NVIDIA/nvtrust#31 (comment by seungsoo-lee, 2024-01-02, nvidia-installer.log)
+    "nvidia-installer-kernel-module-load-failed": (
+        "ERROR: Unable to load the kernel module 'nvidia.ko'.  This happens most frequently when this kernel module was built against the wrong or improperly configured kernel sources, with a version of gcc that differs from the one used to build the target kernel, or if a driver such as rivafb, nvidiafb, or nouveau is present and prevents the NVIDIA kernel module from obtaining ownership of the NVIDIA graphics device(s), or no NVIDIA GPU installed in this system is supported by this NVIDIA Linux graphics driver release.",
+        "ERROR: Unable to load the kernel module 'nvidia.ko'.",
+    ),
+    # pop-os/shop#121 (issue description, the AppCenter error as quoted)
+    "dpkg-nvidia-file-overwrite-conflict": (
+        "Error while installing package: trying to overwrite '/lib/udev/rules.d/71-nvidia.rules', which is also in package nvidia-kernel-common-418 418.56-0pop0~1553121653~18.10~82fab6d",
+    ),
+    # aws-samples/aws-deep-learning-ami-ubuntu-dcv-desktop#18 (issue description); rajeshroy402/DeepStream-dGPU-Installation#6 (issue description); elementary/os#613 (issue description)
+    "apt-nvidia-driver-unmet-dependencies": (
+        "nvidia-dkms-530 : Depends: nvidia-kernel-common-530 (>= 530.41.03) but 530.30.02-0ubuntu1 is to be installed",
+        " nvidia-dkms-510 : Depends: nvidia-kernel-common-510 (>= 510.73.05) but 510.47.03-0ubuntu1 is to be installed",
+        "  linux-modules-nvidia-470-5.11.0-44-generic: Depends: nvidia-kernel-common-470 (<= 470.86-1) but 470.103.01-0ubuntu0.20.04.1 is to be installed",
+    ),
+    # rocky-linux/rockylinux.org#201 (issue description, two dnf outputs)
+    "dnf-nvidia-modular-filtering": (
+        "  - package nvidia-settings-3:580.65.06-1.el10.x86_64 from cuda-rhel10-x86_64 is filtered out by modular filtering",
+        "All matches were filtered out by modular filtering for argument: cuda-drivers",
+    ),
+    # iterative/terraform-provider-iterative#494 (pull request description, console output)
+    "ubuntu-drivers-aplay-missing-notice": ("ERROR:root:could not open aplay -l",),
+    # zen-kernel/zen-kernel#305 (issue description, pacman hook output); cilynx/rtl88x2bu#231 (issue description)
+    "dkms-kernel-headers-not-found": (
+        "==> ERROR: Missing 6.2.1-zen1-1-zen kernel headers for module nvidia/525.89.02.",
+        "Error! Your kernel headers for kernel 5.17.0-1020-oem cannot be found.",
+    ),
 }
 
 
