@@ -2586,6 +2586,69 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "==> ERROR: Missing 6.2.1-zen1-1-zen kernel headers for module nvidia/525.89.02.",
         "Error! Your kernel headers for kernel 5.17.0-1020-oem cannot be found.",
     ),
+    # Mined from public threads, round fourteen (Apple Silicon and macOS); each comment names
+    # the thread
+    # pytorch/pytorch#20030 (issue description, the ImportError line) and fbrundu/pymrmr#98 (issue description)
+    "macos-openmp-runtime-not-loaded": (
+        "ImportError: dlopen(/Users/kaspersapala/.local/share/virtualenvs/new-pollution-forecast-BSetKF9E/lib/python3.7/site-packages/torch/_C.cpython-37m-darwin.so, 9): Library not loaded: /usr/local/opt/libomp/lib/libomp.dylib",
+        "ImportError: dlopen(/usr/local/lib/python3.6/site-packages/pymrmr.cpython-36m-darwin.so, 2): Library not loaded: /usr/local/opt/libiomp/lib/libiomp5.dylib",
+    ),
+    # oceanprotocol/pdr-backend#1339 (issue description) and dmlc/xgboost#5586 (comment by ankane, 2020-04-25)
+    "xgboost-native-library-not-loaded": (
+        "XGBoost Library (libxgboost.dylib) could not be loaded.",
+        "xgboost.core.XGBoostError: XGBoost Library (libxgboost.dylib) could not be loaded.",
+    ),
+    # ml-explore/mlx#479 (pull request description, awni) and jjang-ai/vmlx#58 (issue description)
+    "metal-command-buffer-out-of-memory": (
+        "libc++abi: terminating due to uncaught exception of type std::runtime_error: [METAL] Command buffer execution failed: Insufficient Memory (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)",
+        "[error] libc++abi: terminating due to uncaught exception of type std::runtime_error: [METAL] Command buffer execution failed: Insufficient Memory",
+    ),
+    # AUTOMATIC1111/stable-diffusion-webui#5796 (pull request description, brkirch) and pytorch/pytorch#84039 (issue description)
+    "mps-ndarray-size-limit": (
+        "  0%|                                                    | 0/20 [00:00<?, ?it/s]/AppleInternal/Library/BuildRoots/5b8a32f9-5db2-11ed-8aeb-7ef33c48bc85/Library/Caches/com.apple.xbs/Sources/MetalPerformanceShaders/MPSCore/Types/MPSNDArray.mm:724: failed assertion `[MPSNDArray initWithDevice:descriptor:] Error: total bytes of NDArray > 2**32'",
+        "AppleInternal/Library/BuildRoots/20d6c351-ee94-11ec-bcaf-7247572f23b4/Library/Caches/com.apple.xbs/Sources/MetalPerformanceShaders/MPSCore/Types/MPSNDArray.mm:705: failed assertion '[MPSNDArray initWithDevice:descriptor:] Error: product of dimension sizes > 2**31 '",
+    ),
+    # faylward/viralrecall#16 (issue description) and facebookresearch/fairchem#549 (issue description)
+    "intel-mkl-cpu-requirements": (
+        '"Intel MKL FATAL ERROR: This system does not meet the minimum requirements for use of the Intel(R) Math Kernel Library.',
+        "Intel MKL FATAL ERROR: This system does not meet the minimum requirements for use of the Intel(R) Math Kernel Library.",
+    ),
+    # FRBs/sigpyproc3#3 (issue description) and karpathy/llama2.c#49 (issue description)
+    "apple-clang-fopenmp-unsupported": (
+        "clang: error: unsupported option '-fopenmp'",
+        "    clang: error: unsupported option '-fopenmp'",
+    ),
+    # jts/nanopolish#16 (issue description) and clang-omp/clang#38 (issue description)
+    "openmp-header-not-found": (
+        "src/nanopolish_consensus.cpp:20:10: fatal error: 'omp.h' file not found",
+        "hello.c:1:10: fatal error: 'omp.h' file not found",
+    ),
+    # apple/coremltools#2465 (issue description, Linux) and apple/coremltools#2220 (issue description)
+    "coremltools-native-module-missing": (
+        "Failed to load _MLModelProxy: No module named 'coremltools.libcoremlpython'",
+        "Error:Failed to load _MLModelProxy: No module named 'coremltools.libcoremlpython",
+    ),
+    # pytorch/pytorch#141864 (issue description) and pytorch/pytorch#78168 (comment by krsh888, 2023-04-16)
+    "torch-mps-bfloat16-unsupported": (
+        "   TypeError: BFloat16 is not supported on MPS",
+        "TypeError: Trying to convert BFloat16 to the MPS backend but it does not have support for that dtype.",
+    ),
+    # scottviteri/MarkovianTraining#9 (issue description)
+    "torch-mps-int64-op-macos": ("MPS does not support cumsum op with int64 input",),
+    # pytorch/pytorch#80278 (issue description) and roboflow/rf-detr#29 (issue description)
+    "torch-mps-cpu-fallback-notice": (
+        "/Users/marco/miniforge3/envs/torch/lib/python3.9/site-packages/torch/_tensor_str.py:103: UserWarning: The operator 'aten::bitwise_and.Tensor_out' is not currently supported on the MPS backend and will fall back to run on the CPU. This may have performance implications. (Triggered internally at /Users/runner/work/pytorch/pytorch/pytorch/aten/src/ATen/mps/MPSFallback.mm:11.)",
+        "UserWarning: The operator 'aten::_upsample_bilinear2d_aa.out' is not currently supported on the MPS backend and will fall back to run on the CPU. This may have performance implications. (Triggered internally at /Users/runner/work/_temp/anaconda/conda-bld/pytorch_1729646995093/work/aten/src/ATen/mps/MPSFallback.mm:13.)",
+    ),
+    # jax-ml/jax#27062 (issue description)
+    "jax-metal-incompatible-jaxlib": (
+        "XlaRuntimeError: UNIMPLEMENTED: default_memory_space is not supported.",
+    ),
+    # jax-ml/jax#21383 (comment by drbenvincent, 2024-05-23) and jax-ml/jax#34109 (issue description)
+    "jax-metal-experimental-notice": (
+        "Platform 'METAL' is experimental and not all JAX functionality may be correctly supported!",
+        "WARNING:2025-12-26 09:55:28,117:jax._src.xla_bridge:881: Platform 'METAL' is experimental and not all JAX functionality may be correctly supported!",
+    ),
 }
 
 
