@@ -95,6 +95,15 @@ def codes(line: str) -> set[str]:
             "Cuda driver error 100 in call at file \u2018/data/sourcecode/lammps/lammps-stable_29Sep2021/lib/gpu/geryon/nvd_device.h\u2019 in line 323",
             "no-gpu",
         ),
+        # TensorRT's builder and runtime (NVIDIA-AI-IOT/trt_pose#100: 222; NVIDIA/TensorRT#2879: 35)
+        (
+            "[TensorRT] ERROR: CUDA initialization failure with error 222. Please check your CUDA installation:  http://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html",
+            "driver-too-old",
+        ),
+        (
+            "[04/15/2023-04:37:46] [W] [TRT] CUDA initialization failure with error: 35. Please check your CUDA installation:  http://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html",
+            "driver-too-old",
+        ),
         # 303: libcuda not loadable
         ("failed call to cuInit: CUresult(303)", "driver-missing"),
         # 803 / 804
@@ -189,5 +198,5 @@ def test_the_numbered_forms_add_no_trigger_with_a_digit() -> None:
     # read 15% slower. Their literals stop before the number.
     scan = scan_triggers(MATRIX.signatures)
     assert scan is not None
-    forms = (b"init failure", b"Cuda driver error", b"Call to cu")
+    forms = (b"init failure", b"Cuda driver error", b"Call to cu", b"initialization failure with")
     assert [t for t in scan.digit_texts if any(form in t for form in forms)] == []

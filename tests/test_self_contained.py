@@ -42,6 +42,7 @@ UPSTREAM_NAMES = {
     "pip.md": "tensorflow/docs site/en/install/pip.md",
     "supported-tags.md": "NVIDIA's container-images/cuda doc/supported-tags.md",
     "config.toml": "the NVIDIA Container Toolkit's and containerd's own configuration files",
+    "OperatorKernels.md": "microsoft/onnxruntime docs/OperatorKernels.md",
 }
 # Whole files that are data quoted from elsewhere, not our own citations, and this file, whose
 # examples of dangling references are deliberate (the tests below check the scanner on them).

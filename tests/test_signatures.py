@@ -2649,6 +2649,64 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "Platform 'METAL' is experimental and not all JAX functionality may be correctly supported!",
         "WARNING:2025-12-26 09:55:28,117:jax._src.xla_bridge:881: Platform 'METAL' is experimental and not all JAX functionality may be correctly supported!",
     ),
+    # Mined from public threads, round fourteen (ONNX Runtime and TensorRT); each comment names
+    # the thread
+    # wang-xinyu/tensorrtx#1205, issue description (the program's output); replicate/cog-triton#51, issue description
+    "tensorrt-builder-resource-library-missing": (
+        "[01/11/2023-16:33:50] [E] [TRT] 6: [libLoader.h::DynamicLibrary::50] Error Code 6: Internal Error (Unable to load library: libnvinfer_builder_resource.so.8.4.1)",
+        "[07/25/2024-13:52:57] [TRT] [E] IBuilder::buildSerializedNetwork: Error Code 6: API Usage Error (Unable to load library: libnvinfer_builder_resource_win.so.10.2.0: libnvinfer_builder_resource_win.so.10.2.0: cannot open shared object file: No such file or directory)",
+    ),
+    # NVIDIA/TensorRT#3948, issue description; triple-mu/YOLOv8-TensorRT#226, issue title
+    "tensorrt-python-api-removed": (
+        "AttributeError: 'tensorrt.tensorrt.ICudaEngine' object has no attribute 'binding_is_input'",
+        "AttributeError: 'tensorrt_bindings.tensorrt.Builder' object has no attribute 'build_engine'",
+    ),
+    # NVIDIA/TensorRT#3164, issue description; jkjung-avt/tensorrt_demos#437, issue description (onnx2trt output)
+    "tensorrt-plugin-creator-not-found": (
+        " [E] [TRT] 3: getPluginCreator could not find plugin: SequenceConstruct version: 1",
+        "ERROR] INVALID_ARGUMENT: getPluginCreator could not find plugin InstanceNormalization_TRT version 1",
+    ),
+    # NVIDIA/TensorRT#1766, issue title (the builder's error line)
+    "tensorrt-no-implementation-for-node": (
+        "[optimizer.cpp::computeCosts::2011] Error Code 10: Internal Error (Could not find any implementation for node ArgMax_260.)",
+    ),
+    # onnx/onnx-tensorrt#518, issue description (onnx2trt output)
+    "tensorrt-no-optimization-profile": (
+        "[2020-08-20 11:03:50   ERROR] Network has dynamic or shape inputs, but no optimization profile has been defined.",
+    ),
+    # sdbds/TRELLIS-for-windows#3, issue description (the same line appears in sdbds/TRELLIS-for-windows#34)
+    "ort-tensorrt-provider-libraries-missing": (
+        "EP Error D:\\a\\_work\\1\\s\\onnxruntime\\python\\onnxruntime_pybind_state.cc:507 onnxruntime::python::RegisterTensorRTPluginsAsCustomOps Please install TensorRT libraries as mentioned in the GPU requirements page, make sure they're in the PATH or LD_LIBRARY_PATH, and that your GPU is supported.",
+    ),
+    # intel/onnxruntime#865, issue title (the warning the reporter quotes)
+    "ort-provider-not-in-installed-build": (
+        "Specified provider 'OpenVINOExecutionProvider' is not in available provider names.Available providers: 'AzureExecutionProvider, CPUExecutionProvider'",
+    ),
+    # sithu31296/semantic-segmentation#56, issue description; microsoft/onnxruntime-inference-examples#111, pull request description
+    "ort-providers-argument-required": (
+        "ValueError: This ORT build has ['TensorrtExecutionProvider', 'CUDAExecutionProvider', 'CPUExecutionProvider'] enabled. Since ORT 1.9, you are required to explicitly set the providers parameter when instantiating InferenceSession. For example, onnxruntime.InferenceSession(..., providers=['TensorrtExecutionProvider', 'CUDAExecutionProvider', 'CPUExecutionProvider'], ...)",
+        "ValueError: This ORT build has ['CUDAExecutionProvider', 'DnnlExecutionProvider', 'CPUExecutionProvider'] enabled. Since ORT 1.9, you are required to explicitly set the providers parameter when instantiating InferenceSession. For example, onnxruntime.InferenceSession(..., providers=['CUDAExecutionProvider', 'DnnlExecutionProvider', 'CPUExecutionProvider'], ...)",
+    ),
+    # onnx/sklearn-onnx#532, issue description (Windows 7, the warning wrapped over two lines); microsoft/onnxruntime-genai#240, issue description (Windows 11)
+    "ort-unsupported-windows-version": (
+        "onnxruntime_validation.py:27: UserWarning: Unsupported Windows version (7). ONNX",
+        "UserWarning: Unsupported Windows version (11). ONNX Runtime supports Windows 10 and above, only.",
+    ),
+    # onnxsim/onnxsim#289, issue description; microsoft/onnxruntime-training-examples#166, issue description
+    "ort-opset-newer-than-runtime": (
+        "onnxruntime.capi.onnxruntime_pybind11_state.InvalidArgument: [ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Failed to load model with error: /onnxruntime_src/onnxruntime/core/graph/model_load_utils.h:47 void onnxruntime::model_load_utils::ValidateOpsetForDomain(const std::unordered_map<std::basic_string<char>, int>&, const onnxruntime::logging::Logger&, bool, const string&, int) ONNX Runtime only *guarantees* support for models stamped with official released onnx opset versions. Opset 16 is under development and support for this is limited. The operator schemas and or other functionality may change before next ONNX release and in this case ONNX Runtime will not guarantee backward compatibility. Current official support for domain ai.onnx is till opset 15.",
+        "RuntimeError: /onnxruntime_src/orttraining/orttraining/training_api/optimizer.cc:273 void onnxruntime::training::api::Optimizer::Initialize(const onnxruntime::training::api::ModelIdentifiers&, const std::vector<std::shared_ptr<onnxruntime::IExecutionProvider> >&, gsl::span<OrtCustomOpDomain* const>) [ONNXRuntimeError] : 1 : FAIL : Load model from data/optimizer_model.onnx failed:/onnxruntime_src/onnxruntime/core/graph/model_load_utils.h:46 void onnxruntime::model_load_utils::ValidateOpsetForDomain(const std::unordered_map<std::basic_string<char>, int>&, const onnxruntime::logging::Logger&, bool, const string&, int) ONNX Runtime only *guarantees* support for models stamped with official released onnx opset versions. Opset 20 is under development and support for this is limited. The operator schemas and or other functionality may change before next ONNX release and in this case ONNX Runtime will not guarantee backward compatibility. Current official support for domain ai.onnx is till opset 19",
+    ),
+    # microsoft/onnxruntime#19710, issue description; microsoft/onnxruntime#6793, issue description
+    "ort-no-kernel-for-node": (
+        "onnxruntime.capi.onnxruntime_pybind11_state.NotImplemented: [ONNXRuntimeError] : 9 : NOT_IMPLEMENTED : Could not find an implementation for Cos(7) node with name '/encoder/Cos'",
+        "NotImplemented: [ONNXRuntimeError] : 9 : NOT_IMPLEMENTED : Could not find an implementation for the node Relu(1)",
+    ),
+    # billwuhao/ComfyUI_StepAudioTTS#28, issue description; Geekgineer/YOLOs-CPP#45, issue description
+    "ort-memcpy-nodes-added-notice": (
+        "2025-05-07 09:14:14.906816010 [W:onnxruntime:, transformer_memcpy.cc:83 ApplyImpl] 10 Memcpy nodes are added to the graph main_graph for CUDAExecutionProvider. It might have negative impact on performance (including unable to run CUDA graph). Set session_options.log_severity_level=1 to see the detail logs before this message.",
+        "2025-07-01 14:55:30.4464910 [W:onnxruntime:, transformer_memcpy.cc:74 onnxruntime::MemcpyTransformer::ApplyImpl] 4 Memcpy nodes are added to the graph main_graph for CUDAExecutionProvider. It might have negative impact on performance (including unable to run CUDA graph). Set session_options.log_severity_level=1 to see the detail logs before this message.",
+    ),
 }
 
 

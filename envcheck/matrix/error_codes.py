@@ -237,6 +237,8 @@ _NUMBER_FORMS = (
     # (The \s? keeps the number out of these forms' literals: a literal with a digit is a
     # trigger the big-log scan must pin in every run it passes over, one per value.)
     r"|\bCuda driver error\s?{number} in call\b"
+    # TensorRT's builder and runtime: "CUDA initialization failure with error: 35".
+    r"|\b(?:CUDA|Cuda) initialization failure with error:?\s?{number}(?!\d)"
 )
 # A library string shorter than this many words ("out of memory", "unknown error") says too
 # little on its own: only the name or number of such a value is looked for, and its string
