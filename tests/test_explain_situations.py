@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from envcheck.explain.explanation import Explanation, explain_lines, python_tag_fits
+from envcheck.explain.matcher import clean_line
 from envcheck.findings import Finding, Severity
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import load_matrix
@@ -640,3 +641,15 @@ def test_a_framework_missing_only_in_pips_isolated_build_is_the_isolation() -> N
 )
 def test_a_frameworks_submodule_or_add_on_is_no_missing_framework(line: str) -> None:
     assert "framework-missing" not in codes(explain([line]))
+
+
+def test_a_log_whose_quotes_an_editor_curled_reads_as_the_program_printed_it() -> None:
+    # microsoft/onnxruntime#26996, as pasted: U+2018/U+2019 for the provider's quotes. The
+    # scan finds the line by a quote-free piece of its trigger, and clean_line makes the
+    # quotes plain for the patterns.
+    curled = (
+        "Specified provider \u2018CUDAExecutionProvider\u2019 is not in available provider "
+        "names. Available providers: \u2018AzureExecutionProvider, CPUExecutionProvider\u2019"
+    )
+    assert clean_line(curled) == curled.replace("\u2018", "'").replace("\u2019", "'")
+    assert "framework-cpu-only" in codes(explain([curled]))

@@ -516,6 +516,15 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         # RUC-NLPIR/FlashRAG#5, sgl-project/sglang#508 (installing on Apple Silicon)
         "AssertionError: vLLM only supports Linux platform (including WSL).",
     ),
+    "nccl-bootstrap-no-interface": (
+        # EasonXiao-888/MambaTree#14 (its traceback), marin-community/marin#7018 (JAX's form)
+        "Bootstrap : no socket interface found",
+        "invalid usage ... Last NCCL warning(error): 'Bootstrap : no socket interface found'",
+    ),
+    "xmr-stak-arch-not-compiled": (
+        # fireice-uk/xmr-stak#258 (the miner's output)
+        "WARNING: NVIDIA GPU 0: miner not compiled for the gpu architecture 21.",
+    ),
     "zlibwapi-missing": (
         # §6.2 (microsoft/onnxruntime#17510)
         "Could not locate zlibwapi.dll. Please make sure it is in your library path!",

@@ -101,13 +101,22 @@ class LogHit:
         )
 
 
+_TYPOGRAPHIC_QUOTES = {0x2018: "'", 0x2019: "'", 0x201C: '"', 0x201D: '"'}
+
+
 def clean_line(raw: str) -> str:
     """A pasted line as the patterns expect it.
 
     Removes ANSI escape sequences, the line end (CR of Windows logs included) and trailing
-    blanks, leading "> " quote markers and Markdown code-fence markers (```) at either end.
+    blanks, leading "> " quote markers and Markdown code-fence markers (```) at either end, and
+    makes typographic quotes plain.
     """
     text = (_ANSI.sub("", raw) if "\x1b" in raw else raw).rstrip()
+    if not text.isascii():
+        # A log copied through an editor or a web page may have its quotes made typographic
+        # (U+2018 and U+2019 around a provider's name); the patterns quote as
+        # programs print. One character for one: the places of its digits stay where they are.
+        text = text.translate(_TYPOGRAPHIC_QUOTES)
     # Most lines have no quote marker or fence: skip those substitutions unless one can apply.
     if text.lstrip(" \t").startswith(">"):
         text = _QUOTE.sub("", text)

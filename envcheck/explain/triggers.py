@@ -67,7 +67,20 @@ def signature_triggers(signature: Signature) -> list[Trigger] | None:
     ignore_case = (
         bool(signature.pattern.flags & re.IGNORECASE) or "(?i" in signature.pattern.pattern
     )
-    return [Trigger(literal, ignore_case) for literal in literals]
+    return [Trigger(_outside_quotes(literal), ignore_case) for literal in literals]
+
+
+def _outside_quotes(literal: str) -> str:
+    """The longest piece of `literal` between its quote marks, where that says enough: the scan
+    reads a log's bytes before clean_line makes its typographic quotes plain, so a trigger with
+    a quote in it would pass over a line whose quotes an editor curled."""
+    if "'" not in literal and '"' not in literal:
+        return literal
+    piece = max(re.split(r"['\"]", literal), key=len)
+    return piece if len(piece.strip()) >= _QUOTE_FREE else literal
+
+
+_QUOTE_FREE = 8  # the shortest piece that still picks few lines (" is not in available ...")
 
 
 def written_forms(trigger: Trigger) -> list[str]:
