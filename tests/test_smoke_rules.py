@@ -389,3 +389,16 @@ def test_every_code_is_produced_by_some_scenario() -> None:
     assert missing == set()
     expected = {code for case in corpus_cases() for code in case.expect}
     assert expected >= FROM_LOGS_ONLY, FROM_LOGS_ONLY - expected
+
+
+def test_jax_cuda_plugin_failing_without_a_driver_is_its_consequence() -> None:
+    # The jax venv of tests/test_real_installs.py on a machine without a driver: the plugin's
+    # initialize() fails because cuInit finds no libcuda (303); no conflict of versions.
+    stderr = (
+        "Jax plugin configuration error: Exception when calling jax_plugins.xla_cuda12.initialize()\n"
+        "RuntimeError: jaxlib/cuda/versions_helpers.cc:135: operation cuInit(0) failed: Unknown "
+        "CUDA error 303; cuGetErrorName failed. This probably means that JAX was unable to load "
+        "the CUDA libraries.\n"
+    )
+    assert findings(ran_on_cpu(stderr), driver_missing=True) == []
+    assert "framework-conflict" in {f.code for f in findings(ran_on_cpu(stderr))}
