@@ -43,6 +43,8 @@ CORPUS = Path(__file__).resolve().parent / "corpus"
 # The tenth (collected blind at the start of the 2026-12-07 session, 30 logs, 21 environment
 # problems) was scored at its start (a8c2406: 15/21) and at that session's end (950db83: 15/21)
 # and then read.
+# The eleventh (collected blind at the end of that session, 16 logs, 12 environment problems)
+# is sealed: scored at its start (3619839: 8/12) and to be scored at the end of the next period.
 HOLDOUTS = tuple(
     Path(__file__).resolve().parent / name
     for name in (
@@ -56,9 +58,10 @@ HOLDOUTS = tuple(
         "corpus-holdout-8",
         "corpus-holdout-9",
         "corpus-holdout-10",
+        "corpus-holdout-11",
     )
 )
-SEALED: tuple[Path, ...] = ()
+SEALED: tuple[Path, ...] = (HOLDOUTS[10],)
 FIELDS = {"log", "url", "where", "framework", "class", "environment", "established", "expect"}
 
 
