@@ -17,7 +17,7 @@ from envcheck.matrix.rules import (
     gpu_runs_build,
     ptx_jit_needed,
 )
-from envcheck.versions import ComputeCapability
+from envcheck.versions import ComputeCapability, format_major_minor
 
 WSL_DRIVER_DIR = "/usr/lib/wsl/lib"
 
@@ -305,8 +305,7 @@ def _newer_gpu_needs(context: Context, build: FrameworkBuild, capability: Comput
     first = context.matrix.first_driver_for(capability, context.os)
     if first is None:
         return ""
-    release = first[0].version.release
-    cuda = f"{release[0]}.{release[1] if len(release) > 1 else 0}"
+    cuda = format_major_minor(first[0].version)
     tag = (
         f", for PyTorch a cu{cuda.replace('.', '')} build or later" if build.key == "torch" else ""
     )

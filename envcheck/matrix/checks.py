@@ -54,12 +54,13 @@ class Problem:
 
 def check_files(directory: Path) -> list[Problem]:
     """Each data file of `directory` read on its own, so that every file that is missing or
-    does not load is reported in one run, not the first one only; a file two readers share
-    (log_signatures_frameworks.toml) is reported once."""
-    # Imported here: these readers are the checks' input, each with its own file(s).
+    does not load is reported in one run, not the first one only; a problem two readers share
+    is reported once."""
+    # Imported here: these readers are the checks' input, each with its own file(s). The
+    # signature files are read once for their signatures and their [[framework]] rows.
     from envcheck.matrix import load  # noqa: PLC0415
     from envcheck.matrix.error_codes import load_error_codes  # noqa: PLC0415
-    from envcheck.matrix.signatures import load_log_frameworks  # noqa: PLC0415
+    from envcheck.matrix.signatures import load_signature_files  # noqa: PLC0415
 
     readers: tuple[Callable[[Path], object], ...] = (
         load.load_tensorflow,
@@ -69,8 +70,7 @@ def check_files(directory: Path) -> list[Problem]:
         load.load_libraries,
         load.load_gpus,
         load.load_driver_branches,
-        load_signatures,
-        load_log_frameworks,
+        load_signature_files,
         load_known_bugs,
         load_error_codes,
         load.load_pytorch,
