@@ -30,6 +30,7 @@ from envcheck.explain.matcher import (
     clean_line,
     prime_literals,
 )
+from envcheck.explain.pip_offers import read_offer
 from envcheck.explain.scanner import ChunkScanner
 from envcheck.explain.triggers import (
     Trigger,
@@ -637,7 +638,8 @@ class _Reading:
             )
         facts = self.collector.facts
         placed = (_in_place(hit, facts, matrix) for hit in self.hits)
-        hits = [_read_as(hit, facts, matrix) for hit in placed if hit is not None]
+        offers = (read_offer(hit, matrix) for hit in placed if hit is not None)
+        hits = [_read_as(hit, facts, matrix) for hit in offers if hit is not None]
         unkept = {
             signature: seen - HITS_KEPT_PER_SIGNATURE
             for signature, seen in self._per_signature.items()

@@ -61,6 +61,7 @@ def check_files(directory: Path) -> list[Problem]:
     from envcheck.matrix import load  # noqa: PLC0415
     from envcheck.matrix.error_codes import load_error_codes  # noqa: PLC0415
     from envcheck.matrix.signatures import load_signature_files  # noqa: PLC0415
+    from envcheck.matrix.wheel_platforms import load_wheel_platforms  # noqa: PLC0415
 
     readers: tuple[Callable[[Path], object], ...] = (
         load.load_tensorflow,
@@ -75,6 +76,7 @@ def check_files(directory: Path) -> list[Problem]:
         load_error_codes,
         load.load_pytorch,
         load.load_jax,
+        load_wheel_platforms,
     )
     problems: list[Problem] = []
     for reader in readers:
@@ -98,6 +100,7 @@ def check_matrix(matrix: Matrix) -> list[Problem]:
         *_check_gpus(matrix),
         *_check_torch(matrix),
         *_check_jax(matrix),
+        *_check_wheel_platforms(matrix),
     ]
 
 
@@ -421,3 +424,34 @@ def _check_jax(matrix: Matrix) -> Iterator[Problem]:
             yield Problem(file, f"{name}: cudnn {plugin.cudnn!r} is not in with_cuda")
         if matrix.family(plugin.cuda_major) is None:
             yield Problem(file, f"{name}: CUDA {plugin.cuda_major}.x has no [[family]] row")
+
+
+def _check_wheel_platforms(matrix: Matrix) -> Iterator[Problem]:
+    """wheel_platforms.toml: a TensorFlow span says what tensorflow.toml's `platforms` say (the
+    first release of the first series with the platform, the last of the last)."""
+    file = "wheel_platforms.toml"
+    try:
+        spans = matrix.wheel_platforms
+    except MatrixDataError as exc:
+        yield Problem(file, str(exc))
+        return
+    ordered = sorted(matrix.releases, key=lambda r: r.latest)
+    for span in spans:
+        if span.package != "tensorflow":
+            continue
+        holding = [r for r in ordered if span.key in r.platforms]
+        if not holding:
+            yield Problem(file, f"tensorflow on {span.key}: no tensorflow.toml release has it")
+            continue
+        if span.first is not None and span.first != holding[0].versions[0]:
+            yield Problem(
+                file,
+                f"tensorflow on {span.key}: first {span.first}, but tensorflow.toml's first "
+                f"release with it is {holding[0].versions[0]}",
+            )
+        if span.last is not None and span.last != holding[-1].latest:
+            yield Problem(
+                file,
+                f"tensorflow on {span.key}: last {span.last}, but tensorflow.toml's last "
+                f"release with it is {holding[-1].latest}",
+            )

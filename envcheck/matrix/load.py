@@ -66,6 +66,7 @@ FILES = (
     "error_codes.toml",
     "pytorch.toml",
     "jax.toml",
+    "wheel_platforms.toml",
 )
 
 

@@ -40,6 +40,7 @@ from envcheck.versions import ComputeCapability, DriverVersion, major_minor, ref
 if TYPE_CHECKING:  # explain's tables: loaded by the properties that read them (not the doctor)
     from envcheck.matrix.error_codes import ErrorCodes
     from envcheck.matrix.signatures import LogFramework, Signature, SignatureFiles
+    from envcheck.matrix.wheel_platforms import WheelSpan
 
 
 @record
@@ -83,6 +84,14 @@ class Matrix:
     def known_bugs(self) -> tuple[KnownBug, ...]:
         """known_bugs.toml, read when first asked for (the doctor, recommend, explain)."""
         return load_known_bugs(self.directory)
+
+    @functools.cached_property
+    def wheel_platforms(self) -> tuple[WheelSpan, ...]:
+        """wheel_platforms.toml (where a package's wheels for a platform begin or end), read
+        when first asked for: only explain's reading of pip's offered versions needs it."""
+        from envcheck.matrix.wheel_platforms import load_wheel_platforms  # noqa: PLC0415
+
+        return load_wheel_platforms(self.directory)
 
     @functools.cached_property
     def error_codes(self) -> ErrorCodes:

@@ -87,6 +87,10 @@ class Signature:
     # fits the Python the log shows (empty: none): that tag is then not why the wheel was
     # refused. The message may name the log's Python as {log_python}.
     if_python_fits: tuple[str, str] | tuple[()] = ()
+    # (code, message, fix) of a hit whose pip list of offered versions (the `offered` group)
+    # starts or ends where a package's wheels for one platform do (wheel_platforms.toml):
+    # the platform, not the Python, is then why the pin has no wheel (explain/pip_offers.py).
+    if_platform_span: tuple[str, str, str] | tuple[()] = ()
 
     def fix_template(self, framework: str, places: Collection[str] = ()) -> str:
         """The fix for a hit read as `framework` ("" unknown) in a log that ran in `places`
@@ -239,6 +243,36 @@ def _if_python_fits(row: Row, pattern: re.Pattern[str]) -> tuple[str, str] | tup
 # The field an if_python_fits message names the log's Python by.
 LOG_PYTHON = "log_python"
 
+# The fields a row whose pattern has a group named `offered` (the versions pip offered) may
+# name, filled in by explain's reading of that list (explain/pip_offers.py): the list's first
+# and last ("from 0.4.13 to 0.4.23"), where the pin lies ("older than all of them") and, where
+# the matrix tells, the Python the list points to ("" otherwise).
+OFFER_FIELDS = frozenset({"offered_span", "pin_side", "python_hint"})
+# ... and, in its if_platform_span, the span's platform, its edge and the advice of its row.
+SPAN_FIELDS = OFFER_FIELDS | {"platform", "span", "advice"}
+
+
+def _offer_fields(pattern: re.Pattern[str]) -> frozenset[str]:
+    return OFFER_FIELDS if "offered" in pattern.groupindex else frozenset()
+
+
+def _if_platform_span(row: Row, pattern: re.Pattern[str]) -> tuple[str, str, str] | tuple[()]:
+    table = row.optional_table("if_platform_span")
+    if not table:
+        return ()
+    missing = {"offered", "package", "version"} - set(pattern.groupindex)
+    if missing:
+        raise row.error(
+            "if_platform_span",
+            f"needs groups named offered, package and version (no {', '.join(sorted(missing))})",
+        )
+    entry = row.nested(table, f"{row.where} if_platform_span")
+    code = _code(entry, "code", entry.string("code"))
+    message = _template(entry, "message", pattern, SPAN_FIELDS)
+    fix = _template(entry, "fix", pattern, SPAN_FIELDS)
+    entry.done()
+    return code, message, fix
+
 
 def _framework(row: Row) -> str:
     name = row.text("framework")
@@ -298,8 +332,8 @@ def _signature(row: Row) -> Signature:
         pattern=pattern,
         code=code,
         severity=severity,
-        message=_template(row, "message", pattern),
-        fix=_template(row, "fix", pattern),
+        message=_template(row, "message", pattern, _offer_fields(pattern)),
+        fix=_template(row, "fix", pattern, _offer_fields(pattern)),
         code_when=_code_when(row, pattern),
         root_cause=root_cause,
         benign=benign,
@@ -314,6 +348,7 @@ def _signature(row: Row) -> Signature:
         ),
         only_on=row.text("only_on"),
         if_python_fits=_if_python_fits(row, pattern),
+        if_platform_span=_if_platform_span(row, pattern),
     )
     if code in signature.replaces:
         raise row.error("replaces", f"names the row's own code {code!r}")

@@ -1,0 +1,134 @@
+"""What pip's list of offered versions says about where it ran (issue 22: a fact the log shows).
+
+pip's "Could not find a version that satisfies the requirement P==V (from versions: A, ..., Z)"
+names exactly the releases of P with a wheel for the interpreter and platform that ran it. A
+pin older than A (or newer than Z) is a release this interpreter or this platform is outside
+of: where A is the first release of P with wheels for some platform (or Z the last,
+matrix/wheel_platforms.toml), the platform is why; otherwise the Python version is, and for
+TensorFlow the matrix names the Python whose first wheels A is. A pin inside the list's range
+is another question (no such release, or a gap) and the row's hit is dropped, leaving pip's
+own "No matching distribution" line to say what it can.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from packaging.version import InvalidVersion, Version
+
+from envcheck.explain.matcher import LogHit
+from envcheck.matrix.model import Matrix
+from envcheck.matrix.wheel_platforms import WheelSpan, project_name
+
+# One entry of pip's list: a version, with a local label (+cu118) that the list may carry.
+_ENTRY = re.compile(r"[^\s,]+")
+# A list cut short in the paste ("..., 2.1.0, etc") still has its first and last versions.
+_MAX_ENTRIES = 2000
+
+
+def _versions(offered: str) -> list[Version]:
+    found = []
+    for entry in _ENTRY.findall(offered)[:_MAX_ENTRIES]:
+        try:
+            version = Version(entry)
+        except InvalidVersion:
+            continue
+        found.append(Version(version.public))
+    return found
+
+
+def _release(version: Version) -> Version:
+    """The release a version is of: 2.13.0rc0 and 2.13.0.post1 are 2.13.0's."""
+    return Version(version.base_version)
+
+
+def _python_firsts(matrix: Matrix) -> dict[str, list[str]]:
+    """TensorFlow: each series -> the Pythons whose first wheels are of that series (none for
+    the table's oldest series, where the table starts rather than those Pythons)."""
+    firsts: dict[str, list[str]] = {}
+    seen: set[str] = set()
+    for index, release in enumerate(sorted(matrix.releases, key=lambda r: r.latest)):
+        for python in release.pythons_of(release.versions[0]):
+            if str(python) not in seen:
+                seen.add(str(python))
+                if index:
+                    firsts.setdefault(release.series, []).append(str(python))
+    return firsts
+
+
+def _python_hint(package: str, first: Version, pin: Version, matrix: Matrix) -> str:
+    """For TensorFlow, the Python the list points to and the Pythons the pin was built for."""
+    if package != "tensorflow" or pin >= first:
+        return ""
+    parts = []
+    offered = matrix.release_for(first)
+    pythons = _python_firsts(matrix).get(offered.series, []) if offered is not None else []
+    if offered is not None and pythons:
+        names = " and ".join(pythons)
+        parts.append(f"TensorFlow's first wheels for Python {names} are {offered.series}")
+    pinned = matrix.release_for(pin)
+    if pinned is not None:
+        built = pinned.pythons_of(pin if pin in pinned.versions else None)
+        if built:
+            parts.append(f"{pin} was built for Python {', '.join(str(p) for p in built)}")
+    return f" ({'; '.join(parts)})" if parts else ""
+
+
+def _span_for(
+    spans: tuple[WheelSpan, ...], package: str, first: Version, last: Version, pin: Version
+) -> WheelSpan | None:
+    """The span of `package` the list starts or ends with and the pin lies outside of."""
+    for span in spans:
+        if span.package != package or span.holds(pin):
+            continue
+        if pin < first and span.first is not None and span.first == _release(first):
+            return span
+        if pin > last and span.last is not None and span.last == _release(last):
+            return span
+    return None
+
+
+def read_offer(hit: LogHit, matrix: Matrix) -> LogHit | None:
+    """A hit of a row with an `offered` group, read against where the list starts and ends:
+    the row's (Python) reading or its if_platform_span, with the OFFER_FIELDS filled in; None
+    where the pin lies inside the list's range. Other hits are returned as they are."""
+    groups = hit.groups
+    offered = groups.get("offered")
+    if offered is None:
+        return hit
+    try:
+        pin = Version(Version(groups.get("version", "")).public)
+    except InvalidVersion:
+        return hit
+    versions = _versions(offered)
+    if not versions:
+        return hit
+    first, last = min(versions), max(versions)
+    if first <= pin <= last:
+        return None
+    package = project_name(groups.get("package", ""))
+    values = {
+        "offered_span": f"only as {first}" if first == last else f"from {first} to {last}",
+        "pin_side": "older than all of them" if pin < first else "newer than all of them",
+        "python_hint": _python_hint(package, first, pin, matrix),
+    }
+    span = _span_for(matrix.wheel_platforms, package, first, last, pin)
+    signature = hit.signature
+    if span is None or not signature.if_platform_span:
+        return replace(hit, groups={**groups, **values})
+    code, message, fix = signature.if_platform_span
+    edge = f"begin (from {span.first} on)" if span.first is not None else f"end (up to {span.last})"
+    return replace(
+        hit,
+        code=code,
+        signature=replace(signature, code=code, message=message, fix=fix, fix_for=()),
+        groups={
+            **groups,
+            **values,
+            "python_hint": "",
+            "platform": span.platform,
+            "span": edge,
+            "advice": span.advice,
+        },
+    )

@@ -1,0 +1,89 @@
+"""Where a package's wheels for one platform begin or end (matrix/wheel_platforms.toml).
+
+explain reads pip's list of the releases it could install against these spans: a list that
+starts at a span's first release (or ends at its last) was printed on that platform
+(envcheck/explain/pip_offers.py). Loaded strictly with the row reader of
+`envcheck.matrix.rows`, so a bad row is a one-line MatrixDataError naming it.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from packaging.version import InvalidVersion, Version
+
+from envcheck.matrix import rows as matrix_rows
+from envcheck.matrix.records import PLATFORMS
+from envcheck.matrix.rows import Row
+from envcheck.record import record
+
+FILE = "wheel_platforms.toml"
+
+_SEPARATORS = re.compile(r"[-_.]+")
+
+
+def project_name(name: str) -> str:
+    """A package name as the index compares names (PEP 503): lower case, runs of - _ . as -."""
+    return _SEPARATORS.sub("-", name).lower()
+
+
+@record
+class WheelSpan:
+    """The releases of `package` with wheels for `platform`: from `first` on, or up to `last`."""
+
+    package: str  # normalised (project_name)
+    key: str  # the platform as tensorflow.toml's `platforms` name it (records.PLATFORMS)
+    platform: str  # as a person calls it
+    first: Version | None
+    last: Version | None
+    advice: str
+    sources: tuple[str, ...]
+
+    def holds(self, version: Version) -> bool:
+        """Whether `version` lies in the span (its release: 2.13.0rc0 is of 2.13.0's)."""
+        release = Version(version.base_version)
+        if self.first is not None and release < self.first:
+            return False
+        return self.last is None or release <= self.last
+
+
+def _version(row: Row, key: str) -> Version | None:
+    text = row.optional_string(key)
+    if text is None:
+        return None
+    try:
+        return Version(text)
+    except InvalidVersion as exc:
+        raise row.error(key, f"{text!r} is not a version") from exc
+
+
+def load_wheel_platforms(directory: Path) -> tuple[WheelSpan, ...]:
+    data = matrix_rows.read_toml(directory, FILE)
+    matrix_rows.check_top_level(data, FILE, {"span"})
+    sources = matrix_rows.read_sources(data, FILE)
+    spans = []
+    for row in matrix_rows.table_rows(data, FILE, "span", sources):
+        package = row.string("package")
+        if project_name(package) != package:
+            wanted = project_name(package)
+            raise row.error("package", f"write it as the index compares names: {wanted!r}")
+        key = row.string("key")
+        if key not in PLATFORMS:
+            raise row.error("key", f"{key!r} is not one of {', '.join(PLATFORMS)}")
+        first, last = _version(row, "first"), _version(row, "last")
+        if (first is None) == (last is None):
+            raise row.error("first", "give first or last (one of the two)")
+        spans.append(
+            WheelSpan(
+                package=package,
+                key=key,
+                platform=row.string("platform"),
+                first=first,
+                last=last,
+                advice=row.string("advice"),
+                sources=row.sources(),
+            )
+        )
+        row.done()
+    return tuple(spans)

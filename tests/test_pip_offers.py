@@ -1,0 +1,193 @@
+"""pip's list of offered versions read as a fact (envcheck/explain/pip_offers.py, issue 22).
+
+The lines are pip's own, copied from public threads (each names its thread); the wheel spans are
+matrix/wheel_platforms.toml's, and TensorFlow's Pythons are tensorflow.toml's.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from envcheck.explain.explanation import explain_lines
+from envcheck.findings import Finding
+from envcheck.matrix.checks import check_matrix
+from envcheck.matrix.load import bundled_matrix_dir
+from envcheck.matrix.model import Matrix, load_matrix
+from envcheck.matrix.rows import MatrixDataError
+from envcheck.matrix.wheel_platforms import FILE, load_wheel_platforms, project_name
+
+MATRIX = load_matrix(bundled_matrix_dir())
+ROW = "pip-pin-not-offered"
+
+# pytorch/pytorch#127870 (an Intel Mac; a maintainer: expected, macOS x86 builds ended at 2.2)
+TORCH_INTEL_MAC = (
+    "ERROR: Could not find a version that satisfies the requirement torch==2.3.0 (from versions: "
+    "1.7.1, 1.8.0, 1.8.1, 1.9.0, 1.9.1, 1.10.0, 1.10.1, 1.10.2, 1.11.0, 1.12.0, 1.12.1, 1.13.0, "
+    "1.13.1, 2.0.0, 2.0.1, 2.1.0, 2.1.1, 2.1.2, 2.2.0, 2.2.1, 2.2.2)"
+)
+# pytorch/pytorch#131766 (the same, with a pin of two numbers)
+TORCH_INTEL_MAC_24 = (
+    "ERROR: Could not find a version that satisfies the requirement torch==2.4 (from versions: "
+    "1.11.0, 1.12.0, 1.12.1, 1.13.0, 1.13.1, 2.0.0, 2.0.1, 2.1.0, 2.1.1, 2.1.2, 2.2.0, 2.2.1, "
+    "2.2.2)"
+)
+# tensorflow/tensorflow#60202 (Windows, Python 3.9: no Windows wheel after 0.31.0)
+TF_IO_WINDOWS = (
+    "ERROR: Could not find a version that satisfies the requirement "
+    "tensorflow-io-gcs-filesystem==0.32.0 (from versions: 0.23.1, 0.24.0, 0.25.0, 0.26.0, "
+    "0.27.0, 0.28.0, 0.29.0, 0.30.0, 0.31.0)"
+)
+# tensorflow/io#1965 (Ubuntu, Python 3.8): the list ends where no platform's wheels do
+TF_IO_PYTHON_38 = (
+    "ERROR: Could not find a version that satisfies the requirement "
+    "tensorflow-io-gcs-filesystem==0.36.0 (from versions: 0.18.0, 0.19.0, 0.19.1, 0.20.0, "
+    "0.21.0, 0.22.0, 0.23.0, 0.23.1, 0.24.0, 0.25.0, 0.26.0, 0.27.0, 0.28.0, 0.29.0, 0.30.0, "
+    "0.31.0, 0.32.0, 0.33.0, 0.34.0)"
+)
+CORPUS = Path(__file__).parent
+
+
+def _corpus_line(relative: str, needle: str) -> str:
+    lines = (CORPUS / relative).read_text(encoding="utf-8").splitlines()
+    return next(line for line in lines if needle in line)
+
+
+def _findings(*lines: str, matrix: Matrix = MATRIX) -> list[Finding]:
+    return list(explain_lines(list(lines), matrix.signatures, matrix, matrix.known_bugs).findings)
+
+
+def _offer_finding(*lines: str) -> Finding:
+    found = [
+        f for f in _findings(*lines) if f.code in ("python-unsupported", "platform-unsupported")
+    ]
+    assert found, lines
+    return found[0]
+
+
+@pytest.mark.parametrize(
+    ("line", "platform", "fix"),
+    [
+        (TORCH_INTEL_MAC, "macOS on Intel (x86_64) end (up to 2.2.2)", "torch 2.2.2 or older"),
+        (TORCH_INTEL_MAC_24, "macOS on Intel (x86_64) end (up to 2.2.2)", "torch 2.2.2 or older"),
+        (TF_IO_WINDOWS, "native Windows end (up to 0.31.0)", "0.31.0"),
+        (
+            _corpus_line(
+                "corpus-holdout-7/pip-alphageometry-jaxlib-046-windows-oldest-0413.log",
+                "jaxlib==0.4.6",
+            ),
+            "native Windows begin (from 0.4.13 on)",
+            "jaxlib 0.4.13 or later",
+        ),
+        (
+            _corpus_line("corpus/stack/pip-tensorflow-old-pin-mac-m1.log", "from versions"),
+            "macOS on Apple Silicon (arm64) begin (from 2.13.0 on)",
+            "TensorFlow 2.13 or later",
+        ),
+    ],
+)
+def test_a_list_that_starts_or_ends_where_a_platforms_wheels_do_is_that_platform(
+    line: str, platform: str, fix: str
+) -> None:
+    finding = _offer_finding(line)
+    assert finding.code == "platform-unsupported"
+    assert f"its wheels for {platform}" in finding.message
+    assert fix in finding.fix
+
+
+def test_a_list_that_starts_after_a_tensorflow_pin_names_the_python_it_points_to() -> None:
+    # A Colab of Python 3.12 asked for TensorFlow 2.13: pip offered 2.16 on, the first
+    # TensorFlow for 3.12; 2.13 was built for 3.8 to 3.11 (tensorflow.toml).
+    line = _corpus_line(
+        "corpus-holdout-3/pip-colab-py312-tensorflow-213-no-wheel.log", "from versions"
+    )
+    finding = _offer_finding(line)
+    assert finding.code == "python-unsupported"
+    assert "pip offers tensorflow from 2.16.0rc0 to" in finding.message
+    assert "2.13.0 is older than all of them" in finding.message
+    assert "TensorFlow's first wheels for Python 3.12 are 2.16" in finding.message
+    assert "2.13.0 was built for Python 3.8, 3.9, 3.10, 3.11" in finding.message
+
+
+def test_a_list_that_ends_before_the_pin_elsewhere_is_the_python_version() -> None:
+    finding = _offer_finding(TF_IO_PYTHON_38)
+    assert finding.code == "python-unsupported"
+    assert "0.36.0 is newer than all of them" in finding.message
+    assert "TensorFlow's first wheels" not in finding.message  # no Python table for this package
+
+
+def test_a_pin_inside_the_lists_range_is_not_read_as_a_python_or_platform() -> None:
+    # The shape of pip's line around a release that was never published (TensorFlow 2.16.0:
+    # 2.16.1 was the first final release): neither the Python nor the platform is why.
+    line = (
+        "ERROR: Could not find a version that satisfies the requirement tensorflow==2.16.0 "
+        "(from versions: 2.16.0rc0, 2.16.1, 2.16.2, 2.17.0)"
+    )
+    codes = [f.code for f in _findings(line)]
+    assert "python-unsupported" not in codes and "platform-unsupported" not in codes
+
+
+def test_a_span_row_of_another_package_or_a_pin_inside_it_changes_nothing() -> None:
+    # jaxlib 0.4.20 lies inside Windows' span: a list starting at 0.4.13 is then no reason.
+    line = (
+        "ERROR: Could not find a version that satisfies the requirement jaxlib==0.4.20a0 "
+        "(from versions: 0.4.13, 0.4.14, 0.4.16)"
+    )
+    codes = [f.code for f in _findings(line)]
+    assert "platform-unsupported" not in codes
+
+
+def test_project_names_compare_as_the_index_compares_them() -> None:
+    assert project_name("TensorFlow_IO.GCS-filesystem") == "tensorflow-io-gcs-filesystem"
+
+
+def _copy(tmp_path: Path) -> Path:
+    target = tmp_path / "matrix"
+    shutil.copytree(bundled_matrix_dir(), target, ignore=shutil.ignore_patterns("__*"))
+    return target
+
+
+def _edit(directory: Path, old: str, new: str) -> None:
+    path = directory / FILE
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "error"),
+    [
+        ('first = "0.4.13"', 'first = "0.4.13"\nlast = "0.4.20"', "give first or last"),
+        ('last = "2.2.2"\n', "", "give first or last"),
+        ('package = "jaxlib"', 'package = "JAXlib"', "as the index compares names: 'jaxlib'"),
+        ('key = "macos-x86_64"', 'key = "mac"', "'mac' is not one of"),
+        ('first = "0.4.13"', 'first = "zero"', "'zero' is not a version"),
+    ],
+)
+def test_bad_span_rows_are_refused(tmp_path: Path, old: str, new: str, error: str) -> None:
+    directory = _copy(tmp_path)
+    _edit(directory, old, new)
+    with pytest.raises(MatrixDataError, match=error):
+        load_wheel_platforms(directory)
+
+
+def test_a_tensorflow_span_must_agree_with_tensorflow_toml(tmp_path: Path) -> None:
+    directory = _copy(tmp_path)
+    assert not [p for p in check_matrix(load_matrix(directory)) if p.file == FILE]
+    _edit(directory, 'first = "2.13.0"', 'first = "2.12.0"')
+    problems = [p.message for p in check_matrix(load_matrix(directory)) if p.file == FILE]
+    assert problems == [
+        "tensorflow on macos-arm64: first 2.12.0, but tensorflow.toml's first release with it "
+        "is 2.13.0"
+    ]
+
+
+def test_the_spans_are_read_by_the_explanation_not_hard_coded(tmp_path: Path) -> None:
+    # Move torch's Intel-Mac span to 2.1.2: the same line is then the Python's question.
+    directory = _copy(tmp_path)
+    _edit(directory, 'last = "2.2.2"', 'last = "2.1.2"')
+    moved = load_matrix(directory)
+    codes = [f.code for f in _findings(TORCH_INTEL_MAC, matrix=moved)]
+    assert "python-unsupported" in codes and "platform-unsupported" not in codes
