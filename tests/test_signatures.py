@@ -34,6 +34,27 @@ SIGNATURES = load_signatures(MATRIX)
 BY_ID = {s.id: s for s in SIGNATURES}
 
 SAMPLES: dict[str, tuple[str, ...]] = {
+    # Learned from training sets collected like the held-out ones (tests/corpus/train-*), 2026-12-07.
+    # haanjack/mnist-cudnn#6, BVLC/caffe#6970, NVIDIA/caffe#171, arrayfire/arrayfire#3346,
+    # MIT-Lu-Lab/cuPDLPx#11, andersbll/cudarray#59 (compile errors, each its thread's own line)
+    "compile-cuda-api-undeclared": (
+        'convolution.cu(82): error: identifier "cudnnGetConvolutionForwardAlgorithm" is undefined',
+        "error: \u2018CUDNN_CONVOLUTION_FWD_SPECIFY_WORKSPACE_LIMIT\u2019 was not declared in this scope",
+        "error: \u2018cudnnFindConvolutionForwardAlgorithmEx\u2019 was not declared in this scope workspace.size()));",
+        '/build/arrayfire/src/arrayfire-full-3.8.2/src/backend/cuda/sparse_blas.cu(45): error: identifier "CUSPARSE_CSRMV_ALG1" is undefined',
+        'cupdlpx/solver.cu(287): error: identifier "cusparseSpMV_preprocess" is undefined',
+        "src/nnet/cudnn.cpp:199:5: error: \u2018cudnnConvolutionBwdFilterAlgoPerf_t\u2019 was not declared in this scope",
+    ),
+    # Theano/libgpuarray#562 (English) and #472 (French Windows)
+    "windows-cuda-dll-not-found": (
+        "pygpu.gpuarray.GpuArrayException: b'Could not load \"nvrtc64_70.dll\": The specified module could not be found.\\r\\n'",
+        'GpuArrayException: Could not load "nvrtc64_90.dll": Le module sp\u00e9cifi\u00e9 est introuvable.',
+    ),
+    # jax-ml/jax#16546 and jax-ml/jax#6046
+    "xla-ptx-kernel-not-found": (
+        '2023-06-23 23:37:35.900649: E external/org_tensorflow/tensorflow/stream_executor/cuda/cuda_driver.cc:625] failed to get PTX kernel "compare_3" from module: CUDA_ERROR_NOT_FOUND: named symbol not found',
+        '2021-03-29 11:23:18.711470: E external/org_tensorflow/tensorflow/stream_executor/cuda/cuda_driver.cc:682] failed to get PTX kernel "broadcast_2" from module: CUDA_ERROR_NOT_FOUND: named symbol not found',
+    ),
     # keras-team/keras#18878 (issue description), keras-team/tf-keras#196 (issue description),
     # onnx/onnx-tensorflow#1080 (PR title), OverLordGoldDragon/keras-adamw#59 (issue
     # description), KANG99/style-transfer#2 (issue title)
