@@ -107,8 +107,12 @@ _PLATFORM_MARKERS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
             r"|(?:[Gg]etting requirements to build (?:wheel|editable)|Preparing metadata"
             r" \(pyproject\.toml\))(?: \.\.\. error| did not run successfully)"
             r"|when getting requirements to build (?:wheel|editable)"
+            # uv's hint after a build failed in its isolated environment: "... depends on
+            # `torch`, but doesn't declare it as a build dependency".
+            r"|doesn't declare it as a build dependency"
         ),
         (
+            "declare it as a build dependency",
             "pip-build-env-",
             "get_requires_for_build_",
             "prepare_metadata_for_build_",
