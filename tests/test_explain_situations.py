@@ -584,7 +584,11 @@ def test_jax_without_cuda_on_windows_or_macos_is_the_platform() -> None:
         "jaxlib==0.4.9+cuda12.cudnn88 (from versions: 0.4.13, 0.4.14, 0.4.16)"
     )
     assert "platform-unsupported" in codes(explain([windows, pin]))
-    assert codes(explain([pin])) == {"usage-pitfall"}
+    # The list pip offered starts at 0.4.13, jaxlib's first release with Windows wheels
+    # (wheel_platforms.toml): the platform, not a missing index, even where no path says so.
+    assert codes(explain([pin])) == {"platform-unsupported"}
+    linux_list = pin.replace("(from versions: 0.4.13,", "(from versions: 0.4.6, 0.4.7, 0.4.13,")
+    assert codes(explain([linux_list])) == {"usage-pitfall"}
     plugin = "ERROR: No matching distribution found for jax-cuda12-pjrt"
     assert "platform-unsupported" in codes(explain([mac, plugin]))
     assert codes(explain([plugin])) == {"python-unsupported"}

@@ -50,6 +50,24 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "pygpu.gpuarray.GpuArrayException: b'Could not load \"nvrtc64_70.dll\": The specified module could not be found.\\r\\n'",
         'GpuArrayException: Could not load "nvrtc64_90.dll": Le module sp\u00e9cifi\u00e9 est introuvable.',
     ),
+    # NVIDIA/nvidia-container-toolkit#293 (as NVIDIA/nvidia-docker#1492: a GRID K2 on 367.134)
+    # and NVIDIA/nvidia-docker#1295 (a GeForce 9300M GS on 340.107)
+    "container-toolkit-nvml-function-not-found": (
+        "docker: Error response from daemon: OCI runtime create failed: container_linux.go:367: starting containvidia-container-cli: detection error: nvml error: function not found: unknown.",
+        r"""docker: Error response from daemon: OCI runtime create failed: container_linux.go:349: starting container process caused "process_linux.go:449: container init caused \"process_linux.go:432: running prestart hook 0 caused \\\"error running hook: exit status 1, stdout: , stderr: nvidia-container-cli: detection error: nvml error: function not found\\\\n\\\"\"": unknown.""",
+    ),
+    # NVIDIA/libnvidia-container#2 (built and installed without ldconfig) and
+    # NVIDIA/gpu-rest-engine#35 (a DGX's prestart hook)
+    "container-cli-library-missing": (
+        "nvidia-container-cli: error while loading shared libraries: libnvidia-container.so.1: cannot open shared object file: No such file or directory",
+        r"""docker: Error response from daemon: OCI runtime create failed: container_linux.go:296: starting container process caused "process_linux.go:398: container init caused \"process_linux.go:381: running prestart hook 0 caused \\\"error running hook: exit status 127, stdout: , stderr: exec command: [/usr/bin/nvidia-container-cli --load-kmods configure --device=all --compute --utility --require=cuda>=9.0 --pid=74222 /var/lib/docker/overlay2/e31668318907b321251266b57f0cb86c15d9afe9151f5b9004d872bd370ff07b/merged]\\\\n/usr/bin/nvidia-container-cli: error while loading shared libraries: libnvidia-container.so.1: cannot open shared object file: No such file or directory\\\\n\\\"\"": unknown.""",
+    ),
+    # NVIDIA/nvidia-container-toolkit#63 (podman 3.0.1)
+    "podman-cdi-name-as-path": ("Error: stat nvidia.com/gpu=0: no such file or directory",),
+    # PierreBeucher/cloudypad#179 (an AWS g4dn after an unattended kernel upgrade)
+    "docker-nvidia-device-node-missing": (
+        'Error response from daemon: error gathering device information while adding custom device "/dev/nvidia-uvm": no such file or directory',
+    ),
     # jax-ml/jax#16546 and jax-ml/jax#6046
     "xla-ptx-kernel-not-found": (
         '2023-06-23 23:37:35.900649: E external/org_tensorflow/tensorflow/stream_executor/cuda/cuda_driver.cc:625] failed to get PTX kernel "compare_3" from module: CUDA_ERROR_NOT_FOUND: named symbol not found',

@@ -96,6 +96,12 @@ _PLATFORM_MARKERS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
         ("_worker_loop", "DataLoader worker", "popen_fork", "forked subprocess", "process.py"),
         "forked-worker",
     ),
+    # PTX compiled by the driver itself (its JIT linker, as numba calls it), not by a ptxas.
+    (
+        re.compile(r"\bCall to cuLink\w{1,30} results in|\bcuLinkAddData(?:_v2)?\b"),
+        ("Call to cuLink", "cuLinkAddData"),
+        "driver-jit",
+    ),
     # pip building a package from source in its isolated build environment (PEP 517), where
     # it failed: its temporary prefix and its build hooks in a traceback, or its report of a
     # failed step (not the step's "... done" of every successful source install). There the

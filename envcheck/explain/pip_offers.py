@@ -7,7 +7,8 @@ of: where A is the first release of P with wheels for some platform (or Z the la
 matrix/wheel_platforms.toml), the platform is why; otherwise the Python version is, and for
 TensorFlow the matrix names the Python whose first wheels A is. A pin inside the list's range
 is another question (no such release, or a gap) and the row's hit is dropped, leaving pip's
-own "No matching distribution" line to say what it can.
+own "No matching distribution" line to say what it can; so is a local build (+cu118) pinned
+outside every platform's span, which the local-version rows read.
 """
 
 from __future__ import annotations
@@ -115,14 +116,25 @@ def read_offer(hit: LogHit, matrix: Matrix) -> LogHit | None:
     }
     span = _span_for(matrix.wheel_platforms, package, first, last, pin)
     signature = hit.signature
+    if span is None and "+" in groups.get("version", ""):
+        # A local build (+cu118) the list lacks: the index it lives on is the question
+        # (the local-version rows), unless the list shows a platform without it at all.
+        return None
     if span is None or not signature.if_platform_span:
         return replace(hit, groups={**groups, **values})
-    code, message, fix = signature.if_platform_span
+    code, message, fix, replaces = signature.if_platform_span
     edge = f"begin (from {span.first} on)" if span.first is not None else f"end (up to {span.last})"
     return replace(
         hit,
         code=code,
-        signature=replace(signature, code=code, message=message, fix=fix, fix_for=()),
+        signature=replace(
+            signature,
+            code=code,
+            message=message,
+            fix=fix,
+            fix_for=(),
+            replaces=signature.replaces | replaces,
+        ),
         groups={
             **groups,
             **values,

@@ -252,8 +252,9 @@ _STRING_FORMS = (
     r"(?:(?:CUDA error(?: \(\d{{1,4}}\))?|cuda runtime error \(\d{{1,4}}\)|\berror=\d{{1,4}}"
     # Thrust's system_error: "function_attributes(): after cudaFuncGetAttributes: <string>".
     r"|\bafter cuda[A-Z]\w{{0,40}}) ?: "
-    # Caffe's CUDA_CHECK: "Check failed: error == cudaSuccess (2 vs. 0)  out of memory".
-    r"|\berror == cudaSuccess \(\d{{1,4}} vs\. \d\) {{1,2}}){text}\b"
+    # Caffe's CUDA_CHECK: "Check failed: error == cudaSuccess (2 vs. 0)  out of memory";
+    # PaddlePaddle's enforce: "cuda error(2).out of memory."
+    r"|\berror == cudaSuccess \(\d{{1,4}} vs\. \d\) {{1,2}}|\bcuda error\(\d{{1,4}}\)\. ?){text}\b"
 )
 
 

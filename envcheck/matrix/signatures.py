@@ -87,10 +87,12 @@ class Signature:
     # fits the Python the log shows (empty: none): that tag is then not why the wheel was
     # refused. The message may name the log's Python as {log_python}.
     if_python_fits: tuple[str, str] | tuple[()] = ()
-    # (code, message, fix) of a hit whose pip list of offered versions (the `offered` group)
-    # starts or ends where a package's wheels for one platform do (wheel_platforms.toml):
-    # the platform, not the Python, is then why the pin has no wheel (explain/pip_offers.py).
-    if_platform_span: tuple[str, str, str] | tuple[()] = ()
+    # (code, message, fix, codes it replaces) of a hit whose pip list of offered versions (the
+    # `offered` group) starts or ends where a package's wheels for one platform do
+    # (wheel_platforms.toml): the platform, not the Python, is then why the pin has no wheel
+    # (explain/pip_offers.py), and another row's reading of the line (a local build's missing
+    # index) is this one's.
+    if_platform_span: tuple[str, str, str, frozenset[str]] | tuple[()] = ()
 
     def fix_template(self, framework: str, places: Collection[str] = ()) -> str:
         """The fix for a hit read as `framework` ("" unknown) in a log that ran in `places`
@@ -198,8 +200,10 @@ def _code_when(row: Row, pattern: re.Pattern[str]) -> tuple[tuple[str, re.Patter
 # "macos": no CUDA there at all, so a framework without a GPU is a CPU-only build, not a GPU gone.
 # "pip-build": pip building a package in its isolated build environment, where the packages
 # of the environment it installs into (an installed torch) cannot be imported.
+# "driver-jit": the program hands PTX to the driver's own compiler (numba's "Call to
+# cuLinkAddData"), so a PTX too new for it is a driver older than the toolkit that made the PTX.
 LOG_PLATFORMS = frozenset(
-    {"windows", "wsl", "colab", "container", "forked-worker", "macos", "pip-build"}
+    {"windows", "wsl", "colab", "container", "forked-worker", "macos", "pip-build", "driver-jit"}
 )
 
 
@@ -256,7 +260,9 @@ def _offer_fields(pattern: re.Pattern[str]) -> frozenset[str]:
     return OFFER_FIELDS if "offered" in pattern.groupindex else frozenset()
 
 
-def _if_platform_span(row: Row, pattern: re.Pattern[str]) -> tuple[str, str, str] | tuple[()]:
+def _if_platform_span(
+    row: Row, pattern: re.Pattern[str]
+) -> tuple[str, str, str, frozenset[str]] | tuple[()]:
     table = row.optional_table("if_platform_span")
     if not table:
         return ()
@@ -270,8 +276,11 @@ def _if_platform_span(row: Row, pattern: re.Pattern[str]) -> tuple[str, str, str
     code = _code(entry, "code", entry.string("code"))
     message = _template(entry, "message", pattern, SPAN_FIELDS)
     fix = _template(entry, "fix", pattern, SPAN_FIELDS)
+    replaces = frozenset(
+        _code(entry, "replaces", c) for c in entry.string_list("replaces", required=False)
+    )
     entry.done()
-    return code, message, fix
+    return code, message, fix, replaces
 
 
 def _framework(row: Row) -> str:

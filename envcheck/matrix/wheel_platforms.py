@@ -19,6 +19,9 @@ from envcheck.matrix.rows import Row
 from envcheck.record import record
 
 FILE = "wheel_platforms.toml"
+# Platforms as the spans name them: tensorflow.toml's, and Linux by its C library where a
+# package's wheels moved to a newer manylinux tag (glibc 2.28: RHEL 8, Debian 10, Ubuntu 20.04).
+KEYS = (*PLATFORMS, "linux-glibc-before-2.28")
 
 _SEPARATORS = re.compile(r"[-_.]+")
 
@@ -33,7 +36,7 @@ class WheelSpan:
     """The releases of `package` with wheels for `platform`: from `first` on, or up to `last`."""
 
     package: str  # normalised (project_name)
-    key: str  # the platform as tensorflow.toml's `platforms` name it (records.PLATFORMS)
+    key: str  # the platform (KEYS: tensorflow.toml's `platforms` and a few more)
     platform: str  # as a person calls it
     first: Version | None
     last: Version | None
@@ -69,8 +72,8 @@ def load_wheel_platforms(directory: Path) -> tuple[WheelSpan, ...]:
             wanted = project_name(package)
             raise row.error("package", f"write it as the index compares names: {wanted!r}")
         key = row.string("key")
-        if key not in PLATFORMS:
-            raise row.error("key", f"{key!r} is not one of {', '.join(PLATFORMS)}")
+        if key not in KEYS:
+            raise row.error("key", f"{key!r} is not one of {', '.join(KEYS)}")
         first, last = _version(row, "first"), _version(row, "last")
         if (first is None) == (last is None):
             raise row.error("first", "give first or last (one of the two)")
