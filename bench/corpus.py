@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))  # tests.corpus_cases reads the corpus
 # After the path set-up above, which is why these are not at the top.
 from envcheck.matrix.load import bundled_matrix_dir  # noqa: E402
 from envcheck.matrix.model import load_matrix  # noqa: E402
-from tests.corpus_cases import HOLDOUTS, SEALED, Verdict, cases, judge  # noqa: E402
+from tests.corpus_cases import HOLDOUTS, SEALED, Verdict, cases, is_training, judge  # noqa: E402
 
 TARGET = 0.95
 
@@ -53,8 +53,10 @@ def main() -> None:
     )
     args = parser.parse_args()
     matrix = load_matrix(bundled_matrix_dir())
-    verdicts = [judge(case, matrix) for case in cases()]
-    _table("topic", verdicts, lambda v: v.case.topic)
+    everything = [judge(case, matrix) for case in cases()]
+    verdicts = [v for v in everything if not is_training(v.case)]
+    training = [v for v in everything if is_training(v.case)]
+    _table("topic", everything, lambda v: v.case.topic)
     _table("framework", verdicts, lambda v: v.case.framework)
     _table("expected code", verdicts, lambda v: ",".join(v.case.expect))
     _table("failure class", verdicts, lambda v: v.case.failure_class)
@@ -70,6 +72,15 @@ def main() -> None:
         f"false errors on the {not_environment} logs whose cause is not the environment: "
         f"{len(false_errors)}"
     )
+    if training:
+        trained = sum(v.correct for v in training)
+        environment = [v for v in training if v.case.environment]
+        print(
+            f"training sets (train-*/, collected blind, then read): {trained}/{len(training)} = "
+            f"{trained / len(training):.1%}; environment problems "
+            f"{sum(v.correct for v in environment)}/{len(environment)}; false errors "
+            f"{sum(v.false_error for v in training)}"
+        )
     held_out: list[Verdict] = []
     for folder in HOLDOUTS:
         if folder in SEALED and folder.name not in args.final_score:

@@ -117,6 +117,16 @@ def tables(root: Path = CORPUS) -> list[Path]:
     return sorted(root.glob("*/cases.toml")) + sorted(root.glob("cases.toml"))
 
 
+# The corpus's training sets (tests/corpus/train-*/): collected blind like the held-out sets,
+# then read. Scored apart from the curated topics, as the read held-out sets are: labels of the
+# same kind of sample, with its judgement calls and logs that cannot tell their cause.
+TRAINING_PREFIX = "train-"
+
+
+def is_training(case: Case) -> bool:
+    return case.topic.startswith(TRAINING_PREFIX)
+
+
 def cases(root: Path = CORPUS) -> Iterator[Case]:
     for table in tables(root):
         for entry in read_table(table):

@@ -1,5 +1,7 @@
 """The public log corpus (tests/corpus): every case well-formed, and `envcheck explain` right on
-at least 95% of them with no error-level finding on a log whose cause is not the environment.
+at least 95% of its curated topics with no error-level finding on a log whose cause is not the
+environment; on its training sets (train-*/, collected blind like the held-out sets) at least
+TRAINING_TARGET, with only the listed false errors.
 
 The cases are real logs from public threads, labelled from what each thread established
 (tests/corpus/README.md); bench/corpus.py prints the accuracy per class and every miss.
@@ -22,19 +24,25 @@ from tests.corpus_cases import (
     SEALED,
     Case,
     cases,
+    is_training,
     judge,
     read_table,
     tables,
 )
 
 MATRIX = load_matrix(bundled_matrix_dir())
-CASES = list(cases())
+CASES = [case for case in cases() if not is_training(case)]
+TRAINING = [case for case in cases() if is_training(case)]
 TARGET = 0.95
+# The training sets' share when they were last read and learned from (2026-12-07: 198/240,
+# 82.5%; 149/240 on dcc874e, before anything was learned from them): a floor at it, so that a change that
+# loses what they taught fails.
+TRAINING_TARGET = 0.82
 _URL = re.compile(r"https://[^\s/]+/\S+")
 
 
 def test_the_held_out_logs_are_not_in_the_corpus() -> None:
-    seen = {case.url for case in CASES}  # (one corpus thread may give two logs)
+    seen = {case.url for case in CASES + TRAINING}  # (one corpus thread may give two logs)
     for case in HELD_OUT:
         assert case.url not in seen, case.url
         seen.add(case.url)
@@ -85,7 +93,7 @@ def test_the_corpus_is_as_large_and_varied_as_issue_15_asks() -> None:
 HELD_OUT = [case for folder in HOLDOUTS for case in cases(folder)]
 
 
-@pytest.mark.parametrize("case", CASES + HELD_OUT, ids=lambda c: c.name)
+@pytest.mark.parametrize("case", CASES + TRAINING + HELD_OUT, ids=lambda c: c.name)
 def test_every_case_is_complete(case: Case) -> None:
     assert case.log.is_file(), case.log
     assert case.log.read_text(encoding="utf-8").strip(), "an empty log"
@@ -125,18 +133,26 @@ KNOWN_FALSE_ERRORS = {
 }
 
 
-def test_explain_is_right_on_95_percent_and_blames_the_environment_wrongly_only_where_no_log_can_tell() -> (
-    None
-):
-    verdicts = [judge(case, MATRIX) for case in CASES]
+def _share_and_false_errors(chosen: list[Case], target: float) -> set[str]:
+    verdicts = [judge(case, MATRIX) for case in chosen]
     misses = [
         f"{v.case.name}: expected {v.case.expect}, found {v.codes}"
         for v in verdicts
         if not v.correct
     ]
     share = 1 - len(misses) / len(verdicts)
-    assert share >= TARGET, f"{share:.1%} right; misses:\n" + "\n".join(misses)
-    false_errors = {v.case.name for v in verdicts if v.false_error}
+    assert share >= target, f"{share:.1%} right; misses:\n" + "\n".join(misses)
+    return {v.case.name for v in verdicts if v.false_error}
+
+
+def test_explain_is_right_on_at_least_95_percent_and_never_blames_the_environment_wrongly() -> None:
+    false_errors = _share_and_false_errors(CASES, TARGET)
+    assert not false_errors, sorted(false_errors)
+
+
+def test_the_training_sets_keep_what_they_taught_with_only_the_listed_false_errors() -> None:
+    assert len(TRAINING) >= 200
+    false_errors = _share_and_false_errors(TRAINING, TRAINING_TARGET)
     assert false_errors == KNOWN_FALSE_ERRORS, (
         f"new: {sorted(false_errors - KNOWN_FALSE_ERRORS)}, "
         f"no longer false: {sorted(KNOWN_FALSE_ERRORS - false_errors)}"
