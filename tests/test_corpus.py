@@ -34,10 +34,10 @@ MATRIX = load_matrix(bundled_matrix_dir())
 CASES = [case for case in cases() if not is_training(case)]
 TRAINING = [case for case in cases() if is_training(case)]
 TARGET = 0.95
-# The training sets' share when they were last read and learned from (2026-12-07: 198/240,
-# 82.5%; 149/240 on dcc874e, before anything was learned from them): a floor at it, so that a change that
-# loses what they taught fails.
-TRAINING_TARGET = 0.82
+# The training sets' share when they were last read and learned from (2026-12-07: 224/275,
+# 81.5%; 172/275 on dcc874e, before anything was learned from them): a floor at it, so that a
+# change that loses what they taught fails.
+TRAINING_TARGET = 0.81
 _URL = re.compile(r"https://[^\s/]+/\S+")
 
 
@@ -130,6 +130,12 @@ KNOWN_FALSE_ERRORS = {
     # "Torch not compiled with CUDA enabled" under a README's .to('cuda') on a MacBook: the log
     # shows no Mac, and on Linux or Windows the same lines are a CPU-only torch installed.
     "train-c/pytorch-mtet-macbook-m1-example-to-cuda-not-compiled",
+    # One line, "RuntimeError: No CUDA GPUs are available": the script hid the machine's only GPU
+    # (CUDA_VISIBLE_DEVICES='1' in train.py, the thread), as a machine without one reads.
+    "train-k/pytorch-comosvc-cuda-visible-devices-1-no-cuda-gpus",
+    # One line, "CUBLAS_STATUS_NOT_INITIALIZED when calling cublasCreate(handle)": token ids past
+    # the embedding (the thread); the line is most often GPU memory already taken.
+    "train-k/pytorch-skywork-cublas-not-initialized-base-model-special-tokens",
 }
 
 
@@ -151,7 +157,7 @@ def test_explain_is_right_on_at_least_95_percent_and_never_blames_the_environmen
 
 
 def test_the_training_sets_keep_what_they_taught_with_only_the_listed_false_errors() -> None:
-    assert len(TRAINING) >= 200
+    assert len(TRAINING) >= 250
     false_errors = _share_and_false_errors(TRAINING, TRAINING_TARGET)
     assert false_errors == KNOWN_FALSE_ERRORS, (
         f"new: {sorted(false_errors - KNOWN_FALSE_ERRORS)}, "

@@ -244,12 +244,12 @@ _NUMBER_FORMS = (
 # little on its own: only the name or number of such a value is looked for, and its string
 # where a CUDA error form prints it: PyTorch's "CUDA error: <string>" (c10), THC's
 # "cuda runtime error (8) : <string>" and "error=8 : <string>", "CUDA error (8): <string>",
-# Thrust's and Caffe's (below).
+# darknet's "CUDA Error: <string>", Thrust's and Caffe's (below).
 # The number there may be another CUDA's (before 10.1 the runtime's values were numbered
 # otherwise: invalid device function was 8, now 98); the string has stayed the same.
 _SPECIFIC_WORDS = 4
 _STRING_FORMS = (
-    r"(?:(?:CUDA error(?: \(\d{{1,4}}\))?|cuda runtime error \(\d{{1,4}}\)|\berror=\d{{1,4}}"
+    r"(?:(?:CUDA [Ee]rror(?: \(\d{{1,4}}\))?|cuda runtime error \(\d{{1,4}}\)|\berror=\d{{1,4}}"
     # Thrust's system_error: "function_attributes(): after cudaFuncGetAttributes: <string>".
     r"|\bafter cuda[A-Z]\w{{0,40}}) ?: "
     # Caffe's CUDA_CHECK: "Check failed: error == cudaSuccess (2 vs. 0)  out of memory";
