@@ -68,6 +68,11 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "docker-nvidia-device-node-missing": (
         'Error response from daemon: error gathering device information while adding custom device "/dev/nvidia-uvm": no such file or directory',
     ),
+    # PaddlePaddle/Paddle#24805 (the eleventh held-out set, read)
+    "paddle-cudnn-library-not-found": (
+        "W0529 03:50:54.756090 56933 dynamic_loader.cc:179] Failed to find dynamic library: libcudnn.so ( libcudnn.so: cannot open shared object file: No such file or directory )",
+        "W0529 03:50:54.756062 56933 dynamic_loader.cc:120] Can not find library: libcudnn.so. The process maybe hang. Please try to add the lib path to LD_LIBRARY_PATH.",
+    ),
     # jax-ml/jax#16546 and jax-ml/jax#6046
     "xla-ptx-kernel-not-found": (
         '2023-06-23 23:37:35.900649: E external/org_tensorflow/tensorflow/stream_executor/cuda/cuda_driver.cc:625] failed to get PTX kernel "compare_3" from module: CUDA_ERROR_NOT_FOUND: named symbol not found',
