@@ -17,7 +17,7 @@ from envcheck.matrix.checks import check_matrix
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import Matrix, load_matrix
 from envcheck.matrix.rows import MatrixDataError
-from envcheck.matrix.wheel_platforms import FILE, load_wheel_platforms, project_name
+from envcheck.matrix.wheel_platforms import FILE, load_wheel_platforms
 
 MATRIX = load_matrix(bundled_matrix_dir())
 ROW = "pip-pin-not-offered"
@@ -140,7 +140,13 @@ def test_a_span_row_of_another_package_or_a_pin_inside_it_changes_nothing() -> N
 
 
 def test_project_names_compare_as_the_index_compares_them() -> None:
-    assert project_name("TensorFlow_IO.GCS-filesystem") == "tensorflow-io-gcs-filesystem"
+    # pip prints the name as the requirement spelled it; the spans are kept normalised.
+    spelled = TF_IO_WINDOWS.replace(
+        "tensorflow-io-gcs-filesystem==", "TensorFlow_IO.GCS-filesystem=="
+    )
+    finding = _offer_finding(spelled)
+    assert finding.code == "platform-unsupported"
+    assert "its wheels for native Windows end (up to 0.31.0)" in finding.message
 
 
 def _copy(tmp_path: Path) -> Path:

@@ -16,11 +16,12 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from envcheck.explain.matcher import LogHit
 from envcheck.matrix.model import Matrix
-from envcheck.matrix.wheel_platforms import WheelSpan, project_name
+from envcheck.matrix.wheel_platforms import WheelSpan, release_of
 
 # One entry of pip's list: a version, with a local label (+cu118) that the list may carry.
 _ENTRY = re.compile(r"[^\s,]+")
@@ -37,11 +38,6 @@ def _versions(offered: str) -> list[Version]:
             continue
         found.append(Version(version.public))
     return found
-
-
-def _release(version: Version) -> Version:
-    """The release a version is of: 2.13.0rc0 and 2.13.0.post1 are 2.13.0's."""
-    return Version(version.base_version)
 
 
 def _python_firsts(matrix: Matrix) -> dict[str, list[str]]:
@@ -83,9 +79,9 @@ def _span_for(
     for span in spans:
         if span.package != package or span.holds(pin):
             continue
-        if pin < first and span.first is not None and span.first == _release(first):
+        if pin < first and span.first is not None and span.first == release_of(first):
             return span
-        if pin > last and span.last is not None and span.last == _release(last):
+        if pin > last and span.last is not None and span.last == release_of(last):
             return span
     return None
 
@@ -108,7 +104,7 @@ def read_offer(hit: LogHit, matrix: Matrix) -> LogHit | None:
     first, last = min(versions), max(versions)
     if first <= pin <= last:
         return None
-    package = project_name(groups.get("package", ""))
+    package = canonicalize_name(groups.get("package", ""))
     values = {
         "offered_span": f"only as {first}" if first == last else f"from {first} to {last}",
         "pin_side": "older than all of them" if pin < first else "newer than all of them",

@@ -8,9 +8,9 @@ starts at a span's first release (or ends at its last) was printed on that platf
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
+from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from envcheck.matrix import rows as matrix_rows
@@ -23,19 +23,17 @@ FILE = "wheel_platforms.toml"
 # package's wheels moved to a newer manylinux tag (glibc 2.28: RHEL 8, Debian 10, Ubuntu 20.04).
 KEYS = (*PLATFORMS, "linux-glibc-before-2.28")
 
-_SEPARATORS = re.compile(r"[-_.]+")
 
-
-def project_name(name: str) -> str:
-    """A package name as the index compares names (PEP 503): lower case, runs of - _ . as -."""
-    return _SEPARATORS.sub("-", name).lower()
+def release_of(version: Version) -> Version:
+    """The release a version is of: 2.13.0rc0 and 2.13.0.post1 are 2.13.0's."""
+    return Version(version.base_version)
 
 
 @record
 class WheelSpan:
     """The releases of `package` with wheels for `platform`: from `first` on, or up to `last`."""
 
-    package: str  # normalised (project_name)
+    package: str  # as the index compares names (packaging.utils.canonicalize_name)
     key: str  # the platform (KEYS: tensorflow.toml's `platforms` and a few more)
     platform: str  # as a person calls it
     first: Version | None
@@ -45,7 +43,7 @@ class WheelSpan:
 
     def holds(self, version: Version) -> bool:
         """Whether `version` lies in the span (its release: 2.13.0rc0 is of 2.13.0's)."""
-        release = Version(version.base_version)
+        release = release_of(version)
         if self.first is not None and release < self.first:
             return False
         return self.last is None or release <= self.last
@@ -68,8 +66,8 @@ def load_wheel_platforms(directory: Path) -> tuple[WheelSpan, ...]:
     spans = []
     for row in matrix_rows.table_rows(data, FILE, "span", sources):
         package = row.string("package")
-        if project_name(package) != package:
-            wanted = project_name(package)
+        wanted = canonicalize_name(package)
+        if wanted != package:
             raise row.error("package", f"write it as the index compares names: {wanted!r}")
         key = row.string("key")
         if key not in KEYS:
