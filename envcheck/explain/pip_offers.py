@@ -105,19 +105,19 @@ def read_offer(hit: LogHit, matrix: Matrix) -> LogHit | None:
     if first <= pin <= last:
         return None
     package = canonicalize_name(groups.get("package", ""))
-    values = {
-        "offered_span": f"only as {first}" if first == last else f"from {first} to {last}",
-        "pin_side": "older than all of them" if pin < first else "newer than all of them",
-        "python_hint": _python_hint(package, first, pin, matrix),
-    }
     span = _span_for(matrix.wheel_platforms, package, first, last, pin)
-    signature = hit.signature
     if span is None and "+" in groups.get("version", ""):
         # A local build (+cu118) the list lacks: the index it lives on is the question
         # (the local-version rows), unless the list shows a platform without it at all.
         return None
+    values = {
+        "offered_span": f"only as {first}" if first == last else f"from {first} to {last}",
+        "pin_side": "older than all of them" if pin < first else "newer than all of them",
+    }
+    signature = hit.signature
     if span is None or not signature.if_platform_span:
-        return replace(hit, groups={**groups, **values})
+        hint = _python_hint(package, first, pin, matrix)
+        return replace(hit, groups={**groups, **values, "python_hint": hint})
     code, message, fix, replaces = signature.if_platform_span
     edge = f"begin (from {span.first} on)" if span.first is not None else f"end (up to {span.last})"
     return replace(
@@ -134,7 +134,7 @@ def read_offer(hit: LogHit, matrix: Matrix) -> LogHit | None:
         groups={
             **groups,
             **values,
-            "python_hint": "",
+            "python_hint": "",  # the platform, not the Python, is the reading
             "platform": span.platform,
             "span": edge,
             "advice": span.advice,
