@@ -6,7 +6,6 @@ matrix/wheel_platforms.toml's, and TensorFlow's Pythons are tensorflow.toml's.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -18,6 +17,7 @@ from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import Matrix, load_matrix
 from envcheck.matrix.rows import MatrixDataError
 from envcheck.matrix.wheel_platforms import FILE, load_wheel_platforms
+from tests.test_matrix_validate import _copy, _edit
 
 MATRIX = load_matrix(bundled_matrix_dir())
 ROW = "pip-pin-not-offered"
@@ -149,19 +149,6 @@ def test_project_names_compare_as_the_index_compares_them() -> None:
     assert "its wheels for native Windows end (up to 0.31.0)" in finding.message
 
 
-def _copy(tmp_path: Path) -> Path:
-    target = tmp_path / "matrix"
-    shutil.copytree(bundled_matrix_dir(), target, ignore=shutil.ignore_patterns("__*"))
-    return target
-
-
-def _edit(directory: Path, old: str, new: str) -> None:
-    path = directory / FILE
-    text = path.read_text(encoding="utf-8")
-    assert text.count(old) == 1, old
-    path.write_text(text.replace(old, new), encoding="utf-8")
-
-
 @pytest.mark.parametrize(
     ("old", "new", "error"),
     [
@@ -174,7 +161,7 @@ def _edit(directory: Path, old: str, new: str) -> None:
 )
 def test_bad_span_rows_are_refused(tmp_path: Path, old: str, new: str, error: str) -> None:
     directory = _copy(tmp_path)
-    _edit(directory, old, new)
+    _edit(directory / FILE, old, new)
     with pytest.raises(MatrixDataError, match=error):
         load_wheel_platforms(directory)
 
@@ -182,7 +169,7 @@ def test_bad_span_rows_are_refused(tmp_path: Path, old: str, new: str, error: st
 def test_a_tensorflow_span_must_agree_with_tensorflow_toml(tmp_path: Path) -> None:
     directory = _copy(tmp_path)
     assert not [p for p in check_matrix(load_matrix(directory)) if p.file == FILE]
-    _edit(directory, 'first = "2.13.0"', 'first = "2.12.0"')
+    _edit(directory / FILE, 'first = "2.13.0"', 'first = "2.12.0"')
     problems = [p.message for p in check_matrix(load_matrix(directory)) if p.file == FILE]
     assert problems == [
         "tensorflow on macos-arm64: first 2.12.0, but tensorflow.toml's first release with it "
@@ -193,7 +180,7 @@ def test_a_tensorflow_span_must_agree_with_tensorflow_toml(tmp_path: Path) -> No
 def test_the_spans_are_read_by_the_explanation_not_hard_coded(tmp_path: Path) -> None:
     # Move torch's Intel-Mac span to 2.1.2: the same line is then the Python's question.
     directory = _copy(tmp_path)
-    _edit(directory, 'last = "2.2.2"', 'last = "2.1.2"')
+    _edit(directory / FILE, 'last = "2.2.2"', 'last = "2.1.2"')
     moved = load_matrix(directory)
     codes = [f.code for f in _findings(TORCH_INTEL_MAC, matrix=moved)]
     assert "python-unsupported" in codes and "platform-unsupported" not in codes
