@@ -24,6 +24,7 @@ from envcheck.matrix.error_codes import (
     FAMILIES,
     ErrorCode,
     ErrorCodes,
+    error_signatures,
     load_error_codes,
 )
 from envcheck.matrix.rows import MatrixDataError
@@ -128,6 +129,27 @@ def test_runtime_descriptions_are_what_frameworks_print(text: str, name: str) ->
     found = TABLE.by_description(text)
     assert found, text
     assert found[0].name == name
+
+
+@pytest.mark.parametrize(
+    ("line", "code"),
+    [
+        # hannes-brt/cudnn-python-wrappers#11: the wrapper raises the status as a class.
+        ("libcudnn.cudnnStatusArchMismatch", "compute-capability-unsupported"),
+        (
+            "E cuda_dnn.cc:371] could not create cudnn handle: CUDNN_STATUS_ARCH_MISMATCH",
+            "compute-capability-unsupported",
+        ),
+    ],
+)
+def test_cudnn_status_is_read_as_bindings_spell_it(line: str, code: str) -> None:
+    found = [s for s in error_signatures(TABLE) if s.pattern.search(line)]
+    assert [s.code for s in found] == [code], [s.id for s in found]
+
+
+def test_a_status_word_inside_another_name_is_not_read() -> None:
+    # (The class name is matched as a word: a longer name that starts with it is another one.)
+    assert not [s for s in error_signatures(TABLE) if s.pattern.search("cudnnStatusArchMismatchX")]
 
 
 def test_cudnn9_sublibrary_codes() -> None:

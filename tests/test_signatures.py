@@ -1723,6 +1723,15 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "uv-no-distribution-for-current-platform": (
         "error: Distribution torch==2.8.0 \u2026 doesn't have a source distribution or wheel for the current platform",
     ),
+    # jaredpalmer/kev#34 and the uv project thread of the twelfth held-out set (uv sync on the
+    # CPython 3.14 it picked for an open requires-python)
+    "uv-no-wheel-for-python": (
+        "hint: You're using CPython 3.14 (`cp314`), but `torch` (v2.8.0) only has wheels with the following Python ABI tags: `cp312`, `cp313`, `cp313t`",
+    ),
+    # pluskid/Mocha.jl#57 (Mocha's cuDNN backend on a GPU below compute capability 3.0)
+    "mocha-cudnn-arch-mismatch": ("ERROR: Arch mismatch",),
+    # Nevuly/WSL2-Linux-Kernel-Rolling#13 (zsh's report of the crash, WSL 2 with driver 555)
+    "nvidia-smi-segfault": ("[1]    494 segmentation fault  nvidia-smi",),
     "uv-no-wheel-for-platform": (
         "hint: You're on macOS (macosx_15_0_x86_64), but torch (v2.8.0) only has wheels for macosx_11_0_arm64",
     ),

@@ -262,8 +262,17 @@ def _escaped(text: str) -> str:
     return text.replace("{", "{{").replace("}", "}}")
 
 
+def _camel(name: str) -> str:
+    """A cuDNN status as wrappers name its exception class: CUDNN_STATUS_ARCH_MISMATCH ->
+    cudnnStatusArchMismatch (hannes-brt/cudnn-python-wrappers' libcudnn.py raises those)."""
+    head, *words = name.lower().split("_")
+    return head + "".join(word.capitalize() for word in words)
+
+
 def _pattern_of(row: ErrorCode, numbered: bool) -> str:
     forms = [rf"\b{re.escape(row.name)}\b"]
+    if row.family == "cudnn_status":
+        forms.append(rf"\b{_camel(row.name)}\b")
     if len(row.description.split()) >= _SPECIFIC_WORDS:
         forms.append(re.escape(row.description))
     elif row.family == "cuda_runtime" and row.description:
