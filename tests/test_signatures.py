@@ -1737,6 +1737,11 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     ),
     # void-linux/void-packages#14377 (nvidia-settings' output)
     "nvidia-settings-driver-not-loaded": ("ERROR: NVIDIA driver is not loaded",),
+    # brentyi/egoallo#17 and aesara-devs/aesara#702 (tracebacks)
+    "jax-traced-shape": (
+        "TypeError: Shapes must be 1D sequences of concrete values of integer type, got (Traced<~int32[]>with<DynamicJaxprTrace>,).",
+        "E   TypeError: Shapes must be 1D sequences of concrete values of integer type, got (Traced<ShapedArray(int64[])>with<DynamicJaxprTrace(level=0/1)>,).",
+    ),
     # jax-ml/jax#705 (issue description)
     "jax-vmap-inconsistent-axis-sizes": ("got inconsistent map dimension sizes: set([10, 2])",),
     # Mined from public threads, round eight (compiled add-ons and version locks: PyG and
