@@ -1737,6 +1737,20 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     ),
     # void-linux/void-packages#14377 (nvidia-settings' output)
     "nvidia-settings-driver-not-loaded": ("ERROR: NVIDIA driver is not loaded",),
+    # chenwei-zhao/captcha-recognizer#2 (the reporter's paste, typographic quotes and all)
+    "windows-dll-error-loading": (
+        "Erro loading \u201cxxx\\Lib\\site-packages\\torch\\lib\\fbgemm.dll\u201d or one of its dependencies.",
+    ),
+    # openai/CLIP#151; Teoge/DMPR-PS#17; jwyang/graph-rcnn.pytorch#39 (its paste lost the <>)
+    "python-pickle-local-object": (
+        "AttributeError: Can't pickle local object '_transform.<locals>.<lambda>'",
+        "Can't pickle local object 'train_detector.<locals>.<lambda>'",
+        "AttributeError: Can't pickle local object 'vg_hdf5.gt_roidb. locals .lambda'",
+    ),
+    # OpenNMT/CTranslate2#1076 (issue description)
+    "ctranslate2-built-without-cudnn": (
+        "Conv1D on GPU currently requires the cuDNN library which is not integrated in this build",
+    ),
     # brentyi/egoallo#17 and aesara-devs/aesara#702 (tracebacks)
     "jax-traced-shape": (
         "TypeError: Shapes must be 1D sequences of concrete values of integer type, got (Traced<~int32[]>with<DynamicJaxprTrace>,).",
@@ -3596,6 +3610,21 @@ def test_missing_and_unreadable_files_are_matrix_data_errors(tmp_path: Path) -> 
     (tmp_path / FILE).write_text("schema = [", encoding="utf-8")
     with pytest.raises(MatrixDataError, match="cannot be read as TOML"):
         load_signatures(tmp_path)
+
+
+def test_a_windows_error_number_leaves_the_dll_to_its_own_row() -> None:
+    # PyTorch's "Error loading ... or one of its dependencies" after [WinError 127] is a
+    # missing procedure (another version of a DLL), not a missing dependency: the row for the
+    # message alone must stay silent there and leave the line to the row for its number.
+    line = (
+        "OSError: [WinError 127] The specified procedure could not be found. Error loading "
+        '"C:\\Python310\\lib\\site-packages\\torch\\lib\\cudnn_cnn_infer64_8.dll" or one of its '
+        "dependencies."
+    )
+    assert not BY_ID["windows-dll-error-loading"].pattern.search(line)
+    assert BY_ID["windows-procedure-not-found"].pattern.search(line)
+    alone = line.split("found. ", 1)[1]
+    assert BY_ID["windows-dll-error-loading"].pattern.search(alone)
 
 
 def test_patterns_do_not_depend_on_source_paths() -> None:
