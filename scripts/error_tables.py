@@ -52,7 +52,7 @@ from envcheck.errors import EnvcheckError
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = ROOT / "matrix" / "error_codes.toml"
 FAMILIES = ("cuda_driver", "cuda_runtime", "cudnn_status", "nccl_result", "cublas_status")
-CURATED = ("code", "cause", "alternative", "fix", "in_container")
+CURATED = ("code", "cause", "alternative", "fix", "in_container", "in_wsl")
 COMMAND = "python scripts/error_tables.py --wheels DIR --cudnn7-header cudnn7.h --write"
 
 
@@ -501,7 +501,7 @@ HEADER = f"""\
 # scripts/error_tables.py (see its docstring for the download commands). Regenerate with
 #   {COMMAND}
 # The script rewrites name, number, alias_of, majors, since, meaning, description and the
-# artefact source ids; it keeps code, cause, alternative, fix, in_container and the other
+# artefact source ids; it keeps code, cause, alternative, fix, in_container, in_wsl and the other
 # source ids of each row, and the [sources] entries it does not generate. Edit only those.
 #
 # Fields: name, number (as the library returns it), alias_of (another name with the same
@@ -510,6 +510,7 @@ HEADER = f"""\
 # library's own string, what frameworks print), code (an envcheck finding code, only for
 # rows that name a cause in the environment or the program), cause, alternative, fix,
 # in_container (the code inside a container, where the value most often means no GPU access),
+# in_wsl (the code under WSL 2, where it most often means the wrong libcuda),
 # source (ids into [sources]).
 schema = 1
 """

@@ -147,6 +147,17 @@ def test_cudnn_status_is_read_as_bindings_spell_it(line: str, code: str) -> None
     assert [s.code for s in found] == [code], [s.id for s in found]
 
 
+def test_no_device_reads_by_where_it_ran() -> None:
+    # In a container the usual cause is no GPU access; under WSL 2 a Linux driver's libcuda
+    # loaded in place of WSL's own (NVIDIA/cuml#6218).
+    (row,) = [s for s in error_signatures(TABLE) if s.id == "cuda-driver-100-cuda-error-no-device"]
+    assert row.code == "no-gpu"
+    assert {platform: code for platform, code, _, _ in row.code_on} == {
+        "container": "container-gpu-unavailable",
+        "wsl": "library-shadowed",
+    }
+
+
 def test_a_status_word_inside_another_name_is_not_read() -> None:
     # (The class name is matched as a word: a longer name that starts with it is another one.)
     assert not [s for s in error_signatures(TABLE) if s.pattern.search("cudnnStatusArchMismatchX")]
@@ -273,6 +284,10 @@ source = "a"
             "field 'alias_of'",
         ),
         (lambda t: t.replace("[[cudnn_status]]", "[[cudnn]]"), "unknown top-level key(s) cudnn"),
+        (
+            lambda t: t.replace("number = 100\n", 'number = 100\nin_wsl = "no-such-code"\n'),
+            "'no-such-code' needs a 'code' and must be a finding code",
+        ),
     ],
 )
 def test_loader_refuses_bad_rows(tmp_path: Path, change: object, message: str) -> None:

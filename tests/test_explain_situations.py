@@ -46,6 +46,25 @@ def no_errors(explanation: Explanation) -> None:
     assert not errors, errors
 
 
+# --- no device under WSL 2 ----------------------------------------------------------------------
+
+# NVIDIA/cuml#6218 (the traceback's last lines, the project under Windows' C: drive)
+WSL_NO_DEVICE = [
+    '  File "/mnt/c/Users/Hongb/Documents/Git/hongbomiao.com/machine-learning/hm-cuml/.venv/lib/'
+    'python3.12/site-packages/numba_cuda/numba/cuda/cudadrv/driver.py", line 258, in '
+    "ensure_initialized",
+    '    raise CudaSupportError(f"Error at driver init: {description}")',
+    "numba.cuda.cudadrv.error.CudaSupportError: Error at driver init: Call to cuInit results in "
+    "CUDA_ERROR_NO_DEVICE (100)",
+]
+
+
+def test_no_device_under_wsl_is_the_wrong_libcuda_and_elsewhere_no_gpu() -> None:
+    finding = only(explain(WSL_NO_DEVICE), "library-shadowed")
+    assert "/usr/lib/wsl/lib" in finding.fix
+    assert "no-gpu" in codes(explain(WSL_NO_DEVICE[2:]))
+
+
 # --- CUDA in a forked worker ------------------------------------------------------------------
 
 XLA_CONTEXT = (

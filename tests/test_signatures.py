@@ -409,7 +409,20 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "OSError: /tmp/libcublas.so.12: file too short",
         "OSError: /tmp/libcudnn.so.9: invalid ELF header",
         "OSError: /tmp/libgomp.so.1: file too short",
+        # dusty-nv/jetson-containers#179; dusty-nv/jetson-inference#1061 (JetPack 4 containers)
+        "ImportError: /usr/lib/aarch64-linux-gnu/libcublas.so.10: file too short",
+        "./segnet-console: error while loading shared libraries: /usr/lib/aarch64-linux-gnu/libnvinfer.so.7: file too short",
     ),
+    # NVIDIA/gpu-operator#234 (the driver container's log)
+    "driver-build-kernel-headers-not-found": (
+        "Error: Unable to find a match: kernel-headers-4.18.0-240.23.2.el8_3.x86_64 kernel-devel-4.18.0-240.23.2.el8_3.x86_64",
+    ),
+    # mesosphere/konvoy-image-builder#1200 (nvidia-installer's make output)
+    "driver-module-gpl-only-symbol": (
+        "ERROR: modpost: GPL-incompatible module nvidia.ko uses GPL-only symbol 'rcu_read_unlock_strict'",
+    ),
+    # microsoft/DirectML#107 (issue description)
+    "wsl-d3d-cyclestats-notice": ("NVD3D10: CPU cyclestats are disabled on client virtualization",),
     "tf-matmul-shape-mismatch": (
         # measured: TensorFlow 2.21.0 on the CPU, tf.matmul(tf.ones([2,3]), tf.ones([2,3]))
         "W0000 00:00:1796173911.568945   12140 local_rendezvous.cc:412] Local rendezvous is aborting with status: INVALID_ARGUMENT: Matrix size-incompatible: In[0]: [2,3], In[1]: [2,3]",

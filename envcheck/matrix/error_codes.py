@@ -63,6 +63,9 @@ class ErrorCode:
     # The code inside a container, where this value most often means the container was started
     # without GPU access (no device, no driver library): Signature.code_on.
     in_container: str | None = None
+    # The code under WSL 2, where this value most often means a Linux driver's libcuda loaded
+    # in place of the one WSL provides (/usr/lib/wsl/lib): Signature.code_on.
+    in_wsl: str | None = None
 
 
 @record
@@ -123,11 +126,7 @@ def _error_code(row: _ErrorRow, family: Family) -> ErrorCode:
         raise MatrixDataError(f"{row.where}: a row with 'code' needs 'cause' and 'fix'")
     if code is None and (cause or alternative or fix):
         raise MatrixDataError(f"{row.where}: 'cause', 'alternative' and 'fix' need a 'code'")
-    in_container = row.optional_string("in_container")
-    if in_container is not None and (code is None or in_container not in CODES):
-        raise row.error(
-            "in_container", f"{in_container!r} needs a 'code' and must be a finding code"
-        )
+    in_container, in_wsl = (_platform_code(row, code, key) for key in ("in_container", "in_wsl"))
     majors = row.integer_list("majors")
     if (family in _WITH_MAJORS) != bool(majors):
         raise MatrixDataError(
@@ -150,9 +149,18 @@ def _error_code(row: _ErrorRow, family: Family) -> ErrorCode:
         majors=majors,
         since=row.text("since"),
         in_container=in_container,
+        in_wsl=in_wsl,
     )
     row.done()
     return entry
+
+
+def _platform_code(row: _ErrorRow, code: str | None, key: str) -> str | None:
+    """A row's code on one platform (in_container, in_wsl): a finding code, beside 'code'."""
+    value = row.optional_string(key)
+    if value is not None and (code is None or value not in CODES):
+        raise row.error(key, f"{value!r} needs a 'code' and must be a finding code")
+    return value
 
 
 def _check_unique(rows: list[tuple[str, ErrorCode]]) -> None:
@@ -298,7 +306,11 @@ def _signature_of(row: ErrorCode, pattern: str) -> Signature:
         root_cause=code != "program-error",
         sources=row.sources,
         note="generated from matrix/error_codes.toml",
-        code_on=(("container", row.in_container, frozenset(), ""),) if row.in_container else (),
+        code_on=tuple(
+            (platform, code, frozenset(), "")
+            for platform, code in (("container", row.in_container), ("wsl", row.in_wsl))
+            if code
+        ),
     )
 
 
