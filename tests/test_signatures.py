@@ -421,6 +421,16 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "driver-module-gpl-only-symbol": (
         "ERROR: modpost: GPL-incompatible module nvidia.ko uses GPL-only symbol 'rcu_read_unlock_strict'",
     ),
+    # pykeio/ort#523 (cargo's linker output)
+    "glibc-too-old-at-link": (
+        "undefined reference to `__isoc23_strtol@GLIBC_2.38'",
+        "undefined reference to `__isoc23_strtoull@GLIBC_2.38'",
+    ),
+    # ziyujia/MSTGCN#1; neph1/FramePack#12 (tracebacks)
+    "python-index-error": (
+        "IndexError: index 5 is out of bounds for axis 0 with size 5",
+        "IndexError: list index out of range",
+    ),
     # microsoft/DirectML#107 (issue description)
     "wsl-d3d-cyclestats-notice": ("NVD3D10: CPU cyclestats are disabled on client virtualization",),
     "tf-matmul-shape-mismatch": (
