@@ -421,6 +421,10 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "driver-module-gpl-only-symbol": (
         "ERROR: modpost: GPL-incompatible module nvidia.ko uses GPL-only symbol 'rcu_read_unlock_strict'",
     ),
+    # pytorch/pytorch#3251 (issue description)
+    "cudnn-symbol-missing": (
+        "ImportError: /lib/python3.6/site-packages/torch/_C.cpython-36m-x86_64-linux-gnu.so: undefined symbol: cudnnSetConvolutionGroupCount",
+    ),
     # pykeio/ort#523 (cargo's linker output)
     "glibc-too-old-at-link": (
         "undefined reference to `__isoc23_strtol@GLIBC_2.38'",
