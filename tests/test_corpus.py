@@ -137,6 +137,10 @@ KNOWN_FALSE_ERRORS = {
     # One line, "CUBLAS_STATUS_NOT_INITIALIZED when calling cublasCreate(handle)": token ids past
     # the embedding (the thread); the line is most often GPU memory already taken.
     "train-k/pytorch-skywork-cublas-not-initialized-base-model-special-tokens",
+    # NGC's "The NVIDIA Driver was not detected" banner: under WSL 2 older NGC images print it
+    # although the GPU works (the thread ran nvidia-smi in the same container); the log shows
+    # no WSL, and elsewhere the banner is a container started without GPU access.
+    "train-o/docker-wsl2-ngc-tensorflow-driver-not-detected-banner-gpu-works",
 }
 
 
