@@ -230,6 +230,10 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "6: The engine plan file is not compatible with this version of TensorRT, expecting library version 8.0.0 got 8.0.1, please rebuild.",
         "face_1             | [05/02/2022-15:17:45] [TRT] [E] 6: The engine plan file is not compatible with this version of TensorRT, expecting library version 8.2.3 got 8.2.1, please rebuild.",
     ),
+    # NVIDIA/TensorRT#574 (the plan file written and read in text mode on Windows)
+    "tensorrt-engine-file-unreadable": (
+        "ERROR: The engine plan file is not compatible with this version of TensorRT, expecting library version 5.1.5 got 0.0.0, please rebuild.",
+    ),
     # vietanhdev/anylabeling#110, cvg/pixel-perfect-sfm#11 (issue descriptions), ContinuumIO/anaconda-issues#5191 (a comment)
     "libstdcxx-version-not-found": (
         "ImportError: /lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.29' not found (required by /home/zk/conda/envs/anylabeling/lib/python3.8/site-packages/matplotlib/_path.cpython-38-x86_64-linux-gnu.so)",
