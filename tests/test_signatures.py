@@ -230,6 +230,20 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "6: The engine plan file is not compatible with this version of TensorRT, expecting library version 8.0.0 got 8.0.1, please rebuild.",
         "face_1             | [05/02/2022-15:17:45] [TRT] [E] 6: The engine plan file is not compatible with this version of TensorRT, expecting library version 8.2.3 got 8.2.1, please rebuild.",
     ),
+    # the ColBERT report of train-d (rank 1's log); karpathy/nanoGPT#55 (two nodes)
+    "torch-nccl-watchdog-timeout": (
+        "[rank1]:[E ProcessGroupNCCL.cpp:523] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600659 milliseconds before timing out.",
+    ),
+    "torch-nccl-operations-failed": (
+        "[E ProcessGroupNCCL.cpp:455] Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU opera",
+    ),
+    # facebookresearch/detectron2#384 (issue description)
+    "torch-dataloader-worker-exited": ("RuntimeError: DataLoader worker (pid(s) 25) exited unexpectedly",),
+    # QwenLM/Qwen#32; NVIDIA/apex#1052 (tracebacks)
+    "torch-half-overflow": (
+        "RuntimeError: value cannot be converted to type at::Half without overflow",
+        "RuntimeError: value cannot be converted to type at::Half without overflow: -1e+09",
+    ),
     # NVIDIA/TensorRT#574 (the plan file written and read in text mode on Windows)
     "tensorrt-engine-file-unreadable": (
         "ERROR: The engine plan file is not compatible with this version of TensorRT, expecting library version 5.1.5 got 0.0.0, please rebuild.",
