@@ -238,7 +238,9 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "[E ProcessGroupNCCL.cpp:455] Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU opera",
     ),
     # facebookresearch/detectron2#384 (issue description)
-    "torch-dataloader-worker-exited": ("RuntimeError: DataLoader worker (pid(s) 25) exited unexpectedly",),
+    "torch-dataloader-worker-exited": (
+        "RuntimeError: DataLoader worker (pid(s) 25) exited unexpectedly",
+    ),
     # QwenLM/Qwen#32; NVIDIA/apex#1052 (tracebacks)
     "torch-half-overflow": (
         "RuntimeError: value cannot be converted to type at::Half without overflow",
