@@ -237,6 +237,10 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "torch-nccl-operations-failed": (
         "[E ProcessGroupNCCL.cpp:455] Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU opera",
     ),
+    # prehensilecode/alphafold_singularity#4 (AlphaFold's log)
+    "ptxas-binary-not-found": (
+        "2022-08-09 17:46:30.176360: W external/org_tensorflow/tensorflow/compiler/xla/service/gpu/nvptx_compiler.cc:75] Can't find ptxas binary in ${CUDA_DIR}/bin.  Custom ptxas location can be specified using $PATH.",
+    ),
     # facebookresearch/detectron2#384 (issue description)
     "torch-dataloader-worker-exited": (
         "RuntimeError: DataLoader worker (pid(s) 25) exited unexpectedly",
