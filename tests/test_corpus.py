@@ -141,6 +141,14 @@ KNOWN_FALSE_ERRORS = {
     # although the GPU works (the thread ran nvidia-smi in the same container); the log shows
     # no WSL, and elsewhere the banner is a container started without GPU access.
     "train-o/docker-wsl2-ngc-tensorflow-driver-not-detected-banner-gpu-works",
+    # "CUDA out of memory" on a 4 GB GPU: a bug of that ComfyUI release, fixed by updating it
+    # (the thread); the log is a real out-of-memory like any other.
+    "train-t/pytorch-comfyui-4gb-oom-fixed-by-update",
+    # TensorRT's "Version tag does not match" for a TF-TRT engine built on an x86 GPU and loaded
+    # on a Jetson: labelled the engine's portability (a usage matter) by its thread, while the
+    # line is the one every engine from another TensorRT release gives (cuda-version-mismatch,
+    # as the other threads of that line are labelled).
+    "train-t/tensorflow-tftrt-x86-converted-engine-jetson-version-tag",
 }
 
 

@@ -237,6 +237,28 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "torch-nccl-operations-failed": (
         "[E ProcessGroupNCCL.cpp:455] Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU opera",
     ),
+    # Comfy-Org/ComfyUI#3278 (PyTorch's allocator as ComfyUI shows it)
+    "torch-cuda-out-of-memory-plain": (
+        "torch.cuda.OutOfMemoryError: Allocation on device 0 would exceed allowed memory. (out of memory)",
+    ),
+    # yufu-wang/PromptHMR#4 (xformers' operator table)
+    "xformers-built-without-cuda": ("    xFormers wasn't build with CUDA support",),
+    # turboderp-org/exllamav2#358 (traceback)
+    "flash-attn-windows-dll-load-failed": (
+        "ImportError: DLL load failed while importing flash_attn_2_cuda",
+    ),
+    # filecoin-project/rust-gpu-tools#79 (cargo run's panic)
+    "cuda-no-binary-for-gpu-rust": (
+        "thread 'main' panicked at 'called `Result::unwrap()` on an `Err` value: Cuda(NoBinaryForGpu)', examples/add.rs:10:76",
+    ),
+    # numba/numba#1976 (traceback)
+    "python-ctypes-wrong-type": (
+        "ctypes.ArgumentError: argument 2: <class 'TypeError'>: wrong type",
+    ),
+    # chishaxie/BlindWaterMark#8 (traceback)
+    "numpy-broadcast-shapes": (
+        "ValueError: operands could not be broadcast together with shapes (38,401,3) (1444,1080,3)",
+    ),
     # prehensilecode/alphafold_singularity#4 (AlphaFold's log)
     "ptxas-binary-not-found": (
         "2022-08-09 17:46:30.176360: W external/org_tensorflow/tensorflow/compiler/xla/service/gpu/nvptx_compiler.cc:75] Can't find ptxas binary in ${CUDA_DIR}/bin.  Custom ptxas location can be specified using $PATH.",
@@ -961,6 +983,8 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "[TensorRT] ERROR: INVALID_CONFIG: The engine plan file is generated on an incompatible device, expecting compute 6.1 got compute 7.5, please rebuild.",
         # QwenAudio/CosyVoice#1600 (TensorRT 10's logger)
         "[10/10/2025-17:37:58] [TRT] [E] 6: The engine plan file is generated on an incompatible device, expecting compute 9.0 got compute 8.9, please rebuild.",
+        # microsoft/onnxruntime#15250 (ONNX Runtime's TensorRT provider, a full stop for the comma)
+        "The engine plan file is generated on an incompatible device. expecting compute 7.5 got compute 6.1. please rebuild.",
     ),
     "nvidia-smi-nvml-library-not-found": (
         # NVIDIA/nvidia-docker#1163
@@ -3676,6 +3700,17 @@ def test_a_windows_error_number_leaves_the_dll_to_its_own_row() -> None:
     assert BY_ID["windows-procedure-not-found"].pattern.search(line)
     alone = line.split("found. ", 1)[1]
     assert BY_ID["windows-dll-error-loading"].pattern.search(alone)
+
+
+def test_flash_attn_on_windows_is_the_torch_it_was_built_for_not_a_missing_dll() -> None:
+    # With Windows' reason on the line, the generic error-126 row reads it too; the row that
+    # knows the module speaks for the line alone (replaces).
+    line = (
+        "ImportError: DLL load failed while importing flash_attn_2_cuda: "
+        "The specified module could not be found."
+    )
+    hits = without_replaced(list(match_lines([line], SIGNATURES)))
+    assert {h.code for h in hits} == {"framework-conflict"}
 
 
 def test_patterns_do_not_depend_on_source_paths() -> None:
