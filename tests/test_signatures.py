@@ -254,6 +254,8 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     # numba/numba#1976 (traceback)
     "python-ctypes-wrong-type": (
         "ctypes.ArgumentError: argument 2: <class 'TypeError'>: wrong type",
+        # measured: ctypes.CDLL(None).abs(1.5), CPython 3.10 to 3.13 (3.6 to 3.9: <class ...>)
+        "ctypes.ArgumentError: argument 1: TypeError: Don't know how to convert parameter 1",
     ),
     # chishaxie/BlindWaterMark#8 (traceback)
     "numpy-broadcast-shapes": (
@@ -1821,6 +1823,8 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "AttributeError: Can't pickle local object '_transform.<locals>.<lambda>'",
         "Can't pickle local object 'train_detector.<locals>.<lambda>'",
         "AttributeError: Can't pickle local object 'vg_hdf5.gt_roidb. locals .lambda'",
+        # measured: pickle.dumps of a lambda defined in main(), CPython 3.13.0
+        "AttributeError: Can't get local object 'main.<locals>.<lambda>'",
     ),
     # OpenNMT/CTranslate2#1076 (issue description)
     "ctranslate2-built-without-cudnn": (
@@ -3711,6 +3715,18 @@ def test_flash_attn_on_windows_is_the_torch_it_was_built_for_not_a_missing_dll()
     )
     hits = without_replaced(list(match_lines([line], SIGNATURES)))
     assert {h.code for h in hits} == {"framework-conflict"}
+
+
+def test_a_cudnn_symbol_with_its_version_is_left_to_the_older_library_row() -> None:
+    # "undefined symbol: X, version libcudnn.so.8" names the library that lacks it: the row for
+    # an older copy of a library found first reads it, and the cuDNN row stays silent.
+    line = (
+        "ImportError: /env/lib/python3.10/site-packages/torch/lib/libtorch_cuda.so: "
+        "undefined symbol: cudnnCreate, version libcudnn.so.8"
+    )
+    hits = without_replaced(list(match_lines([line], SIGNATURES)))
+    assert "cudnn-symbol-missing" not in {h.signature.id for h in hits}
+    assert {h.code for h in hits} == {"library-shadowed"}
 
 
 def test_patterns_do_not_depend_on_source_paths() -> None:
