@@ -257,6 +257,10 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         # measured: ctypes.CDLL(None).abs(1.5), CPython 3.10 to 3.13 (3.6 to 3.9: <class ...>)
         "ctypes.ArgumentError: argument 1: TypeError: Don't know how to convert parameter 1",
     ),
+    # microsoft/DirectML#372 (the warning, cut where the thread's paste ends)
+    "directml-operator-cpu-fallback": (
+        "UserWarning: The operator 'aten::multinomial' is not currently supported on the DML backend and will fall back to run on the CPU. This may have performance implications. (Triggered internally at D:\\a\\_work\\1\\s\\pytorch-di",
+    ),
     # chishaxie/BlindWaterMark#8 (traceback)
     "numpy-broadcast-shapes": (
         "ValueError: operands could not be broadcast together with shapes (38,401,3) (1444,1080,3)",
