@@ -257,6 +257,8 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         # measured: ctypes.CDLL(None).abs(1.5), CPython 3.10 to 3.13 (3.6 to 3.9: <class ...>)
         "ctypes.ArgumentError: argument 1: TypeError: Don't know how to convert parameter 1",
     ),
+    # huggingface/text-generation-inference#398 (the container's start-up log, as pasted)
+    "tgi-flash-attention-capability-notice": ("GPU with CUDA is capability 7 0 is not supported",),
     # microsoft/DirectML#372 (the warning, cut where the thread's paste ends)
     "directml-operator-cpu-fallback": (
         "UserWarning: The operator 'aten::multinomial' is not currently supported on the DML backend and will fall back to run on the CPU. This may have performance implications. (Triggered internally at D:\\a\\_work\\1\\s\\pytorch-di",
