@@ -35,10 +35,12 @@ _EVERY_CASE = list(cases())
 CASES = [case for case in _EVERY_CASE if not is_training(case)]
 TRAINING = [case for case in _EVERY_CASE if is_training(case)]
 TARGET = 0.95
-# The training sets' share when they were last read and learned from (2026-12-07: 224/275,
-# 81.5%; 172/275 on dcc874e, before anything was learned from them): a floor at it, so that a
-# change that loses what they taught fails.
-TRAINING_TARGET = 0.81
+# The training sets' share when they were last read and learned from: a floor at it, so that a
+# change that loses what they taught fails. 2026-12-07: the first thirteen 224/275 (81.5%;
+# 172/275 on dcc874e, before anything was learned from them); the next session's ten more
+# (188 logs) brought all twenty-three to 375/463 (81.0%; its ten scored 115/188 on 1f6bc09,
+# before they were read).
+TRAINING_TARGET = 0.80
 _URL = re.compile(r"https://[^\s/]+/\S+")
 
 
@@ -149,6 +151,13 @@ KNOWN_FALSE_ERRORS = {
     # line is the one every engine from another TensorRT release gives (cuda-version-mismatch,
     # as the other threads of that line are labelled).
     "train-t/tensorflow-tftrt-x86-converted-engine-jetson-version-tag",
+    # One line, "cuda runtime error (100) : no CUDA-capable device is detected": the project's
+    # configuration asked for three GPUs (the thread), as a machine without one reads.
+    "train-v/pytorch-redn-cuda-devices-three-gpus-configured-error-100",
+    # "all CUDA-capable devices are busy or unavailable" on a cluster's exclusive-process GPUs:
+    # the program held the GPU in the parent before its workers started (the thread); the line
+    # is what a GPU another process holds gives.
+    "train-v/pytorch-safe-gpu-ddp-exclusive-process-busy-or-unavailable",
 }
 
 
@@ -170,7 +179,7 @@ def test_explain_is_right_on_at_least_95_percent_and_never_blames_the_environmen
 
 
 def test_the_training_sets_keep_what_they_taught_with_only_the_listed_false_errors() -> None:
-    assert len(TRAINING) >= 250
+    assert len(TRAINING) >= 450
     false_errors = _share_and_false_errors(TRAINING, TRAINING_TARGET)
     assert false_errors == KNOWN_FALSE_ERRORS, (
         f"new: {sorted(false_errors - KNOWN_FALSE_ERRORS)}, "

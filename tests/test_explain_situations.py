@@ -65,6 +65,25 @@ def test_no_device_under_wsl_is_the_wrong_libcuda_and_elsewhere_no_gpu() -> None
     assert "no-gpu" in codes(explain(WSL_NO_DEVICE[2:]))
 
 
+# --- a device node missing: on the host, or in a cluster job's container -------------------------
+
+# NVIDIA/pyxis#47 (the srun command and the first line of its output)
+PYXIS_JOB = (
+    "\u279c  ~ srun -p gpu --container-name=cuda-11.2.2 --container-image=cuda-11.2.2 --pty "
+    "--gres=gpu:A100:1 ls -l /dev/nvidia{0..7}  "
+)
+NO_NODE = "/usr/bin/ls: cannot access '/dev/nvidia0': No such file or directory"
+
+
+def test_a_missing_device_node_is_the_driver_on_a_host_and_the_handover_in_a_job_container() -> (
+    None
+):
+    assert "driver-missing" in codes(explain([NO_NODE]))
+    in_container = explain([PYXIS_JOB, NO_NODE])
+    assert "container-gpu-unavailable" in codes(in_container)
+    assert "driver-missing" not in codes(in_container)
+
+
 # --- CUDA in a forked worker ------------------------------------------------------------------
 
 XLA_CONTEXT = (

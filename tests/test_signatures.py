@@ -257,6 +257,16 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         # measured: ctypes.CDLL(None).abs(1.5), CPython 3.10 to 3.13 (3.6 to 3.9: <class ...>)
         "ctypes.ArgumentError: argument 1: TypeError: Don't know how to convert parameter 1",
     ),
+    # NVIDIA/pyxis#47 (ls inside the job's container)
+    "nvidia-device-node-absent": (
+        "/usr/bin/ls: cannot access '/dev/nvidia0': No such file or directory",
+    ),
+    # NixOS/nixpkgs#339999 (rootless Docker)
+    "docker-cdi-driver-not-enabled": (
+        'docker: Error response from daemon: could not select device driver "cdi" with capabilities: [].',
+    ),
+    # Lightning-AI/pytorch-lightning#16102 (issue description)
+    "lightning-visible-devices-notice": ("LOCAL_RANK: 0 - CUDA_VISIBLE_DEVICES: [0]",),
     # huggingface/text-generation-inference#398 (the container's start-up log, as pasted)
     "tgi-flash-attention-capability-notice": ("GPU with CUDA is capability 7 0 is not supported",),
     # microsoft/DirectML#372 (the warning, cut where the thread's paste ends)

@@ -68,7 +68,9 @@ _PLATFORM_MARKERS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
             r"|\b(?:nvidia/cuda|pytorch/pytorch|tensorflow/tensorflow):\d|\bnvcr\.io/"
             # a shell in a container: root at a hostname of Docker's 12 hex digits; a Kubernetes
             # GPU request
-            r"|\broot@[0-9a-f]{12}:|\bnvidia\.com/gpu\b",
+            r"|\broot@[0-9a-f]{12}:|\bnvidia\.com/gpu\b"
+            # Slurm's pyxis plugin running a job in an enroot container
+            r"|--container-image[= ]",
             re.IGNORECASE,
         ),
         (
@@ -83,6 +85,7 @@ _PLATFORM_MARKERS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
             "nvcr.io/",
             "root@",
             "nvidia.com/gpu",
+            "--container-image",
         ),
         "container",
     ),
