@@ -257,6 +257,10 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         # measured: ctypes.CDLL(None).abs(1.5), CPython 3.10 to 3.13 (3.6 to 3.9: <class ...>)
         "ctypes.ArgumentError: argument 1: TypeError: Don't know how to convert parameter 1",
     ),
+    # tensorflow/tensorflow#111958 (issue title and log)
+    "llvm-ptx-version-below-target": (
+        "LLVM ERROR: PTX version 8.5 does not support target 'sm_120' (or 'sm_120a'). Minimum required PTX version is 8.7",
+    ),
     # NVIDIA/pyxis#47 (ls inside the job's container)
     "nvidia-device-node-absent": (
         "/usr/bin/ls: cannot access '/dev/nvidia0': No such file or directory",
