@@ -257,6 +257,20 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         # measured: ctypes.CDLL(None).abs(1.5), CPython 3.10 to 3.13 (3.6 to 3.9: <class ...>)
         "ctypes.ArgumentError: argument 1: TypeError: Don't know how to convert parameter 1",
     ),
+    # numba/numba#7006 (numba -s)
+    "numba-minor-version-compatibility-needed": (
+        "CUDA Minor Version Compatibility Needed    : True",
+    ),
+    # NVIDIA/JAX-Toolbox#183 (gdb's backtrace)
+    "nccl-shm-open-sigbus": (
+        "0x00007f6b59544f3b in ncclShmOpen(char*, unsigned long, void**, void**, int, void**) () from /usr/local/lib/python3.10/dist-packages/jaxlib/xla_extension.so",
+    ),
+    # jax-ml/jax#12305; madvn/DDPG#2; cupy/cupy#594 (tracebacks)
+    "array-shape-errors": (
+        "ValueError: Incompatible shapes for broadcasting: ((2, 4), (1, 2))",
+        "tensorflow.python.framework.errors_impl.InvalidArgumentError: In[0] is not a matrix. Instead it has shape [4] [Op:MatMul]",
+        "TypeError: Unsupported type <class 'list'>",
+    ),
     # tensorflow/tensorflow#111958 (issue title and log)
     "llvm-ptx-version-below-target": (
         "LLVM ERROR: PTX version 8.5 does not support target 'sm_120' (or 'sm_120a'). Minimum required PTX version is 8.7",
@@ -1837,6 +1851,8 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     # chenwei-zhao/captcha-recognizer#2 (the reporter's paste, typographic quotes and all)
     "windows-dll-error-loading": (
         "Erro loading \u201cxxx\\Lib\\site-packages\\torch\\lib\\fbgemm.dll\u201d or one of its dependencies.",
+        # ostris/ai-toolkit#133 (the paste ends at the DLL's name)
+        'Error loading "D:\\AI\\ai-toolkit\\venv\\Lib\\site-packages\\torch\\lib\\fbgemm.dll',
     ),
     # openai/CLIP#151; Teoge/DMPR-PS#17; jwyang/graph-rcnn.pytorch#39 (its paste lost the <>)
     "python-pickle-local-object": (
