@@ -59,7 +59,8 @@ def _matrix_codes() -> list[tuple[str, str | None, str]]:
         found.append((signature.code, signature.severity.value, signature.id))
         found.extend((code, None, signature.id) for _, _, code in signature.code_when)
     for row in MATRIX.error_codes.rows:
-        found.extend((code, None, row.name) for code in (row.code, row.in_container) if code)
+        codes = (row.code, row.in_container, row.in_wsl)
+        found.extend((code, None, row.name) for code in codes if code)
     return found
 
 
