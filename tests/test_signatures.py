@@ -257,6 +257,16 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         # measured: ctypes.CDLL(None).abs(1.5), CPython 3.10 to 3.13 (3.6 to 3.9: <class ...>)
         "ctypes.ArgumentError: argument 1: TypeError: Don't know how to convert parameter 1",
     ),
+    # pytorch/pytorch#15800 (a stale libc10 in /usr/local/lib); pytorch/pytorch#13893 (nightly
+    # and 0.4.1 mixed): torch's own libraries missing a type-info symbol
+    "extension-undefined-torch-symbol": (
+        "ImportError: ~/.local/lib/python3.6/site-packages/torch/lib/libcaffe2.so: undefined symbol: _ZTIN3c1010TensorImplE",
+        "ImportError: /home/caomeng/anaconda3/envs/maskrcnn_benchmark/lib/python3.7/site-packages/torch/lib/libtorch.so.1: undefined symbol: _ZTIN2at10TensorImplE",
+    ),
+    # tensorflow/tensorflow#59016 (the download's error document)
+    "libtensorflow-windows-gpu-archive-missing": (
+        "<Details>No such object: tensorflow/libtensorflow/libtensorflow-gpu-windows-x86_64-2.11.0.zip</Details>",
+    ),
     # numba/numba#7006 (numba -s)
     "numba-minor-version-compatibility-needed": (
         "CUDA Minor Version Compatibility Needed    : True",
