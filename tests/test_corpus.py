@@ -45,7 +45,7 @@ _URL = re.compile(r"https://[^\s/]+/\S+")
 
 
 def test_the_held_out_logs_are_not_in_the_corpus() -> None:
-    seen = {case.url for case in CASES + TRAINING}  # (one corpus thread may give two logs)
+    seen = {case.url for case in _EVERY_CASE}  # (one corpus thread may give two logs)
     for case in HELD_OUT:
         assert case.url not in seen, case.url
         seen.add(case.url)
@@ -96,7 +96,7 @@ def test_the_corpus_is_as_large_and_varied_as_issue_15_asks() -> None:
 HELD_OUT = [case for folder in HOLDOUTS for case in cases(folder)]
 
 
-@pytest.mark.parametrize("case", CASES + TRAINING + HELD_OUT, ids=lambda c: c.name)
+@pytest.mark.parametrize("case", _EVERY_CASE + HELD_OUT, ids=lambda c: c.name)
 def test_every_case_is_complete(case: Case) -> None:
     assert case.log.is_file(), case.log
     assert case.log.read_text(encoding="utf-8").strip(), "an empty log"
