@@ -3185,6 +3185,27 @@ FACTS: list[tuple[str, str, dict[str, str], str]] = [
 # Lines written to take every code_when route (constructed from the sample wordings above by
 # changing the library name, error code or status): (line, signature id, code).
 ROUTES: list[tuple[str, str, str]] = [
+    # measured: nvcc's own words for a target the toolkit does not know (matrix nvcc-arch rows)
+    (
+        "nvcc fatal   : Unsupported gpu architecture 'compute_86'",
+        "nvcc-unsupported-gpu-architecture",
+        "compute-capability-unsupported",
+    ),
+    (
+        "nvcc fatal   : Unsupported gpu architecture 'compute_30'",
+        "nvcc-unsupported-gpu-architecture",
+        "cuda-version-mismatch",
+    ),
+    (
+        "nvcc fatal   : Value 'sm_120' is not defined for option 'gpu-architecture'",
+        "nvcc-gpu-architecture-value-unknown",
+        "compute-capability-unsupported",
+    ),
+    (
+        "nvcc fatal   : Value 'sm_35' is not defined for option 'gpu-architecture'",
+        "nvcc-gpu-architecture-value-unknown",
+        "cuda-version-mismatch",
+    ),
     (
         "Could not load dynamic library 'libnvinfer_plugin.so.7'; dlerror: libnvinfer_plugin.so.7: cannot open shared object file: No such file or directory",
         "dlopen-failed",
