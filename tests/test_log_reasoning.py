@@ -135,6 +135,28 @@ def test_paddles_driver_api_version_against_its_runtime() -> None:
     assert "driver-too-old" not in codes([line.format("10.2")])
 
 
+def test_paddles_gpu_against_the_cuda_its_build_was_made_with() -> None:
+    # Paddle prints the GPU's capability and its CUDA runtime, never the GPU's name: an RTX 30xx
+    # (CC 8.6) under a CUDA 10.2 build has no native kernels (its nvcc stops at 7.5).
+    line = (
+        "W0617 18:00:22.433677 19572 device_context.cc:404] Please NOTE: device: 0, GPU Compute "
+        "Capability: {}, Driver API Version: 11.2, Runtime API Version: {}"
+    )
+    finding = one([line.format("8.6", "10.2")], "compute-capability-unsupported")
+    assert finding.severity is Severity.WARNING and "CUDA 11.1" in finding.fix
+    assert "GPU 0 (compute capability 8.6)" in finding.message
+    assert "compute-capability-unsupported" not in codes([line.format("8.6", "11.2")])
+    # Older than every target: no kernel at all (CUDA 12 dropped CC 3.5), in the older form.
+    old = (
+        "W0404 16:40:48.365986 14840 device_context.cc:237] Please NOTE: device: 0, CUDA "
+        "Capability: 35, Driver API Version: 12.2, Runtime API Version: 12.0"
+    )
+    kepler = one([old], "compute-capability-unsupported")
+    assert kepler.severity is Severity.ERROR and "3.5" in kepler.message
+    # The capability is the GPU's fact, without a name (Paddle prints none).
+    assert explained([old]).facts.gpus == {"": "3.5"}
+
+
 def test_libcuda_against_the_kernel_module_from_proc_and_nvml() -> None:
     log = [
         "NVRM version: NVIDIA UNIX x86_64 Kernel Module  470.82.01  Wed Oct 27 04:34:29 UTC 2021",

@@ -21,7 +21,7 @@ from envcheck.diagnose.framework_builds import (
 )
 from envcheck.diagnose.pins import Pin, pins
 from envcheck.errors import InputError
-from envcheck.framework_names import FRAMEWORKS, subject
+from envcheck.framework_names import FRAMEWORKS, framework_of, subject
 from envcheck.matrix.advisories import KnownBug
 from envcheck.matrix.gpu_names import GpuIndex
 from envcheck.matrix.model import Matrix
@@ -72,6 +72,27 @@ class Context:
             else:
                 builds.append(jax_build(groups[key]))
         return tuple(builds)
+
+    @functools.cached_property
+    def programs(self) -> tuple[FrameworkBuild, ...]:
+        """Installed programs none of the judged frameworks is (a log's PaddlePaddle or CuPy, or
+        one it does not name) whose facts say the CUDA they were built with; none where a judged
+        framework is present (its own build is judged). Each holds at most what its CUDA's
+        nvcc compiles, with PTX of the newest (whether it ships PTX is not known: so only a GPU
+        older than every target is sure to find no kernel, a newer one JIT-compiles)."""
+        if self.builds:
+            return ()
+        found = []
+        for program in self.facts.frameworks:
+            if framework_of(program.name) is not None:
+                continue
+            try:
+                cuda = Version(str(program.build.get("cuda_version") or ""))
+            except InvalidVersion:
+                continue
+            build = FrameworkBuild(program.name, (program,), True, cuda, None, ())
+            found.append(self._bounded(build, ptx=True))
+        return tuple(found)
 
     def _bounded(self, build: FrameworkBuild, ptx: bool) -> FrameworkBuild:
         """The build, or where its own kernel list is unknown, bounded by its CUDA toolkit's."""

@@ -194,18 +194,11 @@ def program_driver(context: Context) -> list[Finding]:
     """driver-too-old for an installed program none of the judged frameworks is (a log's
     PaddlePaddle or CuPy, or one it does not name) whose facts say the CUDA it was built with:
     the driver against that CUDA's floor, as for a framework's build."""
-    if context.builds:
-        return []  # the frameworks' own builds are judged by driver_version
+    # (Context.programs is empty where a judged framework is: driver_version judges its build.)
     findings = []
-    for program in context.facts.frameworks:
-        if framework_of(program.name) is not None:
-            continue
-        try:
-            cuda = Version(str(program.build.get("cuda_version") or ""))
-        except InvalidVersion:
-            continue
-        build = FrameworkBuild(program.name, (program,), True, cuda, None, ())
-        findings.extend(_driver_for_build(context, build, cuda))
+    for build in context.programs:
+        assert build.cuda is not None
+        findings.extend(_driver_for_build(context, build, build.cuda))
     return findings
 
 
@@ -266,10 +259,13 @@ def _driver_fix(context: Context, build: FrameworkBuild | None) -> str:
     return f"Update the NVIDIA driver to{floor}, or install {older}."
 
 
-def _recommend_command(build: FrameworkBuild) -> str:
+def _which_builds(build: FrameworkBuild) -> str:
+    """Where the user finds the builds that cover a GPU."""
     if build.key == "tensorflow":
-        return "envcheck recommend"
-    return f"envcheck recommend --framework {build.key}"
+        return "envcheck recommend shows which"
+    if framework_of(build.key) is None:
+        return "its install instructions list them"  # a program envcheck recommend does not know
+    return f"envcheck recommend --framework {build.key} shows which"
 
 
 def _sass(build: FrameworkBuild) -> list[ComputeCapability]:
@@ -288,9 +284,10 @@ def _mlir_sass(build: FrameworkBuild) -> list[ComputeCapability]:
 
 
 def gpu_architecture(context: Context) -> list[Finding]:
-    """compute-capability-unsupported: a GPU a build has no kernels (or only PTX) for."""
+    """compute-capability-unsupported: a GPU a build (or, where no judged framework is, a
+    program: Context.programs) has no kernels (or only PTX) for."""
     findings = []
-    for build in context.builds:
+    for build in (*context.builds, *context.programs):
         if build.is_cuda_build is not False and build.targets:
             findings.extend(_architecture_for_build(context, build))
     return findings
@@ -310,6 +307,12 @@ def _newer_gpu_needs(context: Context, build: FrameworkBuild, capability: Comput
         f", for PyTorch a cu{cuda.replace('.', '')} build or later" if build.key == "torch" else ""
     )
     return f"one compiled with CUDA {cuda} or newer, the first CUDA for CC {capability}{tag}; "
+
+
+def _newer(context: Context, build: FrameworkBuild, capability: ComputeCapability) -> str:
+    """_newer_gpu_needs as a parenthesis: " (one compiled with CUDA 11.1 or newer, ...)"."""
+    needs = _newer_gpu_needs(context, build, capability).removesuffix("; ")
+    return f" ({needs})" if needs else ""
 
 
 def _architecture_for_build(context: Context, build: FrameworkBuild) -> list[Finding]:
@@ -341,7 +344,7 @@ def _architecture_for_build(context: Context, build: FrameworkBuild) -> list[Fin
                     (what,),
                     f"Install a {build.label} release whose build covers this GPU "
                     f"({_newer_gpu_needs(context, build, capability)}"
-                    f"{_recommend_command(build)} shows which), or build it from source for "
+                    f"{_which_builds(build)}), or build it from source for "
                     "this GPU.",
                     data={"framework": build.key},
                 )
@@ -356,7 +359,7 @@ def _architecture_for_build(context: Context, build: FrameworkBuild) -> list[Fin
                     "many minutes.",
                     (what,),
                     "Expect a slow first run (the driver caches the result), or use a release "
-                    "with native kernels for this GPU.",
+                    f"with native kernels for this GPU{_newer(context, build, capability)}.",
                     data={"framework": build.key},
                 )
             )

@@ -232,6 +232,11 @@ _GPU = re.compile(
     r"|CUDA Capability Major/Minor version number:\s{1,40}(?P<cc4>\d{1,2}\.\d)"
     # TensorFlow 1.x's "name: GeForce GTX 1080 Ti major: 6 minor: 1 memoryClockRate(GHz): 1.582"
     r"|name: (?P<name4>[^:,]{1,80}?) major: (?P<major>\d{1,2}) minor: (?P<minor>\d)\b"
+    # PaddlePaddle's device notice: "device: 0, GPU Compute Capability: 8.6, Driver API
+    # Version: 11.2, Runtime API Version: 10.2", before 2.2 "CUDA Capability: 75" (the name
+    # is not printed)
+    r"|device: \d{1,2}, GPU Compute Capability: (?P<cc5>\d{1,2}\.\d)\b"
+    r"|device: \d{1,2}, CUDA Capability: (?P<sm>\d{2,3}),"
 )
 _GPU_GATES = (
     "compute capability",
@@ -239,6 +244,8 @@ _GPU_GATES = (
     "which is of cuda capability",
     "CUDA Capability Major/Minor",
     " major: ",
+    "GPU Compute Capability: ",
+    ", CUDA Capability: ",
 )
 # PyTorch's "NVIDIA GeForce RTX 3090 with CUDA capability sm_86 is not compatible with the
 # current PyTorch installation": the capability as sm_XY (sm_120: 12.0). The name starts the
@@ -801,7 +808,7 @@ def _gpu_of(found: re.Match[str]) -> tuple[str, str]:
     groups = {key: value for key, value in found.groupdict().items() if value is not None}
     names = ("name", "name2", "name3", "name4", "row", "product", "lspci", "bare")
     name = next((groups[key] for key in names if key in groups), "")
-    capability = next((groups[k] for k in ("cc", "cc2", "cc3", "cc4") if k in groups), "")
+    capability = next((groups[k] for k in ("cc", "cc2", "cc3", "cc4", "cc5") if k in groups), "")
     if "major" in groups:
         capability = f"{groups['major']}.{groups['minor']}"
     if "sm" in groups:

@@ -62,7 +62,7 @@ def _known_facts(facts: LogFacts) -> list[str]:
     if facts.kernel_module and facts.kernel_module != facts.driver:
         known.append(f"kernel module {facts.kernel_module}")
     if facts.gpus:
-        known.append(", ".join(f"{n} (CC {c or '?'})" for n, c in facts.gpus.items()))
+        known.append(", ".join(f"{n or 'GPU'} (CC {c or '?'})" for n, c in facts.gpus.items()))
     if facts.platforms:
         known.append("platform: " + ", ".join(sorted(facts.platforms)))
     return known
