@@ -158,6 +158,10 @@ KNOWN_FALSE_ERRORS = {
     # the program held the GPU in the parent before its workers started (the thread); the line
     # is what a GPU another process holds gives.
     "train-v/pytorch-safe-gpu-ddp-exclusive-process-busy-or-unavailable",
+    # vLLM's "max seq len (131072) is larger than the maximum number of tokens that can be stored
+    # in KV cache": labelled a usage matter (set max_model_len) by its thread, while two other
+    # threads of the line label it GPU memory too small for the context, as the row reads it.
+    "train-za/other-vllm-llama31-8b-2x-rtx3090-max-seq-len-larger-than-kv-cache",
 }
 
 

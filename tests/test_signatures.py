@@ -305,6 +305,24 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "numpy-broadcast-shapes": (
         "ValueError: operands could not be broadcast together with shapes (38,401,3) (1444,1080,3)",
     ),
+    # yangji9181/HNE#13, shivamswarnkar/Image-Generator#1
+    "torch-found-dtype-expected": ("RuntimeError: Found dtype Long but expected Float",),
+    # pochih/FCN-pytorch#15
+    "torch-target-size-differs": (
+        "ValueError: Target size (torch.Size([2, 32, 480, 640])) must be the same as input size (torch.Size([2, 20, 480, 640]))",
+    ),
+    # eugr/spark-vllm-docker#15 (DGX Spark)
+    "torch-gpu-capability-minor-past-newest": (
+        "Found GPU0 NVIDIA GB10 which is of cuda capability 12.1. Minimum and Maximum cuda capability supported by this version of PyTorch is (8.0) - (12.0)",
+    ),
+    # ollama/ollama#12797 (OLLAMA_LLM_LIBRARY in a Kubernetes deployment)
+    "ollama-llm-library-forced": (
+        'msg="skipping available library at users request" requested=cuda libDir=/usr/lib/ollama/cuda_v12',
+    ),
+    # ollama/ollama#8166 (an older release's libraries left behind)
+    "ollama-runner-undefined-ggml-symbol": (
+        "Error: llama runner process has terminated: error:/usr/local/lib/ollama/runners/cuda_v12_avx/ollama_llama_server: undefined symbol: ggml_backend_cuda_reg",
+    ),
     # prehensilecode/alphafold_singularity#4 (AlphaFold's log)
     "ptxas-binary-not-found": (
         "2022-08-09 17:46:30.176360: W external/org_tensorflow/tensorflow/compiler/xla/service/gpu/nvptx_compiler.cc:75] Can't find ptxas binary in ${CUDA_DIR}/bin.  Custom ptxas location can be specified using $PATH.",
