@@ -175,6 +175,17 @@ def test_jaxlibs_vendored_tensorflow_paths_do_not_make_a_tensorflow_log() -> Non
     assert "tensorflow" not in explanation.facts.frameworks
     assert explanation.facts.framework == "jax"
     no_tensorflow(explanation)
+    # Without "import jax": a TensorFlow row's hit on the vendored path speaks for JAX, and the
+    # path does not narrow a TensorFlow release (train-za's JAX-on-WSL log).
+    numa = (
+        "2021-06-10 19:05:08.512862: I external/org_tensorflow/tensorflow/stream_executor/cuda/"
+        "cuda_gpu_executor.cc:927] could not open file to read NUMA node: "
+        "/sys/bus/pci/devices/0000:01:00.0/numa_node"
+    )
+    alone = explain([numa])
+    assert set(alone.facts.frameworks) == {"jax"} and alone.facts.tensorflow_range is None
+    own = explain([numa.replace("external/org_tensorflow/", "")])
+    assert "tensorflow" in own.facts.frameworks and own.facts.tensorflow_range is not None
 
 
 @pytest.mark.parametrize(

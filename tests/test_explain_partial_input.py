@@ -9,6 +9,7 @@ are made here, at the places a console of a given width would make them.
 from __future__ import annotations
 
 from envcheck.explain.explanation import Explanation, explain_lines
+from envcheck.explain.triggers import wrapped
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import load_matrix
 
@@ -56,6 +57,19 @@ def test_a_message_broken_at_a_space_is_still_read() -> None:
     assert "cudnn-missing" in codes(wrapped)
     (finding,) = [f for f in wrapped.findings if f.code == "cudnn-missing"]
     assert finding.lines == (1,)  # the message starts on line 1
+
+
+def test_a_message_wrapped_inside_its_trigger_is_still_read() -> None:
+    # Dao-AILab/flash-attention#950 as pasted: the wrap falls at the first space of "undefined
+    # symbol: ", so neither line holds that trigger; the scan finds its rest on the second.
+    lines = [
+        "flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined",
+        " symbol: _ZN3c104impl3cow11cow_deleterEPv",
+    ]
+    assert wrapped("undefined symbol: ") == "symbol: "
+    assert "framework-conflict" in codes(explain(lines))
+    # A bare word after the first space is on too many lines to look for alone.
+    assert wrapped("Torch version") == "" and wrapped("CUDA error") == ""
 
 
 def test_two_unrelated_lines_are_not_joined_into_a_message() -> None:

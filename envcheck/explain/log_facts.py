@@ -816,6 +816,20 @@ def _gpu_of(found: re.Match[str]) -> tuple[str, str]:
     return name.strip(), capability
 
 
+# jaxlib's copy of TensorFlow's sources (before XLA left TensorFlow) logs from this path: a
+# TensorFlow message there was printed by JAX.
+_VENDORED_TENSORFLOW = "external/org_tensorflow/"
+
+
+def _printed_by(hit: LogHit) -> str:
+    """The framework a hit's message speaks for: its row's, but JAX for TensorFlow's words
+    from jaxlib's vendored copy."""
+    framework = hit.signature.framework
+    if framework == "tensorflow" and _VENDORED_TENSORFLOW in hit.text:
+        return "jax"
+    return framework
+
+
 class LogFactCollector:
     """The facts of one log, line by line: judge() reads what a line shows (a pure function of
     the line, which explain remembers per mask), apply() adds it to the log's facts.
@@ -950,9 +964,10 @@ class LogFactCollector:
         sources = facts.sources
         for hit in hits:
             where = (hit.line, hit.text)
-            if hit.signature.framework and self._shows(hit.signature.framework):
+            framework = _printed_by(hit)
+            if framework and self._shows(framework):
                 # A message only this framework prints: the line speaks for it.
-                sources[f"framework:{hit.signature.framework}"] = where
+                sources[f"framework:{framework}"] = where
                 changed = True
             encoded = hit.groups.get("cudnn")
             if encoded and encoded.isdigit() and facts.cudnn is None:
@@ -966,7 +981,7 @@ class LogFactCollector:
                 facts.failed_libraries[failed] = cuda
                 sources[f"failed:{failed}"] = where
                 changed = True
-            if self._tensorflow_path(hit.text):
+            if _VENDORED_TENSORFLOW not in hit.text and self._tensorflow_path(hit.text):
                 sources["tensorflow_range"] = where
                 changed = True
             for key in ("runtime", "compiled", "capability", "minimum", "driver", "kernel", "dso"):

@@ -86,11 +86,13 @@ _QUOTE_FREE = 8  # the shortest piece that still picks few lines (" is not in av
 def written_forms(trigger: Trigger) -> list[str]:
     """The exact texts a trigger stands for: a case-blind one in lower and Title case besides
     its own (UPPER only where the trigger says so, e.g. the alarm word "ERROR"): the forms
-    logs write. Both scan engines look for exactly these, so they pick the same lines."""
-    if not trigger.ignore_case:
-        return [trigger.text]
+    logs write; and of each, its rest after a wrap at its first space (wrapped()). Both scan
+    engines look for exactly these, so they pick the same lines."""
     text = trigger.text
-    return sorted({text, text.lower(), text[:1].upper() + text[1:].lower()})
+    forms = (
+        {text, text.lower(), text[:1].upper() + text[1:].lower()} if trigger.ignore_case else {text}
+    )
+    return sorted(forms | {rest for rest in map(wrapped, forms) if rest})
 
 
 def _trie(words: Iterable[str]) -> dict[str, Any]:
@@ -292,6 +294,24 @@ class Re2Scan:
 
     def passed(self, prepared: LineCount, place: int, count: int) -> None:
         prepared.went_to(place, count)
+
+
+# The shortest rest of a trigger after its first space that is looked for as well (wrapped()),
+# and what it must hold besides letters: a bare word ("version", "argument") is on too many lines.
+_WRAPPED_REST = 7
+_NOT_A_BARE_WORD = frozenset(" :(_.'=[")
+
+
+def wrapped(text: str) -> str:
+    """What of a trigger text a log shows on the next line when a console or a paste wrapped
+    the message at the text's first space ("...so: undefined" / " symbol: _ZN3c10..."): its
+    rest after that space, where that says enough (not a bare word, not short); "" else. The
+    scanner hands on the line before a triggered one, so the message is read joined again."""
+    _, space, rest = text.partition(" ")
+    kept = rest.strip()
+    if not space or len(kept) < _WRAPPED_REST or not _NOT_A_BARE_WORD & set(kept):
+        return ""
+    return rest
 
 
 def _texts(triggers: Iterable[Trigger]) -> list[bytes]:
