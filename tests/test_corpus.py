@@ -162,6 +162,9 @@ KNOWN_FALSE_ERRORS = {
     # in KV cache": labelled a usage matter (set max_model_len) by its thread, while two other
     # threads of the line label it GPU memory too small for the context, as the row reads it.
     "train-za/other-vllm-llama31-8b-2x-rtx3090-max-seq-len-larger-than-kv-cache",
+    # "No CUDA GPUs are available" after torch saw no GPU: the project's script exported
+    # CUDA_VISIBLE_DEVICES=2 on a one-GPU machine (the thread), as a machine without one reads.
+    "train-zd/pytorch-time-series-library-cuda-visible-devices-2-one-gpu",
 }
 
 

@@ -323,6 +323,28 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "ollama-runner-undefined-ggml-symbol": (
         "Error: llama runner process has terminated: error:/usr/local/lib/ollama/runners/cuda_v12_avx/ollama_llama_server: undefined symbol: ggml_backend_cuda_reg",
     ),
+    # junyanz/pytorch-CycleGAN-and-pix2pix#252
+    "torch-broadcast-cpu-tensors": (
+        "TypeError: Broadcast function not implemented for CPU tensors",
+    ),
+    # robotology/robotology-superbuild#1702; edahelsinki/slisemap#17 (its Chinese form)
+    "windows-invalid-ordinal": (
+        'OSError: [WinError 182] The operating system cannot run %1. Error loading "D:\\miniforge\\envs\\robsub\\Lib\\site-packages\\torch\\lib\\fbgemm.dll" or one of its dependencies.',
+        'OSError: [WinError 182] 操作系统无法运行 %1。 Error loading "D:\\APP\\02Research\\anaconda3\\envs\\pytorch-gpu\\lib\\site-packages\\torch\\lib\\fbgemm.dll" or one of its dependencies.',
+    ),
+    # NVIDIA/nvidia-container-toolkit#24
+    "container-cli-brand-unknown": (
+        "nvidia-container-cli: requirement error: unsatisfied condition: brand = quadrortx: unknown",
+    ),
+    # NVIDIA/nvidia-container-runtime#190 (crun); mudler/LocalAI#2117 (LocalAI's entrypoint)
+    "container-nvidia-smi-not-in-image": (
+        "Error: crun: executable file `nvidia-smi` not found in $PATH: No such file or directory: OCI runtime attempted to invoke a command that was not found",
+        "NVIDIA GPU detected, but nvidia-smi is not installed. GPU acceleration will not be available.",
+    ),
+    # floydhub/dockerfiles#3
+    "docker-run-gpu-image-without-gpus": (
+        "$ sudo docker run  -t -i floydhub/pytorch:latest-gpu-py3 ipython",
+    ),
     # prehensilecode/alphafold_singularity#4 (AlphaFold's log)
     "ptxas-binary-not-found": (
         "2022-08-09 17:46:30.176360: W external/org_tensorflow/tensorflow/compiler/xla/service/gpu/nvptx_compiler.cc:75] Can't find ptxas binary in ${CUDA_DIR}/bin.  Custom ptxas location can be specified using $PATH.",
@@ -3203,6 +3225,18 @@ FACTS: list[tuple[str, str, dict[str, str], str]] = [
 # Lines written to take every code_when route (constructed from the sample wordings above by
 # changing the library name, error code or status): (line, signature id, code).
 ROUTES: list[tuple[str, str, str]] = [
+    # robotology/robotology-superbuild#1702 (PyTorch's fbgemm.dll: two OpenMP packages), and a
+    # DLL of no framework's
+    (
+        'OSError: [WinError 182] The operating system cannot run %1. Error loading "D:\\miniforge\\envs\\robsub\\Lib\\site-packages\\torch\\lib\\fbgemm.dll" or one of its dependencies.',
+        "windows-invalid-ordinal",
+        "framework-conflict",
+    ),
+    (
+        'OSError: [WinError 182] The operating system cannot run %1. Error loading "C:\\tools\\plugin\\engine.dll" or one of its dependencies.',
+        "windows-invalid-ordinal",
+        "library-shadowed",
+    ),
     # measured: nvcc's own words for a target the toolkit does not know (matrix nvcc-arch rows)
     (
         "nvcc fatal   : Unsupported gpu architecture 'compute_86'",
