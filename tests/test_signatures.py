@@ -345,6 +345,11 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "docker-run-gpu-image-without-gpus": (
         "$ sudo docker run  -t -i floydhub/pytorch:latest-gpu-py3 ipython",
     ),
+    # cumulo-autumn/StreamDiffusion#152, grimoire/mmdetection-to-tensorrt#97
+    "tensorrt-input-outside-profile": (
+        "[E] 3: [executionContext.cpp::nvinfer1::rt::ExecutionContext::validateInputBindings::2045] Error Code 3: API Usage Error (Parameter check failed at: runtime/api/executionContext.cpp::nvinfer1::rt::ExecutionContext::validateInputBindings::2045, condition: profileMaxDims.d[i] >= dimensions.d[i]. Supplied binding dimension [2,4,67,120] for bindings[0] exceed min ~ max range at index 2, maximum dimension in profile is 64, minimum dimension in profile is 64, but supplied dimension is 67.",
+        "[12/17/2021-14:00:28] [TRT] [E] 3: [executionContext.cpp::setBindingDimensions::945] Error Code 3: API Usage Error (Parameter check failed at: runtime/api/executionContext.cpp::setBindingDimensions::945, condition: profileMinDims.d[i] <= dimensions.d[i]. Supplied binding dimension [1,3,576,768] for bindings[0] exceed min ~ max range at index 2, maximum dimension in profile is 800, minimum dimension in profile is 800, but supplied dimension is 576.",
+    ),
     # prehensilecode/alphafold_singularity#4 (AlphaFold's log)
     "ptxas-binary-not-found": (
         "2022-08-09 17:46:30.176360: W external/org_tensorflow/tensorflow/compiler/xla/service/gpu/nvptx_compiler.cc:75] Can't find ptxas binary in ${CUDA_DIR}/bin.  Custom ptxas location can be specified using $PATH.",
@@ -1243,6 +1248,8 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     # PaddlePaddle/Paddle#69102 (issue description)
     "paddle-third-party-library-not-configured": (
         "PreconditionNotMetError: The third-party dynamic library (cublas64_118.dll;cublas64_11.dll) that Paddle depends on is not configured correctly. (error code is 126)",
+        # PaddlePaddle/PaddleClas#326 (Paddle before 2.0 names the library's kind)
+        "TensorRT dynamic library (libnvinfer.so) that Paddle depends on is not configured correctly. (error code is libnvinfer.so: cannot open shared object file: No such file or directory)",
     ),
     # CuPy in LiberTEM on a Kepler GPU (a traceback), eyalroz/cuda-api-wrappers#509
     "nvrtc-invalid-option": (
