@@ -350,6 +350,45 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "[E] 3: [executionContext.cpp::nvinfer1::rt::ExecutionContext::validateInputBindings::2045] Error Code 3: API Usage Error (Parameter check failed at: runtime/api/executionContext.cpp::nvinfer1::rt::ExecutionContext::validateInputBindings::2045, condition: profileMaxDims.d[i] >= dimensions.d[i]. Supplied binding dimension [2,4,67,120] for bindings[0] exceed min ~ max range at index 2, maximum dimension in profile is 64, minimum dimension in profile is 64, but supplied dimension is 67.",
         "[12/17/2021-14:00:28] [TRT] [E] 3: [executionContext.cpp::setBindingDimensions::945] Error Code 3: API Usage Error (Parameter check failed at: runtime/api/executionContext.cpp::setBindingDimensions::945, condition: profileMinDims.d[i] <= dimensions.d[i]. Supplied binding dimension [1,3,576,768] for bindings[0] exceed min ~ max range at index 2, maximum dimension in profile is 800, minimum dimension in profile is 800, but supplied dimension is 576.",
     ),
+    # bitsandbytes-foundation/bitsandbytes#590 (a self-built DLL of bitsandbytes before 0.43)
+    "bitsandbytes-old-windows-binary": (
+        "CUDA SETUP: Loading binary D:\\Toolkit\\conda\\envs\\textgen\\lib\\site-packages\\bitsandbytes\\libbitsandbytes_cuda122.dll...",
+    ),
+    # NVIDIA/nccl#444 (K40m), pytorch/pytorch#152077 (RTX 5090)
+    "nccl-cuda-failure-no-kernel": (
+        "[3] enqueue.cc:215 NCCL WARN Cuda failure 'invalid device function'",
+        "4d1a2ae696c8:50555:50555 [0] NCCL WARN Cuda failure 'named symbol not found'",
+    ),
+    # vllm-project/vllm#1063
+    "ptxas-feature-requires-target": (
+        "ptxas /tmp/tmpxft_0006e7c4_00000000-6_gemm_kernels.ptx, line 928; error   : Feature '.m16n8k16' requires .target sm_80 or higher",
+    ),
+    # NVIDIA/DIGITS#1264, NVIDIA/DIGITS#1282
+    "curand-launch-failure": (
+        "F1112 06:23:06.447123  5120 math_functions.cu:396] Check failed: status == CURAND_STATUS_SUCCESS (201 vs. 0)  CURAND_STATUS_LAUNCH_FAILURE",
+        "Check failed: status == CURAND_STATUS_SUCCESS (201 vs. 0)  CURAND_STATUS_LAUNCH_FAILURE",
+    ),
+    # HsinYingLee/OPN#2, dusty-nv/jetson-inference#235
+    "caffe-cudnn-bad-param": (
+        "F1011 13:25:12.899116  7866 cudnn.hpp:122] Check failed: status == CUDNN_STATUS_SUCCESS (3 vs. 0)  CUDNN_STATUS_BAD_PARAM",
+        "Check failed: status == CUDNN_STATUS_SUCCESS (3 vs. 0)  CUDNN_STATUS_BAD_PARAM",
+    ),
+    # sithu31296/semantic-segmentation#28
+    "torch-lr-scheduler-before-optimizer": (
+        "/usr/local/lib/python3.7/dist-packages/torch/optim/lr_scheduler.py:134: UserWarning: Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 and later, you should call them in the opposite order: `optimizer.step()` before `lr_scheduler.step()`.  Failure to do this will result in PyTorch skipping the first value of the learning rate schedule. See more details at https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate",
+    ),
+    # pytorch/extension-cpp#6
+    "torch-extension-imported-before-torch": (
+        "/home/jatentaki/anaconda3/lib/python3.6/site-packages/sort2_cuda-0.0.0-py3.6-linux-x86_64.egg/lltm_cpp.cpython-36m-x86_64-linux-gnu.so: undefined symbol: THPVariableClass",
+    ),
+    # tensorflow/tensorflow#15175
+    "tf1-uninitialized-value": (
+        "FailedPreconditionError (see above for traceback): Attempting to use uninitialized value dense_18/bias",
+    ),
+    # jessemelpolio/Faster_RCNN_for_DOTA#9
+    "mxnet-invalid-gpu-id": (
+        "mxnet.base.MXNetError: [13:48:30] src/engine/threaded_engine.cc:320: Check failed: exec_ctx.dev_id < device_count_ (1 vs. 1) Invalid GPU Id: 1, Valid device id should be less than device_count: 1",
+    ),
     # prehensilecode/alphafold_singularity#4 (AlphaFold's log)
     "ptxas-binary-not-found": (
         "2022-08-09 17:46:30.176360: W external/org_tensorflow/tensorflow/compiler/xla/service/gpu/nvptx_compiler.cc:75] Can't find ptxas binary in ${CUDA_DIR}/bin.  Custom ptxas location can be specified using $PATH.",
@@ -659,6 +698,8 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         # opencv/opencv-python#370, fisher60/friendo-bot#68 (OpenCV in a slim image: not CUDA)
         "ImportError: libGL.so.1: cannot open shared object file: No such file or directory",
         "bot_1  | ImportError: libgthread-2.0.so.0: cannot open shared object file: No such file or directory",
+        # abetlen/llama-cpp-python#1822 (its loader's RuntimeError)
+        "RuntimeError: Failed to load shared library '.../libllama.so': libcudart.so.12: cannot open shared object file: No such file or directory",
     ),
     "msvc-runtime-missing": (
         # §7 row 27 / §6.3 (self_check.py, TF 2.3-2.10 on Windows)
@@ -929,6 +970,8 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "2017-06-13 00:53:55.614764: I tensorflow/stream_executor/cuda/cuda_gpu_executor.cc:893] successful NUMA node read from SysFS had negative value (-1), but there must be at least one NUMA node, so returning NUMA node zero",
     ),
     "cpu-instructions-notice": (
+        # tensorflow/tensorflow#7929 (TF 1.0's wording)
+        "W tensorflow/core/platform/cpu_feature_guard.cc:45] The TensorFlow library wasn't compiled to use SSE4.1 instructions, but these are available on your machine and could speed up CPU computations.",
         # TF 2.21 no-GPU log, verbatim (two lines)
         "I0000 00:00:1796003927.626963    7803 cpu_feature_guard.cc:227] This TensorFlow binary is optimized to use available CPU instructions in performance-critical operations.",
         "To enable the following instructions: AVX2 FMA, in other operations, rebuild TensorFlow with the appropriate compiler flags.",
