@@ -389,6 +389,16 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "mxnet-invalid-gpu-id": (
         "mxnet.base.MXNetError: [13:48:30] src/engine/threaded_engine.cc:320: Check failed: exec_ctx.dev_id < device_count_ (1 vs. 1) Invalid GPU Id: 1, Valid device id should be less than device_count: 1",
     ),
+    # sunjesse/shape-attentive-unet#8
+    "torch-target-size-deprecated": (
+        "ValueError: Using a target size (torch.Size([1, 256, 256])) that is different to the input size (torch.Size([1, 1, 256, 256])) is deprecated. Please ensure they have the same size.",
+    ),
+    # StevenBanama/C3AE#19
+    "keras-input-min-ndim": (
+        " ValueError: Input 0 of layer conv1 is incompatible with the layer: : expected min_ndim=4, found ndim=3. Full shape received: [32, 64, 3]",
+    ),
+    # kohya-ss/sd-scripts#603
+    "torch-mps-watermark-ratio": ("RuntimeError: invalid low watermark ratio 1.4",),
     # prehensilecode/alphafold_singularity#4 (AlphaFold's log)
     "ptxas-binary-not-found": (
         "2022-08-09 17:46:30.176360: W external/org_tensorflow/tensorflow/compiler/xla/service/gpu/nvptx_compiler.cc:75] Can't find ptxas binary in ${CUDA_DIR}/bin.  Custom ptxas location can be specified using $PATH.",
@@ -847,6 +857,8 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "Failed to initialize NVML: Driver/library version mismatch",
         # the short form named in the brief
         "NVML: Driver/library version mismatch",
+        # Syllo/nvtop#95 (nvtop's own wording)
+        "Impossible to initialize nvidia nvml : Driver/library version mismatch",
         # nvidia-container-cli, public docker logs
         "nvidia-container-cli: initialization error: nvml error: driver/library version mismatch: unknown",
     ),
@@ -3080,7 +3092,7 @@ FACTS: list[tuple[str, str, dict[str, str], str]] = [
         SAMPLES["cudnn-library-load-failed-windows"][1],
         "cudnn-library-load-failed-windows",
         {"library": "cudnn_cnn_infer64_8.dll", "code": "126"},
-        "library-dependency-missing",
+        "cudnn-sublibrary-missing",
     ),
     (
         SAMPLES["cudnn-library-load-failed-windows"][2],
