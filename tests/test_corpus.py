@@ -39,8 +39,9 @@ TARGET = 0.95
 # change that loses what they taught fails. 2026-12-07: the first thirteen 224/275 (81.5%;
 # 172/275 on dcc874e, before anything was learned from them); the next session's twelve more
 # (209 logs) brought all twenty-five to 396/484 (81.8%; its twelve scored 135/209 on 1f6bc09,
-# before they were read).
-TRAINING_TARGET = 0.81
+# before they were read); the session after, nine more (142 logs, 81/142 on 2c325a8 before
+# they were read) brought all thirty-four to 517/626 (82.6%).
+TRAINING_TARGET = 0.82
 _URL = re.compile(r"https://[^\s/]+/\S+")
 
 
@@ -186,7 +187,7 @@ def test_explain_is_right_on_at_least_95_percent_and_never_blames_the_environmen
 
 
 def test_the_training_sets_keep_what_they_taught_with_only_the_listed_false_errors() -> None:
-    assert len(TRAINING) >= 450
+    assert len(TRAINING) >= 600
     false_errors = _share_and_false_errors(TRAINING, TRAINING_TARGET)
     assert false_errors == KNOWN_FALSE_ERRORS, (
         f"new: {sorted(false_errors - KNOWN_FALSE_ERRORS)}, "
