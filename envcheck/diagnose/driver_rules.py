@@ -197,8 +197,8 @@ def program_driver(context: Context) -> list[Finding]:
     # (Context.programs is empty where a judged framework is: driver_version judges its build.)
     findings = []
     for build in context.programs:
-        assert build.cuda is not None
-        findings.extend(_driver_for_build(context, build, build.cuda))
+        if build.cuda is not None:  # (always: a program is listed by the CUDA it names)
+            findings.extend(_driver_for_build(context, build, build.cuda))
     return findings
 
 
