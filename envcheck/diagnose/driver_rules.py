@@ -123,8 +123,7 @@ def driver_version(context: Context) -> list[Finding]:
     findings = []
     gpu_builds = [b for b in context.builds if b.is_cuda_build is not False and b.cuda is not None]
     for build in gpu_builds:
-        assert build.cuda is not None
-        findings.extend(_driver_for_build(context, build, build.cuda))
+        findings.extend(_driver_for_build(context, build))
     if context.driver is not None and gpu_builds:  # a CPU build never asks the driver anything
         findings.extend(_driver_for_gpus(context, gpu_builds[0]))
     return findings
@@ -135,7 +134,10 @@ def _needs_jit(context: Context, build: FrameworkBuild) -> bool:
     return any(ptx_jit_needed(c, sass, ptx, mlir) for _, c in context.capabilities if c is not None)
 
 
-def _driver_for_build(context: Context, build: FrameworkBuild, cuda: Version) -> list[Finding]:
+def _driver_for_build(context: Context, build: FrameworkBuild) -> list[Finding]:
+    cuda = build.cuda
+    if cuda is None:
+        return []  # (the callers pass builds whose CUDA is known)
     driver = context.driver
     this = f"this {build.label}"
     data = {"framework": build.key}
@@ -197,8 +199,7 @@ def program_driver(context: Context) -> list[Finding]:
     # (Context.programs is empty where a judged framework is: driver_version judges its build.)
     findings = []
     for build in context.programs:
-        if build.cuda is not None:  # (always: a program is listed by the CUDA it names)
-            findings.extend(_driver_for_build(context, build, build.cuda))
+        findings.extend(_driver_for_build(context, build))
     return findings
 
 
@@ -296,7 +297,7 @@ def gpu_architecture(context: Context) -> list[Finding]:
 def _newer_gpu_needs(context: Context, build: FrameworkBuild, capability: ComputeCapability) -> str:
     """For a GPU newer than every target of the build: the first CUDA whose nvcc compiles for
     it, which any build that covers it must be made with (CC 12.0 -> CUDA 12.8: an RTX 50xx
-    needs a cu128 build, whatever CUDA the failing build has); "" otherwise."""
+    needs a cu128 build, whatever CUDA the failing build has), as a clause; "" otherwise."""
     if not build.targets or capability <= max(t.capability for t in build.targets):
         return ""
     first = context.matrix.first_driver_for(capability, context.os)
@@ -306,13 +307,7 @@ def _newer_gpu_needs(context: Context, build: FrameworkBuild, capability: Comput
     tag = (
         f", for PyTorch a cu{cuda.replace('.', '')} build or later" if build.key == "torch" else ""
     )
-    return f"one compiled with CUDA {cuda} or newer, the first CUDA for CC {capability}{tag}; "
-
-
-def _newer(context: Context, build: FrameworkBuild, capability: ComputeCapability) -> str:
-    """_newer_gpu_needs as a parenthesis: " (one compiled with CUDA 11.1 or newer, ...)"."""
-    needs = _newer_gpu_needs(context, build, capability).removesuffix("; ")
-    return f" ({needs})" if needs else ""
+    return f"one compiled with CUDA {cuda} or newer, the first CUDA for CC {capability}{tag}"
 
 
 def _architecture_for_build(context: Context, build: FrameworkBuild) -> list[Finding]:
@@ -334,6 +329,7 @@ def _architecture_for_build(context: Context, build: FrameworkBuild) -> list[Fin
         if capability is None:
             continue
         outcome = gpu_runs_build(capability, sass, ptx, mlir, build.label)
+        needs = _newer_gpu_needs(context, build, capability)
         if outcome.status is Status.INCOMPATIBLE:
             findings.append(
                 Finding(
@@ -343,8 +339,8 @@ def _architecture_for_build(context: Context, build: FrameworkBuild) -> list[Fin
                     f"{outcome.message}.",
                     (what,),
                     f"Install a {build.label} release whose build covers this GPU "
-                    f"({_newer_gpu_needs(context, build, capability)}"
-                    f"{_which_builds(build)}), or build it from source for "
+                    f"({f'{needs}; ' if needs else ''}{_which_builds(build)}), or build it "
+                    "from source for "
                     "this GPU.",
                     data={"framework": build.key},
                 )
@@ -359,7 +355,7 @@ def _architecture_for_build(context: Context, build: FrameworkBuild) -> list[Fin
                     "many minutes.",
                     (what,),
                     "Expect a slow first run (the driver caches the result), or use a release "
-                    f"with native kernels for this GPU{_newer(context, build, capability)}.",
+                    f"with native kernels for this GPU{f' ({needs})' if needs else ''}.",
                     data={"framework": build.key},
                 )
             )

@@ -164,6 +164,10 @@ _PLATFORM_MARKERS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
 # another project's vendored copy (jaxlib's external/org_tensorflow/) nor JAX's own advice to
 # set TF_CPP_MIN_LOG_LEVEL.
 _PACKAGE_PATH = r"[/\\](?:site|dist)-packages[/\\]"
+# jaxlib's copy of TensorFlow's sources (before XLA left TensorFlow) logs from this path: a
+# TensorFlow message there was printed by JAX and says nothing of a TensorFlow release (the
+# TensorFlow marker below leaves it out the same way).
+_VENDORED_TENSORFLOW = "external/org_tensorflow/"
 _FRAMEWORK_MARKERS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
     (
         re.compile(
@@ -816,11 +820,6 @@ def _gpu_of(found: re.Match[str]) -> tuple[str, str]:
     return name.strip(), capability
 
 
-# jaxlib's copy of TensorFlow's sources (before XLA left TensorFlow) logs from this path: a
-# TensorFlow message there was printed by JAX.
-_VENDORED_TENSORFLOW = "external/org_tensorflow/"
-
-
 def _printed_by(hit: LogHit) -> str:
     """The framework a hit's message speaks for: its row's, but JAX for TensorFlow's words
     from jaxlib's vendored copy."""
@@ -981,7 +980,7 @@ class LogFactCollector:
                 facts.failed_libraries[failed] = cuda
                 sources[f"failed:{failed}"] = where
                 changed = True
-            if _VENDORED_TENSORFLOW not in hit.text and self._tensorflow_path(hit.text):
+            if self._tensorflow_path(hit.text):
                 sources["tensorflow_range"] = where
                 changed = True
             for key in ("runtime", "compiled", "capability", "minimum", "driver", "kernel", "dso"):
@@ -993,6 +992,8 @@ class LogFactCollector:
         return changed
 
     def _tensorflow_path(self, text: str) -> bool:
+        if _VENDORED_TENSORFLOW in text:
+            return False  # jaxlib's copy: no TensorFlow release
         changed = False
         for path, specifier in _TF_PATH_RANGES:
             if path in text and path not in self._paths:
