@@ -695,3 +695,65 @@ def test_a_log_whose_quotes_an_editor_curled_reads_as_the_program_printed_it() -
     )
     assert clean_line(curled) == curled.replace("\u2018", "'").replace("\u2019", "'")
     assert "framework-cpu-only" in codes(explain([curled]))
+
+
+# --- nvcc's release decides what an unknown architecture means ----------------------------------
+
+# Verbatim from tests/corpus/train-zf/other-roshambo2-cuda13-compute60-dropped-arch-list.log and
+# tests/corpus/train-z/other-kawpowminer-cuda75-nvcc-compute-60-unsupported.log.
+NVCC_ARCH = "nvcc fatal   : Unsupported gpu architecture '{arch}'"
+NVCC_ARCH_VALUE = "nvcc fatal   : Value '{arch}' is not defined for option 'gpu-architecture'"
+NVCC_RELEASE = "Cuda compilation tools, release {release}, V{release}.88"
+
+
+@pytest.mark.parametrize("error", [NVCC_ARCH, NVCC_ARCH_VALUE])
+@pytest.mark.parametrize(
+    ("arch", "release", "code", "said"),
+    [
+        # CUDA 13 dropped Maxwell to Volta: the build's list is older than the toolkit.
+        ("compute_60", "13.0", "cuda-version-mismatch", "no longer builds for compute_60"),
+        ("sm_30", "11.2", "cuda-version-mismatch", "targets compute capabilities 3.5 to 8.6"),
+        # A toolkit older than the GPU, whatever the architecture's digits look like.
+        ("compute_89", "11.7", "compute-capability-unsupported", "cannot build for compute_89"),
+        ("sm_120", "12.6", "compute-capability-unsupported", "5.0 to 9.0"),
+    ],
+)
+def test_nvccs_release_decides_an_unknown_architecture(
+    error: str, arch: str, release: str, code: str, said: str
+) -> None:
+    explanation = explain([error.format(arch=arch), NVCC_RELEASE.format(release=release)])
+    finding = only(explanation, code)
+    assert said in finding.message and f"CUDA {release}'s nvcc" in finding.message
+    # The release line is evidence of the reading.
+    assert NVCC_RELEASE.format(release=release) in finding.evidence
+    others = {"cuda-version-mismatch", "compute-capability-unsupported"} - {code}
+    assert not others & codes(explanation)
+
+
+@pytest.mark.parametrize(
+    ("lines", "code"),
+    [
+        # No release in the log: the row's own code and its route for the 2x/3x architectures.
+        ([NVCC_ARCH.format(arch="compute_60")], "compute-capability-unsupported"),
+        ([NVCC_ARCH.format(arch="compute_35")], "cuda-version-mismatch"),
+        # A release the architecture table does not reach (before CUDA 8): no reading from it.
+        (
+            [NVCC_ARCH.format(arch="compute_60"), NVCC_RELEASE.format(release="7.5")],
+            "compute-capability-unsupported",
+        ),
+    ],
+)
+def test_without_a_known_release_the_row_reads_as_before(lines: list[str], code: str) -> None:
+    finding = only(explain(lines), code)
+    assert "'s nvcc" not in finding.message.split(":")[0]
+
+
+def test_bad_by_toolkit_is_refused_at_load(tmp_path: Path) -> None:
+    directory = _matrix_copy(tmp_path)
+    path = directory / FILES[0]
+    text = path.read_text(encoding="utf-8")
+    old = 'by_toolkit]\n  group = "arch"'
+    assert old in text
+    path.write_text(text.replace(old, 'by_toolkit]\n  group = "architecture"', 1), "utf-8")
+    with pytest.raises(MatrixDataError, match="'architecture' is not a named group"):
+        load_signatures(directory)

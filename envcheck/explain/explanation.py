@@ -45,9 +45,9 @@ from envcheck.matrix.fix_keys import FIX_PLACES
 from envcheck.matrix.model import Matrix
 from envcheck.matrix.recipes import install_recipe
 from envcheck.matrix.records import TensorflowRelease
-from envcheck.matrix.signatures import LOG_PYTHON, Signature
+from envcheck.matrix.signatures import LOG_PYTHON, LOG_TOOLKIT, Signature
 from envcheck.record import record
-from envcheck.versions import PythonVersion
+from envcheck.versions import ComputeCapability, PythonVersion
 
 RELEVANT_LINES = 8
 HITS_KEPT_PER_SIGNATURE = 50
@@ -354,7 +354,36 @@ def _in_place(hit: LogHit, facts: LogFacts, matrix: Matrix) -> LogHit | None:
             signature=replace(signature, message=message),
             groups={**hit.groups, LOG_PYTHON: facts.python},
         )
+    read = _by_toolkit(hit, facts, matrix)
+    if read is not None:
+        return read
     return hit if code is None else replace(hit, code=code)
+
+
+def _by_toolkit(hit: LogHit, facts: LogFacts, matrix: Matrix) -> LogHit | None:
+    """A hit read by its row's Signature.by_toolkit where the log shows nvcc's release: the
+    architecture asked for against what that release can target (None: not decided so)."""
+    if not hit.signature.by_toolkit or facts.toolkit is None:
+        return None
+    group, older, newer = hit.signature.by_toolkit
+    try:
+        asked = ComputeCapability.parse(hit.groups.get(group, ""))
+    except InputError:
+        return None
+    targets = matrix.targetable_capabilities(Version(facts.toolkit))
+    if not targets or min(targets) <= asked <= max(targets):
+        return None
+    code, message = older if asked < min(targets) else newer
+    return replace(
+        hit,
+        code=code,
+        signature=replace(hit.signature, message=message),
+        groups={
+            **hit.groups,
+            LOG_TOOLKIT: facts.toolkit,
+            "targets": f"{min(targets)} to {max(targets)}",
+        },
+    )
 
 
 def _with_source(finding: Finding, source: tuple[int, str] | None) -> Finding:
@@ -649,12 +678,12 @@ class _Reading:
             _with_matrix(f, facts, matrix)
             for f in findings_from_log(hits, harmless_by_signature=True, unkept=unkept)
         ]
-        # A reading that hung on the log's Python shows the line that gave it.
-        python_read = {hit.code for hit in hits if LOG_PYTHON in hit.groups}
-        findings = [
-            _with_source(f, facts.sources.get("python")) if f.code in python_read else f
-            for f in findings
-        ]
+        # A reading that hung on the log's Python or nvcc release shows the line that gave it.
+        for group, fact in ((LOG_PYTHON, "python"), (LOG_TOOLKIT, "toolkit")):
+            read = {hit.code for hit in hits if group in hit.groups}
+            findings = [
+                _with_source(f, facts.sources.get(fact)) if f.code in read else f for f in findings
+            ]
         findings.extend(_known_bugs(hits, facts, known_bugs, matrix, unkept))
         best = sorted(((-neg, text) for _, neg, text in self._relevant))
         return Explanation(tuple(ordered(findings)), facts, tuple(best), count)

@@ -93,6 +93,13 @@ class Signature:
     # (explain/pip_offers.py), and another row's reading of the line (a local build's missing
     # index) is this one's.
     if_platform_span: tuple[str, str, str, frozenset[str]] | tuple[()] = ()
+    # (group, (code, message) older, (code, message) newer) of a row whose group names a CUDA
+    # architecture nvcc was asked for (compute_60, sm_120): where the log shows the toolkit's
+    # release, the architectures it can target (cuda_architectures.toml) decide the reading:
+    # `older` for one below all of them (the toolkit dropped it: the build's list is stale),
+    # `newer` for one above (the toolkit predates the GPU). The messages may name
+    # {log_toolkit} and {targets}. Elsewhere the row's own code and code_when hold.
+    by_toolkit: tuple[str, tuple[str, str], tuple[str, str]] | tuple[()] = ()
 
     def fix_template(self, framework: str, places: Collection[str] = ()) -> str:
         """The fix for a hit read as `framework` ("" unknown) in a log that ran in `places`
@@ -246,6 +253,10 @@ def _if_python_fits(row: Row, pattern: re.Pattern[str]) -> tuple[str, str] | tup
 
 # The field an if_python_fits message names the log's Python by.
 LOG_PYTHON = "log_python"
+# The group a hit read by its by_toolkit row carries the log's nvcc release in.
+LOG_TOOLKIT = "log_toolkit"
+# ... and the architectures that release can target ("7.5 to 12.1").
+TOOLKIT_FIELDS = frozenset({LOG_TOOLKIT, "targets"})
 
 # The fields a row whose pattern has a group named `offered` (the versions pip offered) may
 # name, filled in by explain's reading of that list (explain/pip_offers.py): the list's first
@@ -281,6 +292,27 @@ def _if_platform_span(
     )
     entry.done()
     return code, message, fix, replaces
+
+
+def _by_toolkit(
+    row: Row, pattern: re.Pattern[str]
+) -> tuple[str, tuple[str, str], tuple[str, str]] | tuple[()]:
+    table = row.optional_table("by_toolkit")
+    if not table:
+        return ()
+    entry = row.nested(table, f"{row.where} by_toolkit")
+    group = entry.string("group")
+    if group not in pattern.groupindex:
+        raise entry.error("group", f"{group!r} is not a named group of the pattern")
+    readings = tuple(
+        (
+            _code(entry, side, entry.string(side)),
+            _template(entry, f"{side}_message", pattern, TOOLKIT_FIELDS),
+        )
+        for side in ("older", "newer")
+    )
+    entry.done()
+    return group, readings[0], readings[1]
 
 
 def _framework(row: Row) -> str:
@@ -358,6 +390,7 @@ def _signature(row: Row) -> Signature:
         only_on=row.text("only_on"),
         if_python_fits=_if_python_fits(row, pattern),
         if_platform_span=_if_platform_span(row, pattern),
+        by_toolkit=_by_toolkit(row, pattern),
     )
     if code in signature.replaces:
         raise row.error("replaces", f"names the row's own code {code!r}")
