@@ -883,6 +883,19 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         # cudaGetErrorString(222) as PyTorch raises it, huggingface/text-generation-inference#1026
         "RuntimeError: CUDA error: the provided PTX was compiled with an unsupported toolchain.",
     ),
+    "cuda-error-architecture-not-supported": (
+        # rigelminer/rigel#106 (GTX 760) and #265 (B300)
+        "GPU#0 error: CUDA error: architecture (30) is not supported",
+        "[2026-04-15 17:21:31] GPU#0 error: CUDA error: architecture (103) is not supported",
+    ),
+    "torch-version-cuda-query": (
+        # opendatalab/MinerU#240 (Windows, a CPU-only torch)
+        ">>> print(torch.version.cuda) ",
+    ),
+    "torch-version-cuda-none": (
+        # follows torch-version-cuda-query: the call, then what it printed (opendatalab/MinerU#240)
+        ">>> print(torch.cuda.device_count())\n0\n>>> print(torch.version.cuda) \nNone",
+    ),
     "gpu-list-query": (
         # the install check of tensorflow/docs pip.md, as run in tensorflow/tensorflow#64881
         "python3 -c \"import tensorflow as tf; print(tf.config.list_physical_devices('GPU'))\"",
