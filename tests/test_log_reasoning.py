@@ -446,3 +446,45 @@ def test_the_kernel_modules_release_is_the_driver_where_no_other_is_shown() -> N
 )
 def test_a_shell_prompt_tells_where_it_ran(line: str, platform: str) -> None:
     assert explained([line]).facts.platforms == {platform}
+
+
+# --- a program's own list of architectures against the GPU (ggml's system_info) ------------------
+
+# As llama.cpp's ggml prints them (tests/corpus-holdout-15's llama-box log, on two Tesla M60s).
+GGML_DEVICE = "0.00.026.212 I   Device 0: {gpu}, compute capability {cc}, VMM: yes"
+GGML_ARCHS = (
+    "system_info: CUDA : ARCHS = {archs} | F16 = 1 | USE_GRAPHS = 1 | PEER_MAX_BATCH_SIZE = 128 "
+    "| CPU : SSE3 = 1 | SSSE3 = 1 | AVX = 1 | AVX2 = 1 | F16C = 1 | FMA = 1 | LLAMAFILE = 1 |"
+)
+ARCHS_FROM_60 = "600,610,700,750,800,860,890,900"
+
+
+def test_ggmls_device_line_and_architecture_list_are_facts() -> None:
+    facts = explained(
+        [GGML_DEVICE.format(gpu="Tesla M60", cc="5.2"), GGML_ARCHS.format(archs="500,610,1200")]
+    ).facts
+    assert facts.gpus == {"Tesla M60": "5.2"}
+    assert facts.program_archs == "5.0,6.1,12.0"
+
+
+def test_a_gpu_older_than_every_architecture_a_program_lists_is_unsupported() -> None:
+    log = [GGML_DEVICE.format(gpu="Tesla M60", cc="5.2"), GGML_ARCHS.format(archs=ARCHS_FROM_60)]
+    finding = one(log, "compute-capability-unsupported")
+    assert finding.severity is Severity.ERROR
+    assert "Tesla M60 (compute capability 5.2)" in finding.message and "6.0" in finding.message
+    # The lines that gave both facts are its evidence.
+    assert set(log) <= set(finding.evidence)
+    # The twin: a build that lists the GPU's architecture has kernels for it.
+    covered = [log[0], GGML_ARCHS.format(archs="520," + ARCHS_FROM_60)]
+    assert "compute-capability-unsupported" not in codes(covered)
+    # Without the list, nothing is known of the build.
+    assert "compute-capability-unsupported" not in codes(log[:1])
+
+
+def test_a_gpu_newer_than_a_programs_list_is_only_jit_compiled() -> None:
+    log = [
+        GGML_DEVICE.format(gpu="NVIDIA GeForce RTX 5090", cc="12.0"),
+        GGML_ARCHS.format(archs=ARCHS_FROM_60),
+    ]
+    finding = one(log, "compute-capability-unsupported")
+    assert finding.severity is Severity.WARNING and "PTX" in finding.message

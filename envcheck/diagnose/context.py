@@ -76,21 +76,25 @@ class Context:
     @functools.cached_property
     def programs(self) -> tuple[FrameworkBuild, ...]:
         """Installed programs none of the judged frameworks is (a log's PaddlePaddle or CuPy, or
-        one it does not name) whose facts say the CUDA they were built with; none where a judged
-        framework is present (its own build is judged). Each holds at most what its CUDA's
-        nvcc compiles, with PTX of the newest (whether it ships PTX is not known: so only a GPU
-        older than every target is sure to find no kernel, a newer one JIT-compiles)."""
+        one it does not name) whose facts say the CUDA they were built with or the architectures
+        their build lists; none where a judged framework is present (its own build is judged).
+        One without its own list holds at most what its CUDA's nvcc compiles, with PTX of the
+        newest (whether it ships PTX is not known: so only a GPU older than every target is
+        sure to find no kernel, a newer one JIT-compiles)."""
         if self.builds:
             return ()
         found = []
         for program in self.facts.frameworks:
             if framework_of(program.name) is not None:
                 continue
+            targets = _listed_targets(program)
             try:
-                cuda = Version(str(program.build.get("cuda_version") or ""))
+                cuda: Version | None = Version(str(program.build.get("cuda_version") or ""))
             except InvalidVersion:
+                cuda = None
+            if cuda is None and not targets:
                 continue
-            build = FrameworkBuild(program.name, (program,), True, cuda, None, ())
+            build = FrameworkBuild(program.name, (program,), True, cuda, None, targets)
             found.append(self._bounded(build, ptx=True))
         return tuple(found)
 
@@ -212,12 +216,9 @@ class Context:
         if self.is_cuda_build is False:
             return ()
         tf = self.tensorflow
-        listed = tf.build.get("cuda_compute_capabilities") if tf is not None else None
-        if isinstance(listed, list) and listed:
-            try:
-                return tuple(CudaTarget.parse(str(item)) for item in listed)
-            except InputError:
-                pass
+        listed = _listed_targets(tf) if tf is not None else ()
+        if listed:
+            return listed
         release = self.release
         return release.cuda_targets if release is not None else ()
 
@@ -268,3 +269,15 @@ class Context:
 
     def selected(self, role: str) -> LibraryFacts | None:
         return next((lib for lib in self.libraries(role) if lib.selected), None)
+
+
+def _listed_targets(installed: FrameworkFacts) -> tuple[CudaTarget, ...]:
+    """The targets a build's facts list (cuda_compute_capabilities: TensorFlow's build info, a
+    program's printed list); () where none is listed or an entry is unreadable."""
+    listed = installed.build.get("cuda_compute_capabilities")
+    if not isinstance(listed, list) or not listed:
+        return ()
+    try:
+        return tuple(CudaTarget.parse(str(item)) for item in listed)
+    except InputError:
+        return ()

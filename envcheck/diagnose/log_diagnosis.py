@@ -51,6 +51,7 @@ _FACTS_OF_CODE: dict[str, tuple[str, ...]] = {
     "driver-library-mismatch": ("driver", "kernel_module"),
     "compute-capability-unsupported": (
         *("gpu:", "tensorflow", "tensorflow_build", "torch", "jaxlib", "cuda", "library:"),
+        "program_archs",
     ),
     "python-unsupported": ("python", "tensorflow"),
     "windows-native-gpu-unsupported": ("platform:windows", "tensorflow"),
@@ -171,13 +172,27 @@ def _frameworks(log: LogFacts) -> tuple[FrameworkFacts, ...]:
 def _program(log: LogFacts, judged: list[FrameworkFacts]) -> tuple[FrameworkFacts, ...]:
     """Where the log shows no framework the doctor judges, the program it ran (a framework the
     log is read as, such as PaddlePaddle or CuPy, else an unnamed one) with the CUDA it asked
-    for or the environment gave it: the facts model's record of an installed program, which
-    driver_rules.program_driver compares with the driver."""
+    for or the environment gave it, and the architectures its build lists where it prints them
+    (ggml's ARCHS): the facts model's record of an installed program, which
+    driver_rules.program_driver compares with the driver and gpu_architecture with the GPU."""
     cuda = _lowest_cuda(log)
-    if judged or cuda is None:
+    if judged or (cuda is None and log.program_archs is None):
         return ()
+    build: dict[str, object] = {"cuda_version": cuda} if cuda is not None else {}
+    if log.program_archs is not None:
+        build["cuda_compute_capabilities"] = _targets(log.program_archs)
     name = log.framework or PROGRAM
-    return (FrameworkFacts(name, name, UNKNOWN, None, {"cuda_version": cuda}, FROM_LOG),)
+    return (FrameworkFacts(name, name, UNKNOWN, None, build, FROM_LOG),)
+
+
+def _targets(capabilities: str) -> list[str]:
+    """A program's listed architectures ("5.0,6.1,8.6") as build targets, spelled as the probe
+    spells TensorFlow's: kernels for each, PTX of the newest at most (ggml's list does not say
+    which are real and which virtual; so only a GPU older than all of them is sure to find no
+    kernel, and a newer one is JIT-compiled)."""
+    listed = sorted({tuple(int(p) for p in c.split(".")) for c in capabilities.split(",")})
+    newest = listed[-1]
+    return [*(f"sm_{major}{minor}" for major, minor in listed), f"compute_{newest[0]}{newest[1]}"]
 
 
 def _driver(log: LogFacts) -> DriverFacts:

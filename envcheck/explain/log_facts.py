@@ -241,6 +241,9 @@ _GPU = re.compile(
     # is not printed)
     r"|device: \d{1,2}, GPU Compute Capability: (?P<cc5>\d{1,2}\.\d)\b"
     r"|device: \d{1,2}, CUDA Capability: (?P<sm>\d{2,3}),"
+    # ggml's (llama.cpp, Ollama, whisper.cpp) device list: "  Device 0: Tesla M60, compute
+    # capability 5.2, VMM: yes"
+    r"|Device \d{1,2}: (?P<name5>[^,]{1,80}), compute capability (?P<cc6>\d{1,2}\.\d)\b"
 )
 _GPU_GATES = (
     "compute capability",
@@ -454,6 +457,11 @@ _BITS_GATES = (" bit (",)
 # pattern ran over the rest of it from every place (a 65 kB "libcudart.so.aaaa..." line took
 # 40 s; issue 24). The leftmost match never starts inside a run, so findall finds the same.
 _LIBRARY = re.compile(r"(?<![\w.+-])[\w.+-]+\.(?:so(?:\.\d+)+|dll)")
+# The CUDA architectures a program was built for, where it prints them: ggml's system_info
+# (llama.cpp, Ollama, whisper.cpp) "CUDA : ARCHS = 500,610,700,750,800,860,890 | ...", the
+# __CUDA_ARCH_LIST__ values (610 is compute capability 6.1).
+_ARCHS = re.compile(r"\bCUDA : ARCHS = (?P<ggml>\d{3,4}(?:,\d{3,4}){0,40})\b")
+_ARCHS_GATES = ("CUDA : ARCHS = ",)
 # One-value facts: (LogFacts attribute, pattern, gates, keep the first value seen or the last).
 _VALUES: tuple[tuple[str, re.Pattern[str], tuple[str, ...], bool], ...] = (
     ("tensorflow", _TF_VERSION, _TF_VERSION_GATES, True),
@@ -467,6 +475,7 @@ _VALUES: tuple[tuple[str, re.Pattern[str], tuple[str, ...], bool], ...] = (
     ("jax_plugin", _JAX_PLUGIN, _JAX_PLUGIN_GATES, True),
     ("python", _PYTHON, _PYTHON_GATES, True),
     ("python_bits", _BITS, _BITS_GATES, True),
+    ("program_archs", _ARCHS, _ARCHS_GATES, True),
 )
 _LIBRARY_GATES = (".so.", ".dll", ".DLL")
 # Every regex the collector applies to a line: each must take time linear in the line
@@ -540,6 +549,9 @@ class LogFacts:
     tensorflow_build: dict[str, str] = field(default_factory=dict)
     python: str | None = None  # X.Y of the interpreter the log shows
     python_bits: str | None = None  # "32" or "64", from the interpreter's banner
+    # The compute capabilities a program's build lists its kernels for ("5.0,6.1,8.6"), as ggml
+    # prints them; a framework's own list is tensorflow_build's
+    program_archs: str | None = None
     # framework (LOG_FRAMEWORKS) -> lines that show it, in the order first seen; a hit of a
     # signature that is one framework's own message counts as such a line
     frameworks: dict[str, int] = field(default_factory=dict)
@@ -579,6 +591,7 @@ class LogFacts:
             "tensorflow_build": dict(self.tensorflow_build),
             "python": self.python,
             "python_bits": self.python_bits,
+            "program_archs": self.program_archs,
             "frameworks": dict(self.frameworks),
             "framework": self.framework or None,
         }
@@ -653,12 +666,18 @@ def _cuda_from_digits(digits: str) -> str:
     return f"{digits[:-1]}.{digits[-1]}"
 
 
+def _capabilities_from_arch_list(listed: str) -> str:
+    """__CUDA_ARCH_LIST__ values as compute capabilities: "500,610,1200" is "5.0,6.1,12.0"."""
+    return ",".join(f"{int(v) // 100}.{int(v) % 100 // 10}" for v in listed.split(","))
+
+
 # Values a line writes otherwise than the facts keep them: (attribute, group) -> the spelling.
 _SPELLED = {
     ("cuda", "package"): _cuda_from_digits,
     ("cuda", "post"): _cuda_from_digits,
     ("torch", "conda"): _torch_from_conda,
     ("torch", "image"): _torch_from_image,
+    ("program_archs", "ggml"): _capabilities_from_arch_list,
 }
 # The codes of signatures whose "library" group names a library that could not be loaded.
 _NOT_LOADED = frozenset({"cuda-library-missing"})
@@ -810,9 +829,10 @@ def _gpu_of(found: re.Match[str]) -> tuple[str, str]:
     """(name, compute capability) from a GPU pattern's groups; "" for what the line does not
     show (a capability the matrix's GPU table gives by the name, a name on another line)."""
     groups = {key: value for key, value in found.groupdict().items() if value is not None}
-    names = ("name", "name2", "name3", "name4", "row", "product", "lspci", "bare")
+    names = ("name", "name2", "name3", "name4", "name5", "row", "product", "lspci", "bare")
     name = next((groups[key] for key in names if key in groups), "")
-    capability = next((groups[k] for k in ("cc", "cc2", "cc3", "cc4", "cc5") if k in groups), "")
+    capabilities = ("cc", "cc2", "cc3", "cc4", "cc5", "cc6")
+    capability = next((groups[k] for k in capabilities if k in groups), "")
     if "major" in groups:
         capability = f"{groups['major']}.{groups['minor']}"
     if "sm" in groups:
