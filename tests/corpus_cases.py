@@ -64,9 +64,10 @@ CORPUS = Path(__file__).resolve().parent / "corpus"
 # The seventeenth (collected blind at the end of that period, 25 logs, 18 environment problems)
 # is sealed: scored at once on the commit it was collected against (e02d3f8: 17/25 overall,
 # 14/18, two false errors) and to be scored again at the end of the next work period.
-# The eighteenth (collected blind at the start of that next period, 32 logs, 24 environment
-# problems; a second part collected alongside is to join it) is sealed: scored at its start
-# (d50e0f2: 22/32 overall, 17/24, no false error), to be scored again at that period's end.
+# The eighteenth (collected blind at the start of that next period by two collectors, 44 logs,
+# 33 environment problems) is sealed: scored at its start (d50e0f2, the commit before the
+# period's first change: 31/44 overall, 23/33, no false error), to be scored again at that
+# period's end.
 HOLDOUTS = tuple(
     Path(__file__).resolve().parent / name
     for name in (
