@@ -421,6 +421,8 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "ImportError: /lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.29' not found (required by /home/zk/conda/envs/anylabeling/lib/python3.8/site-packages/matplotlib/_path.cpython-38-x86_64-linux-gnu.so)",
         "ImportError: /home/kevin/anaconda3/envs/pixSfM/lib/libstdc++.so.6: version `GLIBCXX_3.4.29' not found (required by /home/kevin/pixel-perfect-sfm/pixsfm/_pixsfm.cpython-38-x86_64-linux-gnu.so)",
         "OSError: /opt/anaconda3/bin/../lib/libstdc++.so.6: version `CXXABI_1.3.9' not found (required by /opt/anaconda3/lib/python3.6/site-packages/porechop/cpp_functions.so)",
+        # jax-ml/jax#9218: the library's name lost where a terminal wrapped the line
+        " version `GLIBCXX_3.4.26' not found",
     ),
     # thu-ml/tianshou#527 (issue description), zbf1991/WeCLIP#5 (issue description)
     "windows-paging-file-too-small": (
