@@ -16,6 +16,7 @@ from envcheck.matrix.checks import check_matrix
 from envcheck.matrix.load import bundled_matrix_dir
 from envcheck.matrix.model import Matrix, load_matrix
 from envcheck.matrix.rows import MatrixDataError
+from envcheck.matrix.signatures import load_signatures
 from envcheck.matrix.wheel_platforms import FILE, load_wheel_platforms
 from tests.test_matrix_validate import _copy, _edit
 
@@ -152,10 +153,15 @@ def test_project_names_compare_as_the_index_compares_them() -> None:
 @pytest.mark.parametrize(
     ("old", "new", "error"),
     [
-        ('first = "0.4.13"', 'first = "0.4.13"\nlast = "0.4.20"', "give first or last"),
-        ('last = "2.2.2"\n', "", "give first or last"),
+        ('first = "0.4.13"', 'first = "0.4.13"\nlast = "0.4.20"', "give first, last or never"),
+        ('last = "2.2.2"\n', "", "give first, last or never"),
+        ('first = "0.4.13"', 'first = "0.4.13"\nnever = true', "give first, last or never"),
         ('package = "jaxlib"', 'package = "JAXlib"', "as the index compares names: 'jaxlib'"),
-        ('key = "macos-x86_64"', 'key = "mac"', "'mac' is not one of"),
+        (
+            'package = "torch"\nkey = "macos-x86_64"',
+            'package = "torch"\nkey = "mac"',
+            "'mac' is not",
+        ),
         ('first = "0.4.13"', 'first = "zero"', "'zero' is not a version"),
     ],
 )
@@ -184,3 +190,78 @@ def test_the_spans_are_read_by_the_explanation_not_hard_coded(tmp_path: Path) ->
     moved = load_matrix(directory)
     codes = [f.code for f in _findings(TORCH_INTEL_MAC, matrix=moved)]
     assert "python-unsupported" in codes and "platform-unsupported" not in codes
+
+
+# --- pip's empty list, read by the platform the log shows -----------------------------------------
+
+# Verbatim: jax-ml/jax#507 (native Windows, 2019: jaxlib had no Windows wheels), and from
+# tests/corpus/train-zj: stephansturges/WALDO#15 (an M2 Mac), HumanCompatibleAI/imitation#240.
+JAXLIB_NONE = "  Could not find a version that satisfies the requirement jaxlib (from versions: )"
+JAXLIB_PIN_NONE = (
+    "ERROR: Could not find a version that satisfies the requirement jaxlib~=0.1.47 (from "
+    "imitation==0.1.1a0) (from versions: none)"
+)
+WIN32_BANNER = (
+    "Python 3.6.8 |Anaconda, Inc.| (default, Feb 21 2019, 18:30:04) [MSC v.1916 64 bit (AMD64)] "
+    "on win32"
+)
+ORT_GPU_NONE = (
+    "ERROR: Could not find a version that satisfies the requirement onnxruntime_gpu==1.15.1 "
+    "(from versions: none)"
+)
+MAC_PATH = '  File "/Users/ada/miniconda3/envs/py310/lib/python3.10/site-packages/pip/__main__.py"'
+
+
+def _one(*lines: str, matrix: Matrix = MATRIX) -> Finding:
+    found = [f for f in _findings(*lines, matrix=matrix) if f.code.endswith("-unsupported")]
+    assert len(found) == 1, [(f.code, f.message) for f in found]
+    return found[0]
+
+
+@pytest.mark.parametrize(
+    ("lines", "platform", "span"),
+    [
+        ((WIN32_BANNER, JAXLIB_PIN_NONE), "native Windows", "begin with 0.4.13"),
+        ((MAC_PATH, ORT_GPU_NONE), "macOS", "do not exist"),
+    ],
+)
+def test_an_empty_list_where_the_platform_has_no_wheel_is_the_platform(
+    lines: tuple[str, ...], platform: str, span: str
+) -> None:
+    finding = _one(*lines)
+    assert finding.code == "platform-unsupported"
+    assert f"ran on {platform}" in finding.message and span in finding.message
+    # The line that showed the platform is evidence of the reading.
+    assert lines[0] in finding.evidence
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        (JAXLIB_PIN_NONE,),  # no platform shown: the Python, as pip's empty list most often means
+        (WIN32_BANNER, JAXLIB_PIN_NONE.replace("~=0.1.47", ">=0.4.20")),  # Windows has those
+        # unpinned: it reaches jaxlib's Windows wheels (0.4.13 on, for Python 3.9 and later)
+        (JAXLIB_NONE, WIN32_BANNER),
+        (WIN32_BANNER, ORT_GPU_NONE),  # onnxruntime-gpu has Windows wheels
+        (MAC_PATH, JAXLIB_PIN_NONE),  # jaxlib has macOS wheels
+    ],
+)
+def test_an_empty_list_elsewhere_is_still_the_python(lines: tuple[str, ...]) -> None:
+    assert _one(*lines).code == "python-unsupported"
+
+
+def test_the_empty_list_reading_follows_the_spans(tmp_path: Path) -> None:
+    # Without onnxruntime-gpu's macOS rows, the same lines are the Python's question again.
+    directory = _copy(tmp_path)
+    text = (directory / FILE).read_text(encoding="utf-8")
+    text = text.replace('package = "onnxruntime-gpu"', 'package = "onnxruntime-gpu-other"')
+    (directory / FILE).write_text(text, encoding="utf-8")
+    moved = load_matrix(directory)
+    assert _one(MAC_PATH, ORT_GPU_NONE, matrix=moved).code == "python-unsupported"
+
+
+def test_a_row_read_by_the_platform_needs_its_package_and_spec(tmp_path: Path) -> None:
+    directory = _copy(tmp_path)
+    _edit(directory / "log_signatures.toml", "(?P<spec>(?:[^", "(?P<spc>(?:[^")
+    with pytest.raises(MatrixDataError, match="needs groups named package and spec"):
+        load_signatures(directory)

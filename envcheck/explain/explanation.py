@@ -45,7 +45,7 @@ from envcheck.matrix.fix_keys import FIX_PLACES
 from envcheck.matrix.model import Matrix
 from envcheck.matrix.recipes import install_recipe
 from envcheck.matrix.records import TensorflowRelease
-from envcheck.matrix.signatures import LOG_PYTHON, LOG_TOOLKIT, Signature
+from envcheck.matrix.signatures import LOG_PLATFORM, LOG_PYTHON, LOG_TOOLKIT, Signature
 from envcheck.record import record
 from envcheck.versions import ComputeCapability, PythonVersion
 
@@ -386,6 +386,16 @@ def _by_toolkit(hit: LogHit, facts: LogFacts, matrix: Matrix) -> LogHit | None:
     )
 
 
+def _read_from(hit: LogHit, facts: LogFacts) -> tuple[int, str] | None:
+    """The line of the fact a hit's reading hung on (the log's Python, nvcc's release, the
+    platform), where it did."""
+    for group, key in ((LOG_PYTHON, "python"), (LOG_TOOLKIT, "toolkit")):
+        if group in hit.groups:
+            return facts.sources.get(key)
+    platform = hit.groups.get(LOG_PLATFORM)
+    return facts.sources.get(f"platform:{platform}") if platform else None
+
+
 def _with_source(finding: Finding, source: tuple[int, str] | None) -> Finding:
     """`finding` with the line that gave a fact it hung on among its evidence."""
     if source is None or source[0] in finding.lines:
@@ -667,7 +677,7 @@ class _Reading:
             )
         facts = self.collector.facts
         placed = (_in_place(hit, facts, matrix) for hit in self.hits)
-        offers = (read_offer(hit, matrix) for hit in placed if hit is not None)
+        offers = (read_offer(hit, matrix, facts.platforms) for hit in placed if hit is not None)
         hits = [_read_as(hit, facts, matrix) for hit in offers if hit is not None]
         unkept = {
             signature: seen - HITS_KEPT_PER_SIGNATURE
@@ -678,12 +688,14 @@ class _Reading:
             _with_matrix(f, facts, matrix)
             for f in findings_from_log(hits, harmless_by_signature=True, unkept=unkept)
         ]
-        # A reading that hung on the log's Python or nvcc release shows the line that gave it.
-        for group, fact in ((LOG_PYTHON, "python"), (LOG_TOOLKIT, "toolkit")):
-            read = {hit.code for hit in hits if group in hit.groups}
-            findings = [
-                _with_source(f, facts.sources.get(fact)) if f.code in read else f for f in findings
-            ]
+        # A reading that hung on the log's Python, nvcc release or platform shows the line
+        # that gave it.
+        read_from: dict[str, tuple[int, str]] = {}
+        for hit in hits:
+            source = _read_from(hit, facts)
+            if source is not None:
+                read_from.setdefault(hit.code, source)
+        findings = [_with_source(f, read_from.get(f.code)) for f in findings]
         findings.extend(_known_bugs(hits, facts, known_bugs, matrix, unkept))
         best = sorted(((-neg, text) for _, neg, text in self._relevant))
         return Explanation(tuple(ordered(findings)), facts, tuple(best), count)

@@ -14,6 +14,7 @@ outside every platform's span, which the local-version rows read.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import replace
 
 from packaging.utils import canonicalize_name
@@ -21,6 +22,7 @@ from packaging.version import InvalidVersion, Version
 
 from envcheck.explain.matcher import LogHit
 from envcheck.matrix.model import Matrix
+from envcheck.matrix.signatures import LOG_PLATFORM
 from envcheck.matrix.wheel_platforms import WheelSpan, release_of
 
 # One entry of pip's list: a version, with a local label (+cu118) that the list may carry.
@@ -86,14 +88,69 @@ def _span_for(
     return None
 
 
-def read_offer(hit: LogHit, matrix: Matrix) -> LogHit | None:
+# The release a requirement's specifier reaches up to: "==0.1.47", "~=0.1.47", "<=2.10" give
+# it; a lower bound alone (">=0.1") or none reaches every release.
+_UPPER = re.compile(r"(?:===?|~=|<=?)\s*(?P<version>\d[\w.!+]*)")
+
+
+def _reached(spec: str) -> Version | None:
+    found = _UPPER.search(spec)
+    if found is None:
+        return None
+    try:
+        return Version(Version(found["version"]).public)
+    except InvalidVersion:
+        return None
+
+
+def _lacks(span: WheelSpan, upper: Version | None) -> bool:
+    """Whether no release a requirement reaching up to `upper` (None: any) has a wheel in the
+    span: none exists there, or all it may take lie before the span begins. (A requirement
+    that reaches the span's releases finds wheels there, so its empty list is the Python's:
+    jaxlib's Windows wheels, from 0.4.13, are for Python 3.9 and later. A span that ends
+    leaves the older releases, which any requirement may take.)"""
+    if span.never:
+        return True
+    return span.first is not None and upper is not None and release_of(upper) < span.first
+
+
+def _read_empty(hit: LogHit, matrix: Matrix, platforms: Collection[str]) -> LogHit:
+    """A hit of pip's empty list of offered versions, read by the platform the log shows: where
+    the package has no wheel there for any release the requirement reaches (wheel_platforms),
+    the row's if_platform_lacks; else the hit as it is (most often the Python version)."""
+    code, message, fix = hit.signature.if_platform_lacks or ("", "", "")
+    if not code:
+        return hit
+    package = canonicalize_name(hit.groups.get("package", ""))
+    upper = _reached(hit.groups.get("spec", ""))
+    for os_name in sorted(set(platforms)):
+        spans = [s for s in matrix.wheel_platforms if s.package == package and s.os == os_name]
+        if spans and all(_lacks(span, upper) for span in spans):
+            span = spans[0]
+            return replace(
+                hit,
+                code=code,
+                signature=replace(hit.signature, code=code, message=message, fix=fix, fix_for=()),
+                groups={
+                    **hit.groups,
+                    "platform": span.platform,
+                    "span": span.edge,
+                    "advice": span.advice,
+                    LOG_PLATFORM: os_name,
+                },
+            )
+    return hit
+
+
+def read_offer(hit: LogHit, matrix: Matrix, platforms: Collection[str] = ()) -> LogHit | None:
     """A hit of a row with an `offered` group, read against where the list starts and ends:
     the row's (Python) reading or its if_platform_span, with the OFFER_FIELDS filled in; None
-    where the pin lies inside the list's range. Other hits are returned as they are."""
+    where the pin lies inside the list's range. A hit of an empty list is read against the
+    `platforms` the log shows (_read_empty). Other hits are returned as they are."""
     groups = hit.groups
     offered = groups.get("offered")
     if offered is None:
-        return hit
+        return _read_empty(hit, matrix, platforms)
     try:
         pin = Version(Version(groups.get("version", "")).public)
     except InvalidVersion:

@@ -93,6 +93,11 @@ class Signature:
     # (explain/pip_offers.py), and another row's reading of the line (a local build's missing
     # index) is this one's.
     if_platform_span: tuple[str, str, str, frozenset[str]] | tuple[()] = ()
+    # (code, message, fix) of a hit whose `package` has no wheel for the platform the log shows
+    # (wheel_platforms.toml: none there at all, or none for the release the `spec` group pins):
+    # pip's empty list of offered versions then means that platform, not the Python
+    # (explain/pip_offers.py). The templates may name PLATFORM_FIELDS.
+    if_platform_lacks: tuple[str, str, str] | tuple[()] = ()
     # (group, (code, message) older, (code, message) newer) of a row whose group names a CUDA
     # architecture nvcc was asked for (compute_60, sm_120): where the log shows the toolkit's
     # release, the architectures it can target (cuda_architectures.toml) decide the reading:
@@ -255,6 +260,8 @@ def _if_python_fits(row: Row, pattern: re.Pattern[str]) -> tuple[str, str] | tup
 LOG_PYTHON = "log_python"
 # The group a hit read by its by_toolkit row carries the log's nvcc release in.
 LOG_TOOLKIT = "log_toolkit"
+# The group a hit read by the platform the log shows carries it in (windows, macos).
+LOG_PLATFORM = "log_platform"
 # ... and the architectures that release can target ("7.5 to 12.1").
 TOOLKIT_FIELDS = frozenset({LOG_TOOLKIT, "targets"})
 
@@ -292,6 +299,29 @@ def _if_platform_span(
     )
     entry.done()
     return code, message, fix, replaces
+
+
+# The fields an if_platform_lacks template may name: the platform, where its wheels lie
+# (WheelSpan.edge) and the advice of its row.
+PLATFORM_FIELDS = frozenset({"platform", "span", "advice"})
+
+
+def _if_platform_lacks(row: Row, pattern: re.Pattern[str]) -> tuple[str, str, str] | tuple[()]:
+    table = row.optional_table("if_platform_lacks")
+    if not table:
+        return ()
+    missing = {"package", "spec"} - set(pattern.groupindex)
+    if missing:
+        raise row.error(
+            "if_platform_lacks",
+            f"needs groups named package and spec (no {', '.join(sorted(missing))})",
+        )
+    entry = row.nested(table, f"{row.where} if_platform_lacks")
+    code = _code(entry, "code", entry.string("code"))
+    message = _template(entry, "message", pattern, PLATFORM_FIELDS)
+    fix = _template(entry, "fix", pattern, PLATFORM_FIELDS)
+    entry.done()
+    return code, message, fix
 
 
 def _by_toolkit(
@@ -391,6 +421,7 @@ def _signature(row: Row) -> Signature:
         if_python_fits=_if_python_fits(row, pattern),
         if_platform_span=_if_platform_span(row, pattern),
         by_toolkit=_by_toolkit(row, pattern),
+        if_platform_lacks=_if_platform_lacks(row, pattern),
     )
     if code in signature.replaces:
         raise row.error("replaces", f"names the row's own code {code!r}")

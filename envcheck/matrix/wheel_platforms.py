@@ -31,7 +31,8 @@ def release_of(version: Version) -> Version:
 
 @record
 class WheelSpan:
-    """The releases of `package` with wheels for `platform`: from `first` on, or up to `last`."""
+    """The releases of `package` with wheels for `platform`: from `first` on, up to `last`, or
+    none at all (`never`: both None)."""
 
     package: str  # as the index compares names (packaging.utils.canonicalize_name)
     key: str  # the platform (KEYS: tensorflow.toml's `platforms` and a few more)
@@ -41,8 +42,27 @@ class WheelSpan:
     advice: str
     sources: tuple[str, ...]
 
+    @property
+    def never(self) -> bool:
+        return self.first is None and self.last is None
+
+    @property
+    def os(self) -> str:
+        """The OS of the key as a log shows it (explain's platforms: windows, macos, linux)."""
+        return self.key.split("-")[0]
+
+    @property
+    def edge(self) -> str:
+        """Where the span lies, as a clause: 'begin with 0.4.13', 'end with 2.2.2', or 'do not
+        exist'."""
+        if self.first is not None:
+            return f"begin with {self.first}"
+        return f"end with {self.last}" if self.last is not None else "do not exist"
+
     def holds(self, version: Version) -> bool:
         """Whether `version` lies in the span (its release: 2.13.0rc0 is of 2.13.0's)."""
+        if self.never:
+            return False
         release = release_of(version)
         if self.first is not None and release < self.first:
             return False
@@ -73,8 +93,9 @@ def load_wheel_platforms(directory: Path) -> tuple[WheelSpan, ...]:
         if key not in KEYS:
             raise row.error("key", f"{key!r} is not one of {', '.join(KEYS)}")
         first, last = _version(row, "first"), _version(row, "last")
-        if (first is None) == (last is None):
-            raise row.error("first", "give first or last (one of the two)")
+        never = row.optional_boolean("never") or False
+        if sum((first is not None, last is not None, never)) != 1:
+            raise row.error("first", "give first, last or never = true (one of the three)")
         spans.append(
             WheelSpan(
                 package=package,
