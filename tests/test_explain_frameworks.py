@@ -219,8 +219,14 @@ def _labelled_cases() -> list[Case]:
 @pytest.mark.parametrize("case", _labelled_cases(), ids=lambda c: c.name)
 def test_no_fix_says_tensorflow_for_a_log_of_another_framework(case: Case) -> None:
     explanation = explain_case(case, MATRIX)
-    # The framework read is the labelled one, or none when the log does not show it.
-    assert explanation.facts.framework in ("", LABELS[case.framework])
+    # The framework read is the labelled one, or none when the log does not show it; in a log
+    # of a shared environment (ONNX Runtime's preload before import torch) the labelled one is
+    # at least among those it shows.
+    facts = explanation.facts
+    labelled = LABELS[case.framework]
+    assert facts.framework in ("", labelled) or (
+        len(facts.frameworks) > 1 and labelled in facts.frameworks
+    ), (facts.framework, facts.frameworks)
     if TENSORFLOW.search(case.log.read_text(encoding="utf-8", errors="replace")):
         return  # the log itself shows TensorFlow (a Keras model beside JAX, a shared stack)
     no_tensorflow(explanation)

@@ -757,3 +757,26 @@ def test_bad_by_toolkit_is_refused_at_load(tmp_path: Path) -> None:
     path.write_text(text.replace(old, 'by_toolkit]\n  group = "architecture"', 1), "utf-8")
     with pytest.raises(MatrixDataError, match="'architecture' is not a named group"):
         load_signatures(directory)
+
+
+@pytest.mark.parametrize(
+    ("line", "code"),
+    [
+        # The driver's own compiler (open-mmlab/OpenPCDet#934, Theano/Theano#6503): the driver.
+        (
+            "ptxas application ptx input, line 9; fatal   : Unsupported .version 7.3; current "
+            "version is '7.2'",
+            "driver-too-old",
+        ),
+        # A ptxas given a .ptx file (QwenLM/Qwen2.5-Omni#247): the toolchain on PATH.
+        (
+            "ptxas C:\\Users\\ai\\AppData\\Local\\Temp\\tmpkoko0xtp.ptx, line 5; fatal   : "
+            "Unsupported .version 8.8; current version is '8.7'",
+            "xla-toolchain-missing",
+        ),
+    ],
+)
+def test_which_ptxas_refused_the_ptx_decides_the_cause(line: str, code: str) -> None:
+    explanation = explain([line])
+    assert only(explanation, code)
+    assert not {"driver-too-old", "xla-toolchain-missing"} - {code} & codes(explanation)

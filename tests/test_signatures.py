@@ -890,6 +890,31 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "GPU#0 error: CUDA error: architecture (30) is not supported",
         "[2026-04-15 17:21:31] GPU#0 error: CUDA error: architecture (103) is not supported",
     ),
+    "keras-output-missing-from-loss": (
+        # salman-h-khan/PL-ZSD_Release#9
+        'train_vocab_w2v.py:367: UserWarning: Output "nms" missing from loss dictionary. We assume '
+        'this was done on purpose, and we will not be expecting any data to be passed to "nms" '
+        "during training.",
+    ),
+    "torch-output-broadcast-shape": (
+        # dvl-tum/group_loss#7, vfcosta/coegan#1
+        "RuntimeError: output with shape [1, 227, 227] doesn't match the broadcast shape [3, 227, 227]",
+        "RuntimeError: output with shape [1, 28, 28] doesn't match the broadcast shape [3, 28, 28]",
+    ),
+    "torch-index-put-shape-mismatch": (
+        # clive819/Modified-DETR#8
+        "RuntimeError: shape mismatch: value tensor of shape [92] cannot be broadcast to indexing "
+        "result of shape [40]",
+    ),
+    "torch-view-shape-invalid": (
+        # AILab-CVC/YOLO-World#207
+        "shape '[1, -1, 1203]' is invalid for input of size 12800",
+    ),
+    "conda-pytorch-cuda-on-macos": (
+        # myshell-ai/OpenVoice#38 (Platform: osx-arm64)
+        "  - nothing provides cuda 11.7.* needed by pytorch-cuda-11.7-h67b0de4_0",
+        "└─ pytorch-cuda 11.7**  is not installable because it requires",
+    ),
     "torch-version-cuda-query": (
         # opendatalab/MinerU#240 (Windows, a CPU-only torch)
         ">>> print(torch.version.cuda) ",
@@ -1002,6 +1027,8 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         # TF 2.21 no-GPU log, verbatim (two lines)
         "I0000 00:00:1796003927.626963    7803 cpu_feature_guard.cc:227] This TensorFlow binary is optimized to use available CPU instructions in performance-critical operations.",
         "To enable the following instructions: AVX2 FMA, in other operations, rebuild TensorFlow with the appropriate compiler flags.",
+        # tensorflow/tensorflow#8853 (TF 1.1 on Windows; the line wrapped before "instruc-")
+        "tions, but these are available on your machine and could speed up CPU computations.",
     ),
     "onednn-notice": (
         # public TF 2.9+ log
@@ -3324,6 +3351,12 @@ ROUTES: list[tuple[str, str, str]] = [
         "nvcc fatal   : Unsupported gpu architecture 'compute_30'",
         "nvcc-unsupported-gpu-architecture",
         "cuda-version-mismatch",
+    ),
+    (
+        # deepspeedai/DeepSpeed#607, as the reporter typed it
+        "nvcc fatal unsupported gpu architecture 'compute_86'",
+        "nvcc-unsupported-gpu-architecture",
+        "compute-capability-unsupported",
     ),
     (
         "nvcc fatal   : Value 'sm_120' is not defined for option 'gpu-architecture'",

@@ -99,10 +99,15 @@ _PLATFORM_MARKERS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
         ("_worker_loop", "DataLoader worker", "popen_fork", "forked subprocess", "process.py"),
         "forked-worker",
     ),
-    # PTX compiled by the driver itself (its JIT linker, as numba calls it), not by a ptxas.
+    # PTX compiled by the driver itself (its JIT linker, as numba calls it), not by a ptxas:
+    # the driver's compiler names its input "application ptx input" where a ptxas names the
+    # .ptx file it was given.
     (
-        re.compile(r"\bCall to cuLink\w{1,30} results in|\bcuLinkAddData(?:_v2)?\b"),
-        ("Call to cuLink", "cuLinkAddData"),
+        re.compile(
+            r"\bCall to cuLink\w{1,30} results in|\bcuLinkAddData(?:_v2)?\b"
+            r"|\bptxas application ptx input\b"
+        ),
+        ("Call to cuLink", "cuLinkAddData", "ptxas application ptx input"),
         "driver-jit",
     ),
     # pip building a package from source in its isolated build environment (PEP 517), where
@@ -140,6 +145,8 @@ _PLATFORM_MARKERS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
             # collect_env's "OS: macOS 14.4 (arm64)", platform.platform()'s "macOS-14.4-arm64",
             # the Apple toolchain's target triple.
             r"|\bmacOS[ -]\d|\bMac OS X\b|-apple-darwin|\] on darwin\b"
+            # conda's platform ("Platform: osx-arm64", its osx-64 channel subdirectories)
+            r"|\bosx-(?:arm)?64\b"
         ),
         (
             "/Users/",
@@ -152,6 +159,7 @@ _PLATFORM_MARKERS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
             "Mac OS X",
             "-apple-darwin",
             "on darwin",
+            "osx-",
         ),
         "macos",
     ),
