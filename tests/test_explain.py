@@ -491,6 +491,7 @@ def test_cli_json_shape() -> None:
         "tensorflow_build",
         "python",
         "python_bits",
+        "program_archs",
         "frameworks",
         "framework",
     }
@@ -676,6 +677,7 @@ def test_no_facts_are_invented() -> None:
         "tensorflow_build": {},
         "python": None,
         "python_bits": None,
+        "program_archs": None,
         # real: its seven lines are TensorFlow's (external/local_xla/, "TensorFlow binary")
         "frameworks": {"tensorflow": 7},
         "framework": "tensorflow",

@@ -915,6 +915,78 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "  - nothing provides cuda 11.7.* needed by pytorch-cuda-11.7-h67b0de4_0",
         "└─ pytorch-cuda 11.7**  is not installable because it requires",
     ),
+    "torch-ddp-no-unused-parameters": (
+        # cszn/KAIR#103
+        "[W reducer.cpp:1303] Warning: find_unused_parameters=True was specified in DDP "
+        "constructor, but did not find any unused parameters in the forward pass. ",
+    ),
+    "deepspeed-launcher-no-slot": (
+        # deepspeedai/DeepSpeed#5818
+        "ValueError: No slot '2' specified on host 'localhost'",
+    ),
+    "matlab-cuda-driver-too-old": (
+        # MouseLand/Kilosort#241, the message as one line (MATLAB wraps it in the console)
+        "    The CUDA driver was found, but it is too old. The CUDA driver on your system supports "
+        "CUDA version 5.5. The required CUDA version is 7.5 or greater.",
+    ),
+    "cuda-jl-driver-no-supported-toolkit": (
+        # JuliaGPU/CUDA.jl#2231
+        "Error: CUDA driver 8.0.0 is not compatible with any supported CUDA toolkit (11.4.4, "
+        "11.5.2, 11.6.2, 11.7.1, 11.8.0, 12.0.1, 12.1.1, 12.2.2 or 12.3.1)",
+    ),
+    "optix-unsupported-abi": (
+        # owl-project/NVISII#40
+        "Optix call (optixInit()) failed with code 7801 (line 150)",
+    ),
+    "candle-shape-mismatch": (
+        # huggingface/candle#811
+        "thread 'main' panicked at 'called `Result::unwrap()` on an `Err` value: "
+        'ShapeMismatchBinaryOp { lhs: [2, 4, 1], rhs: [1, 3], op: "matmul" }\'',
+    ),
+    "candle-matmul-non-contiguous": (
+        # huggingface/candle#1948
+        "Error: WithBacktrace { inner: Cuda(MatMulNonContiguous { lhs_stride: [16384, 1], "
+        "rhs_stride: [1, 2048], mnk: (1, 32, 2048) }),",
+    ),
+    "nvidia-docker-v1-driver-volume-gone": (
+        # NVIDIA/nvidia-docker#493 and #416
+        "Error response from daemon: get nvidia_driver_381.22: no such volume: nvidia_driver_381.22",
+        "Error response from daemon:error while mounting  volume'/var/lib/nvidia-docker/volumes/"
+        "nvidia_driver/352.63'\uff1bno such volume:nvidia_driver_352.63.",  # (a full-width ;)
+    ),
+    "nvidia-modeset-version-mismatch": (
+        # voidlinux/void-packages#5745
+        "nvidia-modeset: Version mismatch: nvidia.ko(378.13) nvidia-modeset(375.26)",
+    ),
+    "nvidia-gsp-firmware-version-mismatch": (
+        # Nobara-Project/rpm-sources#526
+        "NVRM: GPU0 _kgspFwContainerVerifyVersion: GSP firmware image version mismatch:",
+    ),
+    "dkms-nvidia-build-failed-xbps": (
+        # void-linux/void-packages#61087
+        "Building DKMS module 'nvidia-580.142' for kernel-7.1.0_1... FAILED!",
+        "DKMS module 'nvidia-580.142' failed to build, please check /var/lib/dkms",
+    ),
+    "kmod-nvidia-module-not-found": (
+        # NVlabs/nvbio-gpl#7
+        "modprobe: ERROR: ../libkmod/libkmod-module.c:809 kmod_module_insert_module() could not "
+        "find module by name='nvidia_331_uvm'",
+    ),
+    "trex-launch-failed-overclock": (
+        # trexminer/T-Rex#546
+        "TREX: Can't find nince with device [ID=4, GPU: #4], cuda exception: "
+        "CUDA_ERROR_LAUNCH_FAILED, try to reduce overclock to stabilize GPU state.",
+    ),
+    "yolo-label-class-exceeds-model": (
+        # ultralytics/yolov3#678 and #1762
+        "AssertionError: Target classes exceed model classes",
+        "AssertionError: Label class 24 exceeds nc=24 in yolo.yaml. Possible class labels are 0-23",
+    ),
+    "cuda-launch-out-of-resources": (
+        # kokkos/kokkos#1299
+        '03:39:49 C++ exception with description "cudaGetLastError() error( '
+        "cudaErrorLaunchOutOfResources): too many resources requested for launch",
+    ),
     "torch-version-cuda-query": (
         # opendatalab/MinerU#240 (Windows, a CPU-only torch)
         ">>> print(torch.version.cuda) ",

@@ -8,7 +8,9 @@ matrix/wheel_platforms.toml), the platform is why; otherwise the Python version 
 TensorFlow the matrix names the Python whose first wheels A is. A pin inside the list's range
 is another question (no such release, or a gap) and the row's hit is dropped, leaving pip's
 own "No matching distribution" line to say what it can; so is a local build (+cu118) pinned
-outside every platform's span, which the local-version rows read.
+outside every platform's span, which the local-version rows read. An empty list is read by the
+platform the log shows: where the package has no wheel there for any release the requirement
+reaches, the platform is why (_read_empty).
 """
 
 from __future__ import annotations
