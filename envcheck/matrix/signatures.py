@@ -278,22 +278,32 @@ def _offer_fields(pattern: re.Pattern[str]) -> frozenset[str]:
     return OFFER_FIELDS if "offered" in pattern.groupindex else frozenset()
 
 
+def _needs_groups(row: Row, key: str, pattern: re.Pattern[str], names: tuple[str, ...]) -> None:
+    missing = set(names) - set(pattern.groupindex)
+    if missing:
+        named = f"{', '.join(names[:-1])} and {names[-1]}"
+        raise row.error(key, f"needs groups named {named} (no {', '.join(sorted(missing))})")
+
+
+def _reading(entry: Row, pattern: re.Pattern[str], fields: frozenset[str]) -> tuple[str, str, str]:
+    """The code, message and fix of a nested reading (if_platform_span, if_platform_lacks)."""
+    code = _code(entry, "code", entry.string("code"))
+    return (
+        code,
+        _template(entry, "message", pattern, fields),
+        _template(entry, "fix", pattern, fields),
+    )
+
+
 def _if_platform_span(
     row: Row, pattern: re.Pattern[str]
 ) -> tuple[str, str, str, frozenset[str]] | tuple[()]:
     table = row.optional_table("if_platform_span")
     if not table:
         return ()
-    missing = {"offered", "package", "version"} - set(pattern.groupindex)
-    if missing:
-        raise row.error(
-            "if_platform_span",
-            f"needs groups named offered, package and version (no {', '.join(sorted(missing))})",
-        )
+    _needs_groups(row, "if_platform_span", pattern, ("offered", "package", "version"))
     entry = row.nested(table, f"{row.where} if_platform_span")
-    code = _code(entry, "code", entry.string("code"))
-    message = _template(entry, "message", pattern, SPAN_FIELDS)
-    fix = _template(entry, "fix", pattern, SPAN_FIELDS)
+    code, message, fix = _reading(entry, pattern, SPAN_FIELDS)
     replaces = frozenset(
         _code(entry, "replaces", c) for c in entry.string_list("replaces", required=False)
     )
@@ -310,18 +320,11 @@ def _if_platform_lacks(row: Row, pattern: re.Pattern[str]) -> tuple[str, str, st
     table = row.optional_table("if_platform_lacks")
     if not table:
         return ()
-    missing = {"package", "spec"} - set(pattern.groupindex)
-    if missing:
-        raise row.error(
-            "if_platform_lacks",
-            f"needs groups named package and spec (no {', '.join(sorted(missing))})",
-        )
+    _needs_groups(row, "if_platform_lacks", pattern, ("package", "spec"))
     entry = row.nested(table, f"{row.where} if_platform_lacks")
-    code = _code(entry, "code", entry.string("code"))
-    message = _template(entry, "message", pattern, PLATFORM_FIELDS)
-    fix = _template(entry, "fix", pattern, PLATFORM_FIELDS)
+    reading = _reading(entry, pattern, PLATFORM_FIELDS)
     entry.done()
-    return code, message, fix
+    return reading
 
 
 def _by_toolkit(
