@@ -15,12 +15,14 @@ FRAMEWORKS = ("tensorflow", "torch", "jax")
 LABELS = {"tensorflow": "TensorFlow", "torch": "PyTorch", "jax": "JAX"}
 # Programs a log can show that are not judged as frameworks (their facts only say the CUDA they
 # were built with), and a program a log does not name.
+# The name a log's program goes by when the log does not name it (explain's facts).
+PROGRAM = "program"
 _OTHER_LABELS = {
     "onnxruntime": "ONNX Runtime",
     "ctranslate2": "CTranslate2",
     "paddle": "PaddlePaddle",
     "cupy": "CuPy",
-    "program": "program",
+    PROGRAM: PROGRAM,
 }
 # FrameworkFacts.name of JAX's parts: jaxlib carries the CPU kernels and, before 0.4.26, CUDA
 # (its local version +cuda12.cudnn89); since then the CUDA kernels are a plugin distribution.

@@ -8,7 +8,7 @@ from packaging.version import InvalidVersion, Version
 from envcheck.diagnose.context import Context
 from envcheck.diagnose.framework_builds import FrameworkBuild
 from envcheck.findings import Finding, Severity
-from envcheck.framework_names import framework_of, within
+from envcheck.framework_names import PROGRAM, framework_of, within
 from envcheck.matrix.rules import (
     Status,
     driver_branch_supports_gpu,
@@ -328,7 +328,9 @@ def _architecture_for_build(context: Context, build: FrameworkBuild) -> list[Fin
     for name, capability in context.capabilities:
         if capability is None:
             continue
-        outcome = gpu_runs_build(capability, sass, ptx, mlir, build.label)
+        # (A program the log does not name is "the program" where it is a sentence's subject.)
+        who = "the program" if build.key == PROGRAM else build.label
+        outcome = gpu_runs_build(capability, sass, ptx, mlir, who)
         needs = _newer_gpu_needs(context, build, capability)
         if outcome.status is Status.INCOMPATIBLE:
             findings.append(

@@ -22,7 +22,7 @@ from envcheck.explain.explanation import Explanation
 from envcheck.explain.log_facts import LogFacts
 from envcheck.explain.log_findings import MAX_EVIDENCE
 from envcheck.findings import Finding, ordered
-from envcheck.framework_names import FRAMEWORKS
+from envcheck.framework_names import FRAMEWORKS, PROGRAM
 from envcheck.matrix.model import Matrix
 from envcheck.probe.facts import (
     ANOTHER_VERSION,
@@ -38,7 +38,6 @@ from envcheck.versions import DriverVersion
 
 FROM_LOG = "log"  # found_via of every fact read from a log
 UNKNOWN = "unknown"  # PlatformFacts.os and .arch where the log does not tell them
-PROGRAM = "program"  # FrameworkFacts.name of a program the log ran that it does not name
 
 # The facts each finding's code is about, by key prefix of LogFacts.sources: their lines are
 # the finding's evidence. A code not listed shows the lines of every fact read.
