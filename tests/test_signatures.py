@@ -987,6 +987,36 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         '03:39:49 C++ exception with description "cudaGetLastError() error( '
         "cudaErrorLaunchOutOfResources): too many resources requested for launch",
     ),
+    "jax-cpu-only-on-tpu": (
+        # AI-Hypercomputer/RecML#9
+        "WARNING:2025-04-06 19:31:14,948:jax._src.xla_bridge:971: A Google TPU may be present on "
+        "this machine, but either a TPU-enabled jaxlib or libtpu is not installed. Falling back to "
+        "cpu.",
+    ),
+    "cudnn-torch-library-not-found": (
+        # jcjohnson/neural-style#284
+        "/usr/local/bin/luajit: /usr/local/share/lua/5.1/trepl/init.lua:384: /usr/local/share/lua/"
+        "5.1/trepl/init.lua:384: /usr/local/share/lua/5.1/cudnn/ffi.lua:1598: 'libcudnn (R5) not "
+        "found in library path.",
+    ),
+    "cudnn-torch-bindings-other-release": (
+        # soumith/cudnn.torch#359
+        "These bindings are for CUDNN 5.x (5005 <= cudnn.version > 6000) , while the loaded CuDNN "
+        "is version: 6020  ",
+    ),
+    "theano-cudnn-too-old": (
+        # Theano/Theano#4437
+        "Using gpu device 1: Tesla K20Xm (CNMeM is disabled, cuDNN Version is too old. Update to "
+        "v5, was 3007.)",
+    ),
+    "linker-cannot-find-libcudnn": (
+        # Theano/Theano#4294
+        "/usr/bin/ld: cannot find -lcudnn",
+    ),
+    "linker-library-wrong-format": (
+        # davisking/dlib#885
+        "/usr/local/cuda-8.0/lib64/libcudnn.so: error adding symbols: File in wrong format",
+    ),
     "torch-version-cuda-query": (
         # opendatalab/MinerU#240 (Windows, a CPU-only torch)
         ">>> print(torch.version.cuda) ",
