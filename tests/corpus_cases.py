@@ -68,6 +68,9 @@ CORPUS = Path(__file__).resolve().parent / "corpus"
 # 33 environment problems) was scored at its start (d50e0f2, the commit before the period's
 # first change: 31/44 overall, 23/33, no false error) and at that period's end (5db0261: the
 # same), and then read.
+# The nineteenth (collected blind at the end of that period, 21 logs, 15 environment problems)
+# is sealed: scored at once on the commit it was collected against (10c5941: 11/21 overall,
+# 8/15, no false error) and to be scored again at the end of the next work period.
 HOLDOUTS = tuple(
     Path(__file__).resolve().parent / name
     for name in (
@@ -89,9 +92,10 @@ HOLDOUTS = tuple(
         "corpus-holdout-16",
         "corpus-holdout-17",
         "corpus-holdout-18",
+        "corpus-holdout-19",
     )
 )
-SEALED: tuple[Path, ...] = ()
+SEALED: tuple[Path, ...] = (HOLDOUTS[18],)
 FIELDS = {"log", "url", "where", "framework", "class", "environment", "established", "expect"}
 
 
