@@ -13,10 +13,10 @@ import re
 # Judged in this order: TensorFlow first, as the project began with it and reports keep its place.
 FRAMEWORKS = ("tensorflow", "torch", "jax")
 LABELS = {"tensorflow": "TensorFlow", "torch": "PyTorch", "jax": "JAX"}
-# Programs a log can show that are not judged as frameworks (their facts only say the CUDA they
-# were built with), and a program a log does not name.
 # The name a log's program goes by when the log does not name it (explain's facts).
 PROGRAM = "program"
+# Programs a log can show that are not judged as frameworks (their facts only say the CUDA they
+# were built with), and a program a log does not name.
 _OTHER_LABELS = {
     "onnxruntime": "ONNX Runtime",
     "ctranslate2": "CTranslate2",

@@ -34,7 +34,7 @@ from envcheck.probe.facts import (
     PlatformFacts,
 )
 from envcheck.probe.frameworks import jax_build, normalize_build_info
-from envcheck.versions import DriverVersion
+from envcheck.versions import ComputeCapability, CudaTarget, DriverVersion
 
 FROM_LOG = "log"  # found_via of every fact read from a log
 UNKNOWN = "unknown"  # PlatformFacts.os and .arch where the log does not tell them
@@ -189,9 +189,9 @@ def _targets(capabilities: str) -> list[str]:
     spells TensorFlow's: kernels for each, PTX of the newest at most (ggml's list does not say
     which are real and which virtual; so only a GPU older than all of them is sure to find no
     kernel, and a newer one is JIT-compiled)."""
-    listed = sorted({tuple(int(p) for p in c.split(".")) for c in capabilities.split(",")})
-    newest = listed[-1]
-    return [*(f"sm_{major}{minor}" for major, minor in listed), f"compute_{newest[0]}{newest[1]}"]
+    listed = sorted({ComputeCapability.parse(c) for c in capabilities.split(",")})
+    targets = [*(CudaTarget("sass", c) for c in listed), CudaTarget("ptx", listed[-1])]
+    return [str(target) for target in targets]
 
 
 def _driver(log: LogFacts) -> DriverFacts:

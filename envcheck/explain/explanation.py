@@ -371,9 +371,12 @@ def _by_toolkit(hit: LogHit, facts: LogFacts, matrix: Matrix) -> LogHit | None:
     except InputError:
         return None
     targets = matrix.targetable_capabilities(Version(facts.toolkit))
-    if not targets or min(targets) <= asked <= max(targets):
+    if not targets:
         return None
-    code, message = older if asked < min(targets) else newer
+    oldest, newest = min(targets), max(targets)
+    if oldest <= asked <= newest:
+        return None
+    code, message = older if asked < oldest else newer
     return replace(
         hit,
         code=code,
@@ -381,7 +384,7 @@ def _by_toolkit(hit: LogHit, facts: LogFacts, matrix: Matrix) -> LogHit | None:
         groups={
             **hit.groups,
             LOG_TOOLKIT: facts.toolkit,
-            "targets": f"{min(targets)} to {max(targets)}",
+            "targets": f"{oldest} to {newest}",
         },
     )
 

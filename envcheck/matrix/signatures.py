@@ -193,13 +193,19 @@ def _code(row: Row, key: str, value: str) -> str:
     return code
 
 
+def _group(entry: Row, pattern: re.Pattern[str]) -> str:
+    """The entry's `group`: a named group of the row's pattern (code_when, by_toolkit)."""
+    group = entry.string("group")
+    if group not in pattern.groupindex:
+        raise entry.error("group", f"{group!r} is not a named group of the pattern")
+    return group
+
+
 def _code_when(row: Row, pattern: re.Pattern[str]) -> tuple[tuple[str, re.Pattern[str], str], ...]:
     routes = []
     for index, table in enumerate(row.optional_table_list("code_when"), start=1):
         entry = row.nested(table, f"{row.where} code_when #{index}")
-        group = entry.string("group")
-        if group not in pattern.groupindex:
-            raise entry.error("group", f"{group!r} is not a named group of the pattern")
+        group = _group(entry, pattern)
         regex = _compile(entry, "match", entry.string("match"))
         routes.append((group, regex, _code(entry, "code", entry.string("code"))))
         entry.done()
@@ -334,9 +340,7 @@ def _by_toolkit(
     if not table:
         return ()
     entry = row.nested(table, f"{row.where} by_toolkit")
-    group = entry.string("group")
-    if group not in pattern.groupindex:
-        raise entry.error("group", f"{group!r} is not a named group of the pattern")
+    group = _group(entry, pattern)
     readings = tuple(
         (
             _code(entry, side, entry.string(side)),
