@@ -163,6 +163,12 @@ def test_project_names_compare_as_the_index_compares_them() -> None:
             "'mac' is not",
         ),
         ('first = "0.4.13"', 'first = "zero"', "'zero' is not a version"),
+        ('pythons_from = "3.9"', 'pythons_from = "three"', "'three' is not a version"),
+        (
+            'key = "macos-x86_64"\nplatform = "macOS"\nnever = true',
+            'key = "macos-x86_64"\nplatform = "macOS"\nnever = true\npythons_from = "3.9"',
+            "has no Python",
+        ),
     ],
 )
 def test_bad_span_rows_are_refused(tmp_path: Path, old: str, new: str, error: str) -> None:
@@ -205,6 +211,7 @@ WIN32_BANNER = (
     "Python 3.6.8 |Anaconda, Inc.| (default, Feb 21 2019, 18:30:04) [MSC v.1916 64 bit (AMD64)] "
     "on win32"
 )
+WIN32_BANNER_310 = WIN32_BANNER.replace("3.6.8", "3.10.11")
 ORT_GPU_NONE = (
     "ERROR: Could not find a version that satisfies the requirement onnxruntime_gpu==1.15.1 "
     "(from versions: none)"
@@ -223,6 +230,8 @@ def _one(*lines: str, matrix: Matrix = MATRIX) -> Finding:
     [
         ((WIN32_BANNER, JAXLIB_PIN_NONE), "native Windows", "begin with 0.4.13"),
         ((MAC_PATH, ORT_GPU_NONE), "macOS", "do not exist"),
+        # Unpinned, but Python 3.6: jaxlib's Windows wheels are all for Python 3.9 and later.
+        ((WIN32_BANNER, JAXLIB_NONE), "native Windows", "begin with 0.4.13, for Python 3.9"),
     ],
 )
 def test_an_empty_list_where_the_platform_has_no_wheel_is_the_platform(
@@ -238,16 +247,45 @@ def test_an_empty_list_where_the_platform_has_no_wheel_is_the_platform(
 @pytest.mark.parametrize(
     "lines",
     [
-        (JAXLIB_PIN_NONE,),  # no platform shown: the Python, as pip's empty list most often means
-        (WIN32_BANNER, JAXLIB_PIN_NONE.replace("~=0.1.47", ">=0.4.20")),  # Windows has those
-        # unpinned: it reaches jaxlib's Windows wheels (0.4.13 on, for Python 3.9 and later)
-        (JAXLIB_NONE, WIN32_BANNER),
+        (WIN32_BANNER_310, JAXLIB_PIN_NONE.replace("~=0.1.47", ">=0.4.20")),  # Windows has those
+        # unpinned: it reaches jaxlib's Windows wheels (0.4.13 on), and Python 3.10 has them
+        (JAXLIB_NONE, WIN32_BANNER_310),
         (WIN32_BANNER, ORT_GPU_NONE),  # onnxruntime-gpu has Windows wheels
         (MAC_PATH, JAXLIB_PIN_NONE),  # jaxlib has macOS wheels
     ],
 )
 def test_an_empty_list_elsewhere_is_still_the_python(lines: tuple[str, ...]) -> None:
     assert _one(*lines).code == "python-unsupported"
+
+
+def test_an_empty_list_that_shows_no_platform_gives_the_platforms_lacking_as_warnings() -> None:
+    # No platform and no Python shown: the Python stays the reading, and Windows, where jaxlib
+    # 0.1.x has no wheel, is the other, as a warning that names it.
+    findings = [f for f in _findings(JAXLIB_PIN_NONE) if f.code.endswith("-unsupported")]
+    assert [(f.code, f.severity.value) for f in findings] == [
+        ("python-unsupported", "error"),
+        ("platform-unsupported", "warning"),
+    ]
+    other = findings[1]
+    assert other.message.startswith("If this ran on native Windows: jaxlib's wheels there begin")
+    assert other.fix.startswith("On native Windows, use jaxlib 0.4.13 or later")
+    # onnxruntime-gpu: macOS, where it has no wheel at all.
+    codes = [(f.code, f.message[:26]) for f in _findings(ORT_GPU_NONE)]
+    assert ("platform-unsupported", "If this ran on macOS: onnx") in codes
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        (WIN32_BANNER_310, JAXLIB_PIN_NONE),  # the platform is shown: Windows, as above
+        (MAC_PATH, JAXLIB_PIN_NONE),  # the Python is shown (3.10), and macOS has jaxlib
+        # a requirement that reaches jaxlib's Windows wheels
+        (JAXLIB_PIN_NONE.replace("~=0.1.47", ">=0.4.20"),),
+    ],
+)
+def test_no_platform_warning_where_the_log_narrows_it(lines: tuple[str, ...]) -> None:
+    findings = [f for f in _findings(*lines) if f.code.endswith("-unsupported")]
+    assert len(findings) == 1, [(f.code, f.message) for f in findings]
 
 
 def test_the_empty_list_reading_follows_the_spans(tmp_path: Path) -> None:

@@ -30,7 +30,7 @@ from envcheck.explain.matcher import (
     clean_line,
     prime_literals,
 )
-from envcheck.explain.pip_offers import read_offer
+from envcheck.explain.pip_offers import platform_alternatives, read_offer
 from envcheck.explain.scanner import ChunkScanner
 from envcheck.explain.triggers import (
     Trigger,
@@ -679,8 +679,15 @@ class _Reading:
                 "output of the failing command, e.g. python train.py 2>&1 | envcheck explain -"
             )
         facts = self.collector.facts
-        placed = (_in_place(hit, facts, matrix) for hit in self.hits)
-        offers = (read_offer(hit, matrix, facts.platforms) for hit in placed if hit is not None)
+        placed = [
+            hit for hit in (_in_place(hit, facts, matrix) for hit in self.hits) if hit is not None
+        ]
+        offers = [read_offer(hit, matrix, facts.platforms, facts.python) for hit in placed]
+        offers += [
+            other
+            for hit in placed
+            for other in platform_alternatives(hit, matrix, facts.platforms, facts.python)
+        ]
         hits = [_read_as(hit, facts, matrix) for hit in offers if hit is not None]
         unkept = {
             signature: seen - HITS_KEPT_PER_SIGNATURE

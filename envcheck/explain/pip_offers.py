@@ -18,11 +18,13 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from dataclasses import replace
+from typing import Any
 
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from envcheck.explain.matcher import LogHit
+from envcheck.findings import Severity
 from envcheck.matrix.model import Matrix
 from envcheck.matrix.signatures import LOG_PLATFORM
 from envcheck.matrix.wheel_platforms import WheelSpan, release_of
@@ -105,54 +107,102 @@ def _reached(spec: str) -> Version | None:
         return None
 
 
-def _lacks(span: WheelSpan, upper: Version | None) -> bool:
+def _lacks(span: WheelSpan, upper: Version | None, python: Version | None) -> bool:
     """Whether no release a requirement reaching up to `upper` (None: any) has a wheel in the
-    span: none exists there, or all it may take lie before the span begins. (A requirement
-    that reaches the span's releases finds wheels there, so its empty list is the Python's:
-    jaxlib's Windows wheels, from 0.4.13, are for Python 3.9 and later. A span that ends
-    leaves the older releases, which any requirement may take.)"""
+    span for `python` (None: not known): none exists there, all it may take lie before the span
+    begins, or the span's wheels are all for newer Pythons (jaxlib's Windows wheels, from
+    0.4.13, are for Python 3.9 and later). (A requirement that reaches the span's releases
+    finds wheels there, so its empty list is the Python's. A span that ends leaves the older
+    releases, which any requirement may take.)"""
     if span.never:
+        return True
+    if span.pythons_from is not None and python is not None and python < span.pythons_from:
         return True
     return span.first is not None and upper is not None and release_of(upper) < span.first
 
 
-def _read_empty(hit: LogHit, matrix: Matrix, platforms: Collection[str]) -> LogHit:
-    """A hit of pip's empty list of offered versions, read by the platform the log shows: where
-    the package has no wheel there for any release the requirement reaches (wheel_platforms),
-    the row's if_platform_lacks; else the hit as it is (most often the Python version)."""
-    code, message, fix = hit.signature.if_platform_lacks or ("", "", "")
-    if not code:
-        return hit
+def _python(shown: str | None) -> Version | None:
+    try:
+        return Version(shown) if shown else None
+    except InvalidVersion:
+        return None
+
+
+def _lacking(hit: LogHit, matrix: Matrix, os_name: str, python: Version | None) -> WheelSpan | None:
+    """The first span of the hit's package on `os_name` when every span there lacks what the
+    requirement reaches (_lacks); None where some span has it, or none is recorded."""
     package = canonicalize_name(hit.groups.get("package", ""))
     upper = _reached(hit.groups.get("spec", ""))
+    spans = [s for s in matrix.wheel_platforms if s.package == package and s.os == os_name]
+    return spans[0] if spans and all(_lacks(span, upper, python) for span in spans) else None
+
+
+def _as_reading(
+    hit: LogHit, reading: tuple[str, str, str], span: WheelSpan, shown: str, **changes: Any
+) -> LogHit:
+    """The hit read as `reading` of `span` (`shown`: the platform the log showed, "" none)."""
+    code, message, fix = reading
+    return replace(
+        hit,
+        code=code,
+        signature=replace(
+            hit.signature, code=code, message=message, fix=fix, fix_for=(), **changes
+        ),
+        groups={
+            **hit.groups,
+            "platform": span.platform,
+            "span": span.edge,
+            "advice": span.advice,
+            **({LOG_PLATFORM: shown} if shown else {}),
+        },
+    )
+
+
+def _read_empty(
+    hit: LogHit, matrix: Matrix, platforms: Collection[str], python: Version | None
+) -> LogHit:
+    """A hit of pip's empty list of offered versions, read by the platform the log shows: where
+    the package has no wheel there for any release the requirement reaches, or none for the
+    log's Python (wheel_platforms), the row's if_platform_lacks; else the hit as it is (most
+    often the Python version)."""
+    if not hit.signature.if_platform_lacks:
+        return hit
     for os_name in sorted(set(platforms)):
-        spans = [s for s in matrix.wheel_platforms if s.package == package and s.os == os_name]
-        if spans and all(_lacks(span, upper) for span in spans):
-            span = spans[0]
-            return replace(
-                hit,
-                code=code,
-                signature=replace(hit.signature, code=code, message=message, fix=fix, fix_for=()),
-                groups={
-                    **hit.groups,
-                    "platform": span.platform,
-                    "span": span.edge,
-                    "advice": span.advice,
-                    LOG_PLATFORM: os_name,
-                },
-            )
+        span = _lacking(hit, matrix, os_name, python)
+        if span is not None:
+            return _as_reading(hit, hit.signature.if_platform_lacks, span, os_name)
     return hit
 
 
-def read_offer(hit: LogHit, matrix: Matrix, platforms: Collection[str] = ()) -> LogHit | None:
+def platform_alternatives(
+    hit: LogHit, matrix: Matrix, platforms: Collection[str], python: str | None
+) -> list[LogHit]:
+    """For pip's empty list in a log that shows neither its platform nor its Python: the row's
+    if_platform_unshown reading for each OS where the package has no wheel for what the
+    requirement reaches (jaxlib==0.1.37 on Windows, onnxruntime-gpu on macOS), as a warning
+    beside the row's own reading. The log cannot tell which holds; the person can."""
+    reading = hit.signature.if_platform_unshown
+    if not reading or platforms or python or "offered" in hit.groups:
+        return []
+    alternatives = []
+    for os_name in sorted({span.os for span in matrix.wheel_platforms}):
+        span = _lacking(hit, matrix, os_name, None)
+        if span is not None:
+            alternatives.append(_as_reading(hit, reading, span, "", severity=Severity.WARNING))
+    return alternatives
+
+
+def read_offer(
+    hit: LogHit, matrix: Matrix, platforms: Collection[str] = (), python: str | None = None
+) -> LogHit | None:
     """A hit of a row with an `offered` group, read against where the list starts and ends:
     the row's (Python) reading or its if_platform_span, with the OFFER_FIELDS filled in; None
     where the pin lies inside the list's range. A hit of an empty list is read against the
-    `platforms` the log shows (_read_empty). Other hits are returned as they are."""
+    `platforms` and `python` the log shows (_read_empty). Other hits are returned as they are."""
     groups = hit.groups
     offered = groups.get("offered")
     if offered is None:
-        return _read_empty(hit, matrix, platforms)
+        return _read_empty(hit, matrix, platforms, _python(python))
     try:
         pin = Version(Version(groups.get("version", "")).public)
     except InvalidVersion:

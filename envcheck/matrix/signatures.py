@@ -98,6 +98,10 @@ class Signature:
     # pip's empty list of offered versions then means that platform, not the Python
     # (explain/pip_offers.py). The templates may name PLATFORM_FIELDS.
     if_platform_lacks: tuple[str, str, str] | tuple[()] = ()
+    # (code, message, fix) of the same hit in a log that shows neither its platform nor its
+    # Python, for each OS where the package has no wheel for what the `spec` reaches: a
+    # warning beside the row's own reading (explain/pip_offers.py). PLATFORM_FIELDS as above.
+    if_platform_unshown: tuple[str, str, str] | tuple[()] = ()
     # (group, (code, message) older, (code, message) newer) of a row whose group names a CUDA
     # architecture nvcc was asked for (compute_60, sm_120): where the log shows the toolkit's
     # release, the architectures it can target (cuda_architectures.toml) decide the reading:
@@ -322,12 +326,13 @@ def _if_platform_span(
 PLATFORM_FIELDS = frozenset({"platform", "span", "advice"})
 
 
-def _if_platform_lacks(row: Row, pattern: re.Pattern[str]) -> tuple[str, str, str] | tuple[()]:
-    table = row.optional_table("if_platform_lacks")
+def _if_platform(row: Row, pattern: re.Pattern[str], key: str) -> tuple[str, str, str] | tuple[()]:
+    """An if_platform_lacks or if_platform_unshown reading."""
+    table = row.optional_table(key)
     if not table:
         return ()
-    _needs_groups(row, "if_platform_lacks", pattern, ("package", "spec"))
-    entry = row.nested(table, f"{row.where} if_platform_lacks")
+    _needs_groups(row, key, pattern, ("package", "spec"))
+    entry = row.nested(table, f"{row.where} {key}")
     reading = _reading(entry, pattern, PLATFORM_FIELDS)
     entry.done()
     return reading
@@ -428,7 +433,8 @@ def _signature(row: Row) -> Signature:
         if_python_fits=_if_python_fits(row, pattern),
         if_platform_span=_if_platform_span(row, pattern),
         by_toolkit=_by_toolkit(row, pattern),
-        if_platform_lacks=_if_platform_lacks(row, pattern),
+        if_platform_lacks=_if_platform(row, pattern, "if_platform_lacks"),
+        if_platform_unshown=_if_platform(row, pattern, "if_platform_unshown"),
     )
     if code in signature.replaces:
         raise row.error("replaces", f"names the row's own code {code!r}")

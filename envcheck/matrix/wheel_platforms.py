@@ -41,6 +41,9 @@ class WheelSpan:
     last: Version | None
     advice: str
     sources: tuple[str, ...]
+    # The oldest Python any of the span's wheels is for (None: not recorded): an older Python
+    # has no wheel on this platform in any release (jaxlib on Windows: 3.9).
+    pythons_from: Version | None = None
 
     @property
     def never(self) -> bool:
@@ -53,10 +56,11 @@ class WheelSpan:
 
     @property
     def edge(self) -> str:
-        """Where the span lies, as a clause: 'begin with 0.4.13', 'end with 2.2.2', or 'do not
-        exist'."""
+        """Where the span lies, as a clause: 'begin with 0.4.13' (', for Python 3.9 and
+        later' where recorded), 'end with 2.2.2', or 'do not exist'."""
         if self.first is not None:
-            return f"begin with {self.first}"
+            pythons = f", for Python {self.pythons_from} and later" if self.pythons_from else ""
+            return f"begin with {self.first}{pythons}"
         return f"end with {self.last}" if self.last is not None else "do not exist"
 
     def holds(self, version: Version) -> bool:
@@ -96,6 +100,9 @@ def load_wheel_platforms(directory: Path) -> tuple[WheelSpan, ...]:
         never = row.optional_boolean("never") or False
         if sum((first is not None, last is not None, never)) != 1:
             raise row.error("first", "give first, last or never = true (one of the three)")
+        pythons_from = _version(row, "pythons_from")
+        if pythons_from is not None and never:
+            raise row.error("pythons_from", "a span without wheels has no Python")
         spans.append(
             WheelSpan(
                 package=package,
@@ -105,6 +112,7 @@ def load_wheel_platforms(directory: Path) -> tuple[WheelSpan, ...]:
                 last=last,
                 advice=row.string("advice"),
                 sources=row.sources(),
+                pythons_from=pythons_from,
             )
         )
         row.done()
