@@ -3573,12 +3573,12 @@ ROUTES: list[tuple[str, str, str]] = [
     (
         "Could not load library libcudnn_cnn_infer.so.8. Error: libnvrtc.so: cannot open shared object file: No such file or directory",
         "cudnn-library-load-failed-linux",
-        "library-dependency-missing",
+        "cudnn-sublibrary-missing",
     ),
     (
         "Could not load library libcudnn_cnn_infer.so.8. Error: libnvrtc.so",
         "cudnn-library-load-failed-linux",
-        "library-dependency-missing",
+        "cudnn-sublibrary-missing",
     ),
     (
         "Could not create cudnn handle: CUDNN_STATUS_ARCH_MISMATCH",
