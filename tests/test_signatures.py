@@ -1017,6 +1017,39 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         # davisking/dlib#885
         "/usr/local/cuda-8.0/lib64/libcudnn.so: error adding symbols: File in wrong format",
     ),
+    "optix-library-not-found": (
+        # NVIDIA/OWL#12 (OptiX 9 samples, driver 580)
+        "Optix call (optixInit()) failed with code 7804 (line 157)",
+    ),
+    "r-torch-cuda-library-unable-to-open": (
+        # mlverse/torch#1066 (R torch 0.10.0, Ubuntu 22.04)
+        "! /home/server/R/x86_64-pc-linux-gnu-library/4.1/torch/lib/liblantern.so - "
+        "libcudart.so.11.0: Unable to open shared object file: there is no file or directory "
+        "available",
+    ),
+    "matlab-cuda-driver-not-loaded": (
+        # chenjoya/Vehicle_Detection_Recognition#4 (an AMD card)
+        "    The CUDA driver could not be loaded. The library name used was 'nvcuda.dll'. The "
+        "error was:",
+    ),
+    "ethminer-cuda-out-of-memory": (
+        # ethereum-mining/ethminer#1929
+        "Unexpected error CUDA error in func dev::eth::CUDAMiner::initEpoch_internal at line 130 "
+        "out of memory on CUDA device 07:00.0",
+    ),
+    "julia-dimension-mismatch": (
+        # FluxML/GeometricFlux.jl#264
+        'ERROR: LoadError: DimensionMismatch("array could not be broadcast to match destination")',
+    ),
+    "flux-loss-size-mismatch": (
+        # sdobber/FluxArchitectures.jl#34
+        "\u250c Warning: Size mismatch in loss function! In future this will be an error. In Flux "
+        "<= 0.12 broadcasting accepts this, but may not give sensible results",
+    ),
+    "hashcat-kernel-exec-timeout": (
+        # hashcat/hashcat#4095 (Windows 11)
+        "WARNING! Kernel exec timeout is not disabled.",
+    ),
     "torch-version-cuda-query": (
         # opendatalab/MinerU#240 (Windows, a CPU-only torch)
         ">>> print(torch.version.cuda) ",
