@@ -867,6 +867,8 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "nvml-rm-version-mismatch": (
         # pynvml exception text (nvidia-ml-py, NVML_ERROR_LIB_RM_VERSION_MISMATCH)
         "pynvml.NVMLError_LibRmVersionMismatch: RM has detected an NVML/RM version mismatch.",
+        # tensorpack/tensorpack#1244 (the return code by its name)
+        "> tensorpack.utils.nvml.NvmlException: NVML_ERROR_LIB_RM_VERSION_MISMATCH",
     ),
     "nvidia-smi-no-driver": (
         # nvidia-smi without a loaded driver (public logs)
@@ -1049,6 +1051,14 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "hashcat-kernel-exec-timeout": (
         # hashcat/hashcat#4095 (Windows 11)
         "WARNING! Kernel exec timeout is not disabled.",
+    ),
+    "chainer-type-check-dtype": (
+        # yusuketomoto/chainer-char-rnn#2
+        "chainer.utils.type_check.InvalidType: Expect: in_types[0].dtype == <type 'numpy.int32'>",
+    ),
+    "cntk-gpu-device-id-minus-one": (
+        # zakki/Ray#142
+        "  what():  Specified GPU device id (4294967295) is invalid.",
     ),
     "torch-version-cuda-query": (
         # opendatalab/MinerU#240 (Windows, a CPU-only torch)
@@ -2909,6 +2919,8 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "cuda-invalid-device-function-bare": (
         "libSGM/src/check_consistency.cu : 52 invalid device function",
         "Error: invalid device function 8",
+        # smallcorgi/Faster-RCNN_TF#15 (the roi_pooling op's check macro)
+        "cudaCheckError() failed : invalid device function",
     ),
     # UCI-CARL/CARLsim6#15 (issue description); lumark/PWP3D#4 (issue description, the program's output)
     "cuda-invalid-device-symbol": (
