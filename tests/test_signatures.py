@@ -1060,6 +1060,22 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         # zakki/Ray#142
         "  what():  Specified GPU device id (4294967295) is invalid.",
     ),
+    "triton-shared-memory-beyond-any-gpu": (
+        # state-spaces/mamba#387 (a head dimension of 512)
+        "triton.runtime.autotuner.OutOfResources: out of resource: shared memory, Required: "
+        "663808, Hardware limit: 101376. Reducing block sizes or `num_stages` may help.",
+    ),
+    "vllm-prompt-longer-than-max-model-len": (
+        # google/tunix#222
+        "ValueError: The decoder prompt (length 44) is longer than the maximum model length of 16. "
+        "Make sure that `max_model_len` is no smaller than the number of text tokens.",
+    ),
+    "bitsandbytes-no-binary-for-torch-cuda": (
+        # lllyasviel/stable-diffusion-webui-forge#2712 (RTX 50-series, CUDA 12.8 torch)
+        "WARNING:bitsandbytes.cextension:Could not find the bitsandbytes CUDA binary at "
+        "WindowsPath('G:/Data/Packages/stable-diffusion-webui-forge/venv/lib/site-packages/"
+        "bitsandbytes/libbitsandbytes_cuda128.dll')",
+    ),
     "torch-version-cuda-query": (
         # opendatalab/MinerU#240 (Windows, a CPU-only torch)
         ">>> print(torch.version.cuda) ",
@@ -1574,6 +1590,10 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "paddle-gpu-arch-not-in-build": (
         " The GPU architecture in your current machine is Pascal, which is not compatible with Paddle installation with arch: 70 75 80 86 , it is recommended to install the corresponding wheel package according to the installation information on the official Paddle website.",
         "W0909 09:52:47.539053   455 gpu_resources.cc:96] The GPU architecture in your current machine is Pascal, which is not compatible with Paddle installation with arch: 61 70 75 80 86 , it is recommended to install the corresponding wheel package according to the installation information on the official Paddle website.",
+        # PaddlePaddle/Paddle#75016 (Paddle 3.x, an RTX 5070 Ti)
+        "E0901 21:40:14.737040 47228 gpu_resources.cc:98] Mismatched GPU Architecture: The "
+        "installed PaddlePaddle package was compiled for 61 75 80 86 ,but your current GPU is 120 "
+        "Solution: Install the correct wheel package built for your GPU",
     ),
     # PaddlePaddle/PARL#929 (issue description), PaddlePaddle/Paddle#50873 (issue description)
     "paddle-cpu-build-gpu-requested": (
