@@ -136,9 +136,6 @@ KNOWN_FALSE_ERRORS = {
     # "Torch not compiled with CUDA enabled" under a README's .to('cuda') on a MacBook: the log
     # shows no Mac, and on Linux or Windows the same lines are a CPU-only torch installed.
     "train-c/pytorch-mtet-macbook-m1-example-to-cuda-not-compiled",
-    # One line, "RuntimeError: No CUDA GPUs are available": the script hid the machine's only GPU
-    # (CUDA_VISIBLE_DEVICES='1' in train.py, the thread), as a machine without one reads.
-    "train-k/pytorch-comosvc-cuda-visible-devices-1-no-cuda-gpus",
     # One line, "CUBLAS_STATUS_NOT_INITIALIZED when calling cublasCreate(handle)": token ids past
     # the embedding (the thread); the line is most often GPU memory already taken.
     "train-k/pytorch-skywork-cublas-not-initialized-base-model-special-tokens",
@@ -165,9 +162,6 @@ KNOWN_FALSE_ERRORS = {
     # in KV cache": labelled a usage matter (set max_model_len) by its thread, while two other
     # threads of the line label it GPU memory too small for the context, as the row reads it.
     "train-za/other-vllm-llama31-8b-2x-rtx3090-max-seq-len-larger-than-kv-cache",
-    # "No CUDA GPUs are available" after torch saw no GPU: the project's script exported
-    # CUDA_VISIBLE_DEVICES=2 on a one-GPU machine (the thread), as a machine without one reads.
-    "train-zd/pytorch-time-series-library-cuda-visible-devices-2-one-gpu",
     # xmrig-nvidia's runtime-compiled CryptonightR kernel used intrinsics an sm_30 GPU lacks, a
     # bug the maintainer fixed in the miner (the thread); its "device kernel image is invalid"
     # is what a GPU a build has no kernels for gives.
