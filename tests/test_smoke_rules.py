@@ -402,3 +402,24 @@ def test_jax_cuda_plugin_failing_without_a_driver_is_its_consequence() -> None:
     )
     assert findings(ran_on_cpu(stderr), driver_missing=True) == []
     assert "framework-conflict" in {f.code for f in findings(ran_on_cpu(stderr))}
+
+
+def test_a_failed_steps_own_error_is_read_like_a_log_line() -> None:
+    # PyTorch 2.14.1 with its nvidia-cudnn-cu13 wheel uninstalled (a real install): the harness
+    # caught the ImportError, and stderr held nothing that names it.
+    events = [
+        {"step": "import", "status": "started"},
+        {"step": "import", "status": "failed", "seconds": 0.4, "device": None,
+         "detail": "ImportError: libcudnn.so.9: cannot open shared object file: No such file "
+                   "or directory"},
+        *({"step": name, "status": "skipped", "seconds": None, "device": None,
+           "detail": "the import failed"} for name in STEPS if name != "import"),
+    ]  # fmt: skip
+    result = recorded(events, "")
+    assert result.status == "failed"
+    found = findings(result)
+    missing = one(found, "cudnn-missing")
+    assert missing.severity is Severity.ERROR
+    assert "libcudnn.so.9" in missing.message
+    # The cause is named, so the generic "the step failed" finding is not added.
+    assert "smoke-test-failed" not in {f.code for f in found}
