@@ -407,7 +407,7 @@ def test_jax_cuda_plugin_failing_without_a_driver_is_its_consequence() -> None:
 def test_a_failed_steps_own_error_is_read_like_a_log_line() -> None:
     # PyTorch 2.14.1 with its nvidia-cudnn-cu13 wheel uninstalled (a real install): the harness
     # caught the ImportError, and stderr held nothing that names it.
-    events = [
+    events: list[dict[str, Any]] = [
         {"step": "import", "status": "started"},
         {"step": "import", "status": "failed", "seconds": 0.4, "device": None,
          "detail": "ImportError: libcudnn.so.9: cannot open shared object file: No such file "
