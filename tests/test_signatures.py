@@ -1076,6 +1076,32 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "WindowsPath('G:/Data/Packages/stable-diffusion-webui-forge/venv/lib/site-packages/"
         "bitsandbytes/libbitsandbytes_cuda128.dll')",
     ),
+    "dlib-cudamalloc-out-of-memory": (
+        # ageitgey/face_recognition#549 (a GTX 1060, large images)
+        "RuntimeError: Error while calling cudaMalloc(&data, n) in file "
+        "C:\\Users\\Gavan\\dlib-master\\dlib\\cuda\\cuda_data_ptr.cpp:28. code: 2, reason: out of "
+        "memory",
+    ),
+    "tf-allocation-exceeds-system-memory-notice": (
+        # PINTO0309/Tensorflow-bin#13 (ARMv7)
+        "<br>Allocation of 4000000 exceeds 10% of system memory",
+    ),
+    "tf-label-outside-range": (
+        # vrenkens/nabu#9
+        "InvalidArgumentError (see above for traceback): Received a label value of 48 which is "
+        "outside the valid range of [0, 40).  Label values: 1 23 24 47 11 39 5 1 1 39 19 31 47",
+    ),
+    "opencv-dnn-input-channels": (
+        # by256/imagedataextractor#13 (an RGBA image)
+        "error: OpenCV(4.5.5) /io/opencv/modules/dnn/src/layers/convolution_layer.cpp:404: error: "
+        "(-2:Unspecified error) Number of input channels should be multiple of 3 but got 4 in "
+        "function 'getMemoryShapes'",
+    ),
+    "tf1-feed-shape-mismatch": (
+        # zhangyhuaee/KinD#16 (an RGBA image)
+        "ValueError: Cannot feed value of shape (1, 338, 500, 4) for Tensor 'input_decom:0', which "
+        "has shape '(?, ?, ?, 3)'",
+    ),
     "torch-version-cuda-query": (
         # opendatalab/MinerU#240 (Windows, a CPU-only torch)
         ">>> print(torch.version.cuda) ",
