@@ -48,7 +48,7 @@ def smoke_findings(
     # where a log shows one place or another, Signature.only_on, do not apply to it.)
     lines = result.stderr.splitlines()
     hits = [h for h in match_lines(lines, signatures) if not h.signature.only_on]
-    if not any(h.root_cause and h.signature.severity is Severity.ERROR for h in hits):
+    if not any(h.root_cause and h.severity is Severity.ERROR for h in hits):
         # A failed step's own error (the exception the harness caught: PyTorch's "ImportError:
         # libcudnn.so.9: cannot open shared object file") is a log line too, where stderr
         # names no cause: it held nothing of it.

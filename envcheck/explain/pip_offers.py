@@ -28,6 +28,7 @@ from envcheck.findings import Severity
 from envcheck.matrix.model import Matrix
 from envcheck.matrix.signatures import LOG_PLATFORM
 from envcheck.matrix.wheel_platforms import WheelSpan, release_of
+from envcheck.versions import PythonVersion
 
 # One entry of pip's list: a version, with a local label (+cu118) that the list may carry.
 _ENTRY = re.compile(r"[^\s,]+")
@@ -107,7 +108,7 @@ def _reached(spec: str) -> Version | None:
         return None
 
 
-def _lacks(span: WheelSpan, upper: Version | None, python: Version | None) -> bool:
+def _lacks(span: WheelSpan, upper: Version | None, python: PythonVersion | None) -> bool:
     """Whether no release a requirement reaching up to `upper` (None: any) has a wheel in the
     span for `python` (None: not known): none exists there, all it may take lie before the span
     begins, or the span's wheels are all for newer Pythons (jaxlib's Windows wheels, from
@@ -121,14 +122,9 @@ def _lacks(span: WheelSpan, upper: Version | None, python: Version | None) -> bo
     return span.first is not None and upper is not None and release_of(upper) < span.first
 
 
-def _python(shown: str | None) -> Version | None:
-    try:
-        return Version(shown) if shown else None
-    except InvalidVersion:
-        return None
-
-
-def _lacking(hit: LogHit, matrix: Matrix, os_name: str, python: Version | None) -> WheelSpan | None:
+def _lacking(
+    hit: LogHit, matrix: Matrix, os_name: str, python: PythonVersion | None
+) -> WheelSpan | None:
     """The first span of the hit's package on `os_name` when every span there lacks what the
     requirement reaches (_lacks); None where some span has it, or none is recorded."""
     package = canonicalize_name(hit.groups.get("package", ""))
@@ -159,7 +155,7 @@ def _as_reading(
 
 
 def _read_empty(
-    hit: LogHit, matrix: Matrix, platforms: Collection[str], python: Version | None
+    hit: LogHit, matrix: Matrix, platforms: Collection[str], python: PythonVersion | None
 ) -> LogHit:
     """A hit of pip's empty list of offered versions, read by the platform the log shows: where
     the package has no wheel there for any release the requirement reaches, or none for the
@@ -202,7 +198,8 @@ def read_offer(
     groups = hit.groups
     offered = groups.get("offered")
     if offered is None:
-        return _read_empty(hit, matrix, platforms, _python(python))
+        # (The log's Python is read by log_facts as X.Y, so it parses.)
+        return _read_empty(hit, matrix, platforms, PythonVersion.parse(python) if python else None)
     try:
         pin = Version(Version(groups.get("version", "")).public)
     except InvalidVersion:

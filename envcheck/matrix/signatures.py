@@ -296,7 +296,8 @@ def _needs_groups(row: Row, key: str, pattern: re.Pattern[str], names: tuple[str
 
 
 def _reading(entry: Row, pattern: re.Pattern[str], fields: frozenset[str]) -> tuple[str, str, str]:
-    """The code, message and fix of a nested reading (if_platform_span, if_platform_lacks)."""
+    """The code, message and fix of a nested reading (if_platform_span, if_platform_lacks,
+    if_platform_unshown)."""
     code = _code(entry, "code", entry.string("code"))
     return (
         code,

@@ -13,10 +13,12 @@ from pathlib import Path
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
+from envcheck.errors import InputError
 from envcheck.matrix import rows as matrix_rows
 from envcheck.matrix.records import PLATFORMS
 from envcheck.matrix.rows import Row
 from envcheck.record import record
+from envcheck.versions import PythonVersion
 
 FILE = "wheel_platforms.toml"
 # Platforms as the spans name them: tensorflow.toml's, and Linux by its C library where a
@@ -43,7 +45,7 @@ class WheelSpan:
     sources: tuple[str, ...]
     # The oldest Python any of the span's wheels is for (None: not recorded): an older Python
     # has no wheel on this platform in any release (jaxlib on Windows: 3.9).
-    pythons_from: Version | None = None
+    pythons_from: PythonVersion | None = None
 
     @property
     def never(self) -> bool:
@@ -83,6 +85,16 @@ def _version(row: Row, key: str) -> Version | None:
         raise row.error(key, f"{text!r} is not a version") from exc
 
 
+def _python(row: Row, key: str) -> PythonVersion | None:
+    text = row.optional_string(key)
+    if text is None:
+        return None
+    try:
+        return PythonVersion.parse(text)
+    except InputError as exc:
+        raise row.error(key, f"{text!r} is not a version") from exc
+
+
 def load_wheel_platforms(directory: Path) -> tuple[WheelSpan, ...]:
     data = matrix_rows.read_toml(directory, FILE)
     matrix_rows.check_top_level(data, FILE, {"span"})
@@ -100,7 +112,7 @@ def load_wheel_platforms(directory: Path) -> tuple[WheelSpan, ...]:
         never = row.optional_boolean("never") or False
         if sum((first is not None, last is not None, never)) != 1:
             raise row.error("first", "give first, last or never = true (one of the three)")
-        pythons_from = _version(row, "pythons_from")
+        pythons_from = _python(row, "pythons_from")
         if pythons_from is not None and never:
             raise row.error("pythons_from", "a span without wheels has no Python")
         spans.append(
