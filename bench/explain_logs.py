@@ -7,7 +7,9 @@ whose lines differ in their words too (every line judged afresh; smaller, --word
 is read line by line). For each log the bare loop and explain take turns run by run
 (bench/timing.py), so a slow spell of the machine slows them alike; with --before CHECKOUT the
 explain of that checkout (the code before a change, say, in a git worktree) takes its turns in
-the same run (--before-runs times: it may take minutes a log). Peak memory is measured in runs
+the same run (--before-runs times: it may take minutes a log). A third loop, one regex search
+per line (ONE_SEARCH_LOOP), takes its turns too: explain's ratio to it ("/search") says how far
+explain is from the least a line-by-line judge in Python can cost. Peak memory is measured in runs
 of its own (/usr/bin/time -v). The targets: within 4x of the bare loop on the training log, the
 TensorFlow INFO log and the repeated INFO lines, within 10x on the logs of distinct lines.
 Run: python bench/explain_logs.py [--runs 5] [--mb 100] [--words-mb 5] [--before PATH]
@@ -35,6 +37,14 @@ from bench.timing import byte_compile, load, time_interleaved  # noqa: E402
 
 # What the issue measures explain against: a Python loop that reads every line and does nothing.
 BARE_LOOP = "import sys\nfor line in open(sys.argv[1], 'rb'):\n    pass\n"
+# The least any reader that judges lines one at a time in Python does: one search of one
+# literal per line. On a log whose every line must be judged, this loop alone is tens of times
+# the bare loop (~0.7 us a line against ~0.07), so explain's ratio to it says how far explain is
+# from what a line-by-line judge can reach, beside the issue's ratio to the bare loop.
+ONE_SEARCH_LOOP = (
+    "import re, sys\nsearch = re.compile(rb'error').search\n"
+    "for line in open(sys.argv[1], 'rb'):\n    search(line)\n"
+)
 
 # (row name, bench/logs.py kind, target: at most this many times the bare loop)
 LOGS = (
@@ -58,6 +68,7 @@ class Result:
     size: int  # bytes
     lines: int
     bare: float | None
+    one_search: float | None
     explain: float | None
     before: float | None
     peak_mb: float | None
@@ -66,6 +77,12 @@ class Result:
 
     def ratio(self, seconds: float | None) -> float | None:
         return None if seconds is None or not self.bare else seconds / self.bare
+
+    def to_one_search(self) -> float | None:
+        """explain's time over the one-search loop's (ONE_SEARCH_LOOP)."""
+        if self.explain is None or not self.one_search:
+            return None
+        return self.explain / self.one_search
 
 
 _MAX_RSS = re.compile(r"Maximum resident set size \(kbytes\): (\d+)")
@@ -121,6 +138,7 @@ def measure(
             explain = [sys.executable, "-m", "envcheck", "explain", str(path)]
             rows: list[tuple[str, list[str], dict[str, str] | None]] = [
                 ("bare", [sys.executable, "-c", BARE_LOOP, str(path)], None),
+                ("one search", [sys.executable, "-c", ONE_SEARCH_LOOP, str(path)], None),
                 ("explain", explain, None),
             ]
             if before is not None:
@@ -141,6 +159,7 @@ def measure(
                     path.stat().st_size,
                     lines,
                     times["bare"],
+                    times["one search"],
                     times["explain"],
                     times.get("before"),
                     peak_mb(explain, ROOT, limit),
@@ -164,15 +183,19 @@ def _times(value: float | None) -> str:
 
 def report(results: list[Result], before: bool) -> list[str]:
     """The table and the targets, as printed."""
-    head = f"{'log':34} {'MB':>5} {'lines':>9} {'bare s':>7} {'explain s':>9} {'ratio':>6}"
+    head = (
+        f"{'log':34} {'MB':>5} {'lines':>9} {'bare s':>7} {'search s':>8} {'explain s':>9} "
+        f"{'ratio':>6} {'/search':>7}"
+    )
     if before:
         head += f" {'before s':>9} {'ratio':>6}"
     out = [head + f" {'peak MB':>8}" + (f" {'before':>7}" if before else "")]
     for result in results:
         line = (
             f"{result.name + engine():34} {result.size / MB:5.0f} {result.lines:9,} "
-            f"{_seconds(result.bare):>7} {_seconds(result.explain):>9} "
-            f"{_times(result.ratio(result.explain)):>6}"
+            f"{_seconds(result.bare):>7} {_seconds(result.one_search):>8} "
+            f"{_seconds(result.explain):>9} {_times(result.ratio(result.explain)):>6} "
+            f"{_times(result.to_one_search()):>7}"
         )
         if before:
             line += f" {_seconds(result.before):>9} {_times(result.ratio(result.before)):>6}"

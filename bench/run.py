@@ -152,6 +152,7 @@ def main() -> None:
         label = f" ({log.name}, {log.size / MB:.0f} MB, {log.lines:,} lines)"
         results.append((f"envcheck explain{label}{engine()}", log.explain, log.peak_mb))
         results.append((f"bare line loop{label}", log.bare, None))
+        results.append((f"one-search line loop{label}", log.one_search, None))
     if args.only is None:
         results.extend(_fetch_vs_pip(args.runs))
     print(f"load after: {load()}")
