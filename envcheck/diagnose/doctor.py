@@ -16,6 +16,7 @@ from envcheck.diagnose.checks import DRIVER_CODES, without_artefacts
 from envcheck.diagnose.context import Context, Target
 from envcheck.diagnose.coresidency_rules import one_finding_per_overwrite
 from envcheck.diagnose.rule_set import rule_findings
+from envcheck.diagnose.wheel_fixes import with_wheel_fixes
 from envcheck.errors import EnvcheckError, InputError
 from envcheck.findings import Finding, Severity, ordered
 from envcheck.framework_names import label, subject, within
@@ -361,7 +362,9 @@ def diagnose(
                 f"({_recommend_hint(context)} shows what to install there).",
             )
         )
-    findings = one_finding_per_overwrite([*findings, *extra_findings], facts)
+    # A library a framework's smoke test could not load: the fix installs what it pins.
+    extra = with_wheel_fixes(extra_findings, context)
+    findings = one_finding_per_overwrite([*findings, *extra], facts)
     for error in facts.errors:
         findings.append(
             Finding("probe-incomplete", Severity.WARNING, f"Part of the probe failed: {error}.")

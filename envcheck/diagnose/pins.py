@@ -8,7 +8,7 @@ installed or loaded: markers and requirements cost, and the co-residency rules a
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from packaging.markers import InvalidMarker, Marker, UndefinedComparison, UndefinedEnvironmentName
 from packaging.requirements import InvalidRequirement, Requirement
@@ -145,3 +145,37 @@ def pins(facts: Facts) -> dict[str, list[Pin]]:
                     found.setdefault(inner_name, []).append(Pin(framework, inner, through))
     # One pin said twice (cuda-toolkit's cublas and cusolver extras both name nvidia-cublas).
     return {name: list({p.text(): p for p in wanted}.values()) for name, wanted in found.items()}
+
+
+def pin_on(facts: Facts, framework: FrameworkFacts, wanted: Callable[[str], bool]) -> Pin | None:
+    """`framework`'s requirement (its markers holding here) on a distribution `wanted` says yes
+    to (a canonical name), installed or not: its own, or one through an installed distribution
+    in between (torch 2.14's nvidia-cublas comes through cuda-toolkit[cublas]==13.0.3). What a
+    framework pins is what to install when a library it loads is gone, whichever is there."""
+    environment = marker_environment(facts)
+    installed = installed_distributions(facts)
+    for text in framework.requires:
+        requirement = _requirement(text)
+        if requirement is None or not _holds(
+            requirement.marker, environment, ["", *_EXTRA.findall(text)]
+        ):
+            continue
+        name = str(canonicalize_name(requirement.name))
+        if wanted(name):
+            return Pin(framework, requirement)
+        for inner_text in installed[name].requires if name in installed else ():
+            inner = _requirement(inner_text)
+            if (
+                inner is not None
+                and wanted(str(canonicalize_name(inner.name)))
+                and _holds(inner.marker, environment, ["", *sorted(requirement.extras)])
+            ):
+                return Pin(framework, inner, requirement_text(requirement))
+    return None
+
+
+def _requirement(text: str) -> Requirement | None:
+    try:
+        return Requirement(text)
+    except InvalidRequirement:
+        return None

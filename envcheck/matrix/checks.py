@@ -61,6 +61,7 @@ def check_files(directory: Path) -> list[Problem]:
     from envcheck.matrix import load  # noqa: PLC0415
     from envcheck.matrix.error_codes import load_error_codes  # noqa: PLC0415
     from envcheck.matrix.signatures import load_signature_files  # noqa: PLC0415
+    from envcheck.matrix.wheel_libraries import load_wheel_libraries  # noqa: PLC0415
     from envcheck.matrix.wheel_platforms import load_wheel_platforms  # noqa: PLC0415
 
     readers: tuple[Callable[[Path], object], ...] = (
@@ -77,6 +78,7 @@ def check_files(directory: Path) -> list[Problem]:
         load.load_pytorch,
         load.load_jax,
         load_wheel_platforms,
+        load_wheel_libraries,
     )
     problems: list[Problem] = []
     for reader in readers:

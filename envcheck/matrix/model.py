@@ -40,6 +40,7 @@ from envcheck.versions import ComputeCapability, DriverVersion, major_minor, ref
 if TYPE_CHECKING:  # explain's tables: loaded by the properties that read them (not the doctor)
     from envcheck.matrix.error_codes import ErrorCodes
     from envcheck.matrix.signatures import LogFramework, Signature, SignatureFiles
+    from envcheck.matrix.wheel_libraries import WheelLibraries
     from envcheck.matrix.wheel_platforms import WheelSpan
 
 
@@ -92,6 +93,15 @@ class Matrix:
         from envcheck.matrix.wheel_platforms import load_wheel_platforms  # noqa: PLC0415
 
         return load_wheel_platforms(self.directory)
+
+    @functools.cached_property
+    def wheel_libraries(self) -> tuple[WheelLibraries, ...]:
+        """wheel_libraries.toml (the nvidia-* distribution that ships each CUDA library), read
+        when first asked for: only the doctor's fixes for a library a framework could not load
+        need it."""
+        from envcheck.matrix.wheel_libraries import load_wheel_libraries  # noqa: PLC0415
+
+        return load_wheel_libraries(self.directory)
 
     @functools.cached_property
     def error_codes(self) -> ErrorCodes:
