@@ -167,3 +167,28 @@ def test_a_library_no_pinned_wheel_ships_keeps_its_fix(matrix: Matrix, torch_fac
     )
     unnamed = replace(theirs, data={})
     assert with_wheel_fixes([other, theirs, unnamed], context) == [other, theirs, unnamed]
+
+
+def test_jax_without_its_cudnn_wheel_is_told_to_install_its_plugins_pin(
+    matrix: Matrix, tmp_path: Path
+) -> None:
+    # JAX 0.10.2's plugin says "Unable to load cuDNN" and names no file; its pin is the CUDA
+    # plugin's (jax-cuda12-plugin[with-cuda]), not jax's. Real records of a TensorFlow 2.21.0 +
+    # jax[cuda12] install, the cuDNN wheel uninstalled.
+    facts = snapshot_facts("tf-2.21.0-and-cuda-jax-0.10.2-cuda12-records.json", tmp_path)
+    facts = replace(facts, wheels=tuple(w for w in facts.wheels if w.name != "nvidia-cudnn-cu12"))
+    events: list[dict[str, Any]] = [
+        {"step": name, "status": "ok", "seconds": 0.1, "device": "cpu:0", "detail": ""}
+        for name in TORCH_STEPS
+    ]
+    stdout = "\n".join(json.dumps(event) for event in events) + "\n"
+    stderr = "RuntimeError: Unable to load cuDNN. Is it installed?\n"
+    ending = ChildEnding(0, False, 2.0, stderr, windows=False)
+    result = result_from_output(TORCH_STEPS, stdout, ending, 120, framework="jax")
+    found = only(smoke_findings(result, matrix.signatures, ()), "cudnn-missing")
+    fixed = with_wheel_fixes([found], Context(facts, matrix, None))[0]
+    assert fixed.fix == (
+        "JAX 0.10.2 loads cuDNN from nvidia-cudnn-cu12, pinned in its metadata: "
+        'python -m pip install "nvidia-cudnn-cu12<10.0,>=9.8"'
+    )
+    assert fixed.evidence[-2].startswith("jax-cuda12-plugin 0.10.2 requires nvidia-cudnn-cu12")

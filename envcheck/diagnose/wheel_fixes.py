@@ -41,15 +41,15 @@ def with_wheel_fixes(findings: Sequence[Finding], context: Context) -> list[Find
 
 def _with_wheel_fix(finding: Finding, context: Context) -> Finding:
     key = finding.data.get("framework") if finding.code in LIBRARY_CODES else None
-    framework = next(
-        (f for f in context.facts.frameworks if key and framework_of(f.name) == key), None
+    # (JAX is several distributions: its CUDA plugin is the one that pins the nvidia-* wheels.)
+    parts = [f for f in context.facts.frameworks if key and framework_of(f.name) == key]
+    found = next(
+        (found for part in parts if (found := _pinned_library(finding, context, part))), None
     )
-    if framework is None or not isinstance(key, str):
-        return finding
-    found = _pinned_library(finding, context, framework)
-    if found is None:
+    if found is None or not isinstance(key, str):
         return finding
     file_name, pin = found
+    framework = pin.framework
     name = str(pin.requirement.name)
     installed = installed_distributions(context.facts).get(str(canonicalize_name(name)))
     pinned = requirement_text(pin.requirement)
@@ -79,16 +79,21 @@ def _pinned_library(
     finding: Finding, context: Context, framework: FrameworkFacts
 ) -> tuple[str, Pin] | None:
     """The first library file the finding names that a distribution `framework` pins ships,
-    with that pin."""
+    with that pin; cuDNN's main library for a cuDNN finding that names no file (JAX's "Unable
+    to load cuDNN")."""
     wheels: Sequence[WheelLibraries] = context.matrix.wheel_libraries
-    for line in (finding.message, *finding.evidence):
-        for file_name in _LIBRARY_FILE.findall(line):
-            family = shipping(wheels, file_name)
-            if family is None:
-                continue
-            pin = pin_on(context.facts, framework, family.names)
-            if pin is not None:
-                return file_name, pin
+    lines = (finding.message, *finding.evidence)
+    # (file name to look up, as the fix names it)
+    named = [(name, name) for line in lines for name in _LIBRARY_FILE.findall(line)]
+    if not named and finding.code == "cudnn-missing":
+        named = [("libcudnn.so", "cuDNN")]
+    for file_name, shown in named:
+        family = shipping(wheels, file_name)
+        if family is None:
+            continue
+        pin = pin_on(context.facts, framework, family.names)
+        if pin is not None:
+            return shown, pin
     return None
 
 
