@@ -26,6 +26,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "atomic_file",
         "bounded_input",
         "framework_names",
+        "distribution_names",
         "urls",
     ),
     ("matrix", "index"),

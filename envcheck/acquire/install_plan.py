@@ -18,10 +18,10 @@ from pathlib import Path
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import SpecifierSet
-from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from envcheck.acquire.install_errors import NoPlanError
+from envcheck.distribution_names import canonical_name
 from envcheck.errors import EnvcheckError, InputError
 from envcheck.matrix.gpu_names import GpuIndex
 from envcheck.matrix.model import Matrix
@@ -102,7 +102,7 @@ def target_from_child(path: str, data: Mapping[str, object]) -> TargetInterprete
         distributions = {}
         for item in raw:
             if isinstance(item, list) and len(item) == 2 and all(isinstance(v, str) for v in item):
-                distributions.setdefault(canonicalize_name(item[0]), item[1])
+                distributions.setdefault(canonical_name(item[0]), item[1])
     prefix = str(data.get("prefix", ""))
     return TargetInterpreter(
         path=path,
@@ -230,7 +230,7 @@ def _package(requirement: str, via: str, distributions: Mapping[str, str] | None
         parsed = Requirement(requirement)
     except InvalidRequirement as exc:  # the matrix loader validates these; a bug if it happens
         raise EnvcheckError(f"matrix requirement {requirement!r} does not parse: {exc}") from exc
-    name = canonicalize_name(parsed.name)
+    name = canonical_name(parsed.name)
     installed = distributions.get(name) if distributions is not None else None
     specifier = str(parsed.specifier)
     return PlannedPackage(

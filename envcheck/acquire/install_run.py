@@ -26,12 +26,12 @@ from pathlib import Path
 from typing import Any
 
 from packaging.specifiers import SpecifierSet
-from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from envcheck.acquire.install_errors import InstallerError
 from envcheck.acquire.install_plan import Action, InstallPlan
 from envcheck.diagnose.run import run_doctor
+from envcheck.distribution_names import canonical_name
 from envcheck.errors import EnvcheckError, InputError, Interrupted
 from envcheck.index.config import check_index_url
 from envcheck.matrix.model import Matrix
@@ -209,7 +209,7 @@ def parse_pip_report(data: Any) -> tuple[ResolvedPackage, ...]:
         name, version = metadata.get("name"), metadata.get("version")
         if isinstance(name, str) and isinstance(version, str):
             requested = item.get("requested") is True
-            packages.append(ResolvedPackage(canonicalize_name(name), version, requested))
+            packages.append(ResolvedPackage(canonical_name(name), version, requested))
     return tuple(sorted(packages, key=lambda p: p.name))
 
 
@@ -219,9 +219,7 @@ def parse_uv_dry_run(text: str) -> tuple[ResolvedPackage, ...]:
     for line in text.splitlines():
         match = _UV_LINE.match(line)
         if match is not None and match.group(1) == "+":
-            packages.append(
-                ResolvedPackage(canonicalize_name(match.group(2)), match.group(3), False)
-            )
+            packages.append(ResolvedPackage(canonical_name(match.group(2)), match.group(3), False))
     return tuple(sorted(packages, key=lambda p: p.name))
 
 
@@ -335,11 +333,11 @@ def parse_freeze(text: str) -> dict[str, str]:
         if line.startswith(("-e ", "--editable")):
             # '-e git+https://...#egg=name', or '-e /path' (no name: the line is the key)
             egg = re.search(r"#egg=([A-Za-z0-9][A-Za-z0-9._-]*)", line)
-            lines[canonicalize_name(egg.group(1)) if egg else line] = line
+            lines[canonical_name(egg.group(1)) if egg else line] = line
             continue
         match = re.match(r"([A-Za-z0-9][A-Za-z0-9._-]*)", line)
         if match is not None:
-            lines[canonicalize_name(match.group(1))] = line
+            lines[canonical_name(match.group(1))] = line
     return lines
 
 

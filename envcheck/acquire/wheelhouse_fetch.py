@@ -39,7 +39,7 @@ from pathlib import Path
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.tags import platform_tags
-from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
+from packaging.utils import InvalidWheelFilename, parse_wheel_filename
 from packaging.version import Version
 
 from envcheck.acquire.install_errors import NoPlanError
@@ -54,6 +54,7 @@ from envcheck.acquire.manifest import (
     write_manifest,
 )
 from envcheck.acquire.wheelhouse_lock import WheelhouseLock
+from envcheck.distribution_names import canonical_name
 from envcheck.errors import InputError
 from envcheck.index.config import IndexLocation, resolve_index
 from envcheck.index.download import (
@@ -457,7 +458,7 @@ def _old_entries(dest: Path) -> tuple[ManifestEntry, ...]:
 
 
 def _fetch_pages(http: HttpClient, names: Sequence[str], workers: int) -> dict[str, ProjectPage]:
-    unique = list(dict.fromkeys(canonicalize_name(n) for n in names))
+    unique = list(dict.fromkeys(canonical_name(n) for n in names))
     with ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="index") as pool:
         pages = list(pool.map(lambda name: fetch_project(http, name), unique))
     return dict(zip(unique, pages))
@@ -626,9 +627,7 @@ def choose_plans(
     )
     chosen: list[TargetPlan] = []
     for plans in choices:
-        page = (
-            pages.get(canonicalize_name(plans[0].requirements[0].name)) if len(plans) > 1 else None
-        )
+        page = pages.get(canonical_name(plans[0].requirements[0].name)) if len(plans) > 1 else None
         if page is None:
             chosen.append(plans[0])
             continue
@@ -668,7 +667,7 @@ def _plan_direct(http: HttpClient, plans: Sequence[TargetPlan], workers: int) ->
     problems: list[str] = []
     for plan in plans:
         for requirement in plan.requirements:
-            page = pages[canonicalize_name(requirement.name)]
+            page = pages[canonical_name(requirement.name)]
             try:
                 chosen.append(_Planned(plan, select_file(page, requirement, plan.target).file))
             except NoMatchingWheelError as exc:
@@ -715,7 +714,7 @@ def _plan_with_pip(http: HttpClient, plans: Sequence[TargetPlan], workers: int) 
     chosen: list[_Planned] = []
     for plan in plans:
         for requirement in plan.requirements:
-            page = pages.get(canonicalize_name(requirement.name))
+            page = pages.get(canonical_name(requirement.name))
             if page is None:
                 continue
             try:
@@ -853,7 +852,7 @@ def _project_of(filename: str) -> str:
     try:
         return str(parse_wheel_filename(filename)[0])
     except InvalidWheelFilename:
-        return canonicalize_name(filename.split("-", 1)[0])
+        return canonical_name(filename.split("-", 1)[0])
 
 
 def _fetch_pages_lenient(
@@ -868,7 +867,7 @@ def _fetch_pages_lenient(
         except NotFoundError:
             return None
 
-    unique = list(dict.fromkeys(canonicalize_name(n) for n in names))
+    unique = list(dict.fromkeys(canonical_name(n) for n in names))
     with ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="index") as pool:
         pages = list(pool.map(one, unique))
     return {name: page for name, page in zip(unique, pages) if page is not None}

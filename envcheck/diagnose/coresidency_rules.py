@@ -15,10 +15,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
-from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
-from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from envcheck.diagnose.context import Context
@@ -27,10 +26,14 @@ from envcheck.diagnose.pins import (
     framework_key,
     installed_distributions,
 )
+from envcheck.distribution_names import canonical_name
 from envcheck.findings import Finding, Severity
 from envcheck.framework_names import label
 from envcheck.probe.facts import Facts, FrameworkFacts, SharedFileFacts, WheelFacts
 from envcheck.record import record
+
+if TYPE_CHECKING:  # (read by pins.py where a requirement is parsed; see its imports)
+    from packaging.requirements import Requirement
 
 CODE = "framework-conflict"
 _JAX_CUDA_PLUGIN = re.compile(r"^jax-(cuda\d+)-(?:plugin|pjrt)$")  # its extra: jax[cuda12]
@@ -78,7 +81,7 @@ def _changed(shared: SharedFileFacts) -> bool:
 def _clashes(facts: Facts) -> list[_Clash]:
     groups: dict[tuple[str, tuple[str, ...]], list[SharedFileFacts]] = {}
     for shared in facts.shared_files:
-        owners = tuple(sorted({str(canonicalize_name(o.distribution)) for o in shared.owners}))
+        owners = tuple(sorted({str(canonical_name(o.distribution)) for o in shared.owners}))
         groups.setdefault((shared.location, owners), []).append(shared)
     clashes = [_Clash(loc, owners, tuple(files)) for (loc, owners), files in groups.items()]
     # A file whose bytes are every owner's (the same header in both wheels) is no problem.
@@ -91,7 +94,7 @@ def _library_name(path: str) -> str:
 
 
 def _owner_label(shared: SharedFileFacts, name: str) -> str:
-    owner = next(o for o in shared.owners if str(canonicalize_name(o.distribution)) == name)
+    owner = next(o for o in shared.owners if str(canonical_name(o.distribution)) == name)
     return f"{owner.distribution} {owner.version}"
 
 
@@ -163,7 +166,7 @@ def overwritten_files(context: Context) -> list[Finding]:
     findings = []
     for clash in sorted(_clashes(context.facts), key=lambda c: (c.location, c.owners)):
         main = clash.main
-        winners = [str(canonicalize_name(o.distribution)) for o in main.owners if o.matches]
+        winners = [str(canonical_name(o.distribution)) for o in main.owners if o.matches]
         losers = [n for n in clash.owners if n not in winners]
         need = {name: all_pins.get(name, []) for name in clash.owners}
         hurt = _labels([pin for name in losers for pin in need[name]])

@@ -8,12 +8,12 @@ import re
 from collections.abc import Sequence
 from pathlib import PurePosixPath, PureWindowsPath
 
-from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import SpecifierSet
-from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from envcheck.diagnose.context import Context
+from envcheck.diagnose.pins import parse_requirement
+from envcheck.distribution_names import canonical_name
 from envcheck.findings import Finding, Severity
 from envcheck.matrix.recipes import install_recipe
 from envcheck.matrix.records import LibraryFile
@@ -418,9 +418,8 @@ def _library_files(context: Context, with_wheel: bool = True) -> list[LibraryFil
 def _wheel_specifiers(requires: Sequence[str]) -> dict[str, SpecifierSet]:
     specifiers: dict[str, SpecifierSet] = {}
     for text in requires:
-        try:
-            requirement = Requirement(text)
-        except InvalidRequirement:
+        requirement = parse_requirement(text)
+        if requirement is None:
             continue
         # Only the floor counts: TF 2.15 pins ==12.2.5.6, yet a newer cuBLAS 12 serves it
         # (CUDA minor-version compatibility); no copy of the same soname is past the ceiling.
@@ -430,7 +429,7 @@ def _wheel_specifiers(requires: Sequence[str]) -> dict[str, SpecifierSet]:
             if s.operator in ("==", "===", "~=", ">=", ">")
         )
         if floor:
-            specifiers[canonicalize_name(requirement.name)] = SpecifierSet(floor)
+            specifiers[canonical_name(requirement.name)] = SpecifierSet(floor)
     return specifiers
 
 

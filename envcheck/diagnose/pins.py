@@ -9,14 +9,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING
 
-from packaging.markers import InvalidMarker, Marker, UndefinedComparison, UndefinedEnvironmentName
-from packaging.requirements import InvalidRequirement, Requirement
-from packaging.utils import canonicalize_name
-
+from envcheck.distribution_names import canonical_name
 from envcheck.framework_names import framework_of
 from envcheck.probe.facts import Facts, FrameworkFacts, WheelFacts
 from envcheck.record import record
+
+# packaging's markers and requirements are imported where a requirement is read: explain runs
+# these rules too, over a log's facts, which list no requirement, and importing them (with the
+# tokenizer and parser they bring) cost a tenth of its start-up.
+if TYPE_CHECKING:
+    from packaging.markers import Marker
+    from packaging.requirements import Requirement
 
 # `extra == "and-cuda"` in a marker: simple tokens, no nested quantifiers (no backtracking).
 _EXTRA = re.compile(r"""extra\s*==\s*["']([A-Za-z0-9._-]+)["']""")
@@ -83,9 +88,15 @@ def _holds(marker: Marker | None, environment: Mapping[str, str], extras: Iterab
     # An extra the marker never names gives the answer "" gives: cuda-toolkit's requirements
     # each name one of its dozen extras, so most of the dozen evaluations would be repeats.
     written = str(marker)
-    named = {canonicalize_name(e) for e in _EXTRA.findall(written)}
+    named = {canonical_name(e) for e in _EXTRA.findall(written)}
     if named or "extra" not in written:
-        extras = dict.fromkeys(e for e in extras if e == "" or canonicalize_name(e) in named)
+        extras = dict.fromkeys(e for e in extras if e == "" or canonical_name(e) in named)
+    from packaging.markers import (  # noqa: PLC0415 (see the imports)
+        InvalidMarker,
+        UndefinedComparison,
+        UndefinedEnvironmentName,
+    )
+
     try:
         return any(marker.evaluate({**environment, "extra": extra}) for extra in extras)
     except (UndefinedComparison, UndefinedEnvironmentName, InvalidMarker, ValueError):
@@ -97,19 +108,16 @@ def _parsed(text: str, installed: Mapping[str, WheelFacts]) -> Requirement | Non
     framework's requirements name something else, and a full parse (markers included) costs
     far more than reading the name in front."""
     name = _NAME.match(text)
-    if name is None or str(canonicalize_name(name.group(1))) not in installed:
+    if name is None or str(canonical_name(name.group(1))) not in installed:
         return None
-    try:
-        return Requirement(text)
-    except InvalidRequirement:
-        return None
+    return parse_requirement(text)
 
 
 def installed_distributions(facts: Facts) -> dict[str, WheelFacts]:
     """Canonical name -> the wheel, the first of each name in search order."""
     found: dict[str, WheelFacts] = {}
     for wheel in facts.wheels:
-        found.setdefault(str(canonicalize_name(wheel.name)), wheel)
+        found.setdefault(str(canonical_name(wheel.name)), wheel)
     return found
 
 
@@ -131,7 +139,7 @@ def pins(facts: Facts) -> dict[str, list[Pin]]:
             requirement = _parsed(text, installed)
             if requirement is None:
                 continue
-            name = str(canonicalize_name(requirement.name))
+            name = str(canonical_name(requirement.name))
             if not _holds(requirement.marker, environment, ["", *_EXTRA.findall(text)]):
                 continue
             found.setdefault(name, []).append(Pin(framework, requirement))
@@ -140,7 +148,7 @@ def pins(facts: Facts) -> dict[str, list[Pin]]:
                 inner = _parsed(inner_text, installed)
                 if inner is None:
                     continue
-                inner_name = str(canonicalize_name(inner.name))
+                inner_name = str(canonical_name(inner.name))
                 if _holds(inner.marker, environment, ["", *sorted(requirement.extras)]):
                     found.setdefault(inner_name, []).append(Pin(framework, inner, through))
     # One pin said twice (cuda-toolkit's cublas and cusolver extras both name nvidia-cublas).
@@ -155,26 +163,32 @@ def pin_on(facts: Facts, framework: FrameworkFacts, wanted: Callable[[str], bool
     environment = marker_environment(facts)
     installed = installed_distributions(facts)
     for text in framework.requires:
-        requirement = _requirement(text)
+        requirement = parse_requirement(text)
         if requirement is None or not _holds(
             requirement.marker, environment, ["", *_EXTRA.findall(text)]
         ):
             continue
-        name = str(canonicalize_name(requirement.name))
+        name = str(canonical_name(requirement.name))
         if wanted(name):
             return Pin(framework, requirement)
         for inner_text in installed[name].requires if name in installed else ():
-            inner = _requirement(inner_text)
+            inner = parse_requirement(inner_text)
             if (
                 inner is not None
-                and wanted(str(canonicalize_name(inner.name)))
+                and wanted(str(canonical_name(inner.name)))
                 and _holds(inner.marker, environment, ["", *sorted(requirement.extras)])
             ):
                 return Pin(framework, inner, requirement_text(requirement))
     return None
 
 
-def _requirement(text: str) -> Requirement | None:
+def parse_requirement(text: str) -> Requirement | None:
+    """`text` as a PEP 508 requirement; None where it is not one."""
+    from packaging.requirements import (  # noqa: PLC0415 (see the imports)
+        InvalidRequirement,
+        Requirement,
+    )
+
     try:
         return Requirement(text)
     except InvalidRequirement:

@@ -16,12 +16,11 @@ frameworks they measured). Reads the facts only.
 
 from __future__ import annotations
 
-from packaging.utils import canonicalize_name
-
 from envcheck.diagnose.context import Context
 from envcheck.diagnose.coresidency_rules import CODE, overwritten_paths, venv_fix
 from envcheck.diagnose.loaded_copies_rules import FIX, judged
 from envcheck.diagnose.pins import Pin
+from envcheck.distribution_names import canonical_name
 from envcheck.findings import Finding, Severity
 from envcheck.framework_names import label
 from envcheck.probe.facts import FrameworkLibraryFacts, FrameworkLoadingFacts
@@ -31,7 +30,7 @@ FOUND_BY = "static loader model"
 
 def _name(distribution: str) -> str:
     """'nvidia-cudnn-cu12 9.28.0.42' -> 'nvidia-cudnn-cu12' (canonical)."""
-    return str(canonicalize_name(distribution.split(" ", 1)[0]))
+    return str(canonical_name(distribution.split(" ", 1)[0]))
 
 
 def static_copy_findings(context: Context) -> list[Finding]:

@@ -15,11 +15,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from envcheck.diagnose.context import Context
 from envcheck.diagnose.pins import Pin, installed_distributions, pin_on, requirement_text
+from envcheck.distribution_names import canonical_name
 from envcheck.findings import Finding
 from envcheck.framework_names import framework_of, label
 from envcheck.matrix.wheel_libraries import WheelLibraries, shipping
@@ -51,7 +51,7 @@ def _with_wheel_fix(finding: Finding, context: Context) -> Finding:
     file_name, pin = found
     framework = pin.framework
     name = str(pin.requirement.name)
-    installed = installed_distributions(context.facts).get(str(canonicalize_name(name)))
+    installed = installed_distributions(context.facts).get(str(canonical_name(name)))
     pinned = requirement_text(pin.requirement)
     owner = f"{label(key)} {framework.version}"
     if installed is not None and _satisfies(pin, installed.version):

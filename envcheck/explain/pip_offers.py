@@ -20,9 +20,9 @@ from collections.abc import Collection
 from dataclasses import replace
 from typing import Any
 
-from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
+from envcheck.distribution_names import canonical_name
 from envcheck.explain.matcher import LogHit
 from envcheck.findings import Severity
 from envcheck.matrix.model import Matrix
@@ -127,7 +127,7 @@ def _lacking(
 ) -> WheelSpan | None:
     """The first span of the hit's package on `os_name` when every span there lacks what the
     requirement reaches (_lacks); None where some span has it, or none is recorded."""
-    package = canonicalize_name(hit.groups.get("package", ""))
+    package = canonical_name(hit.groups.get("package", ""))
     upper = _reached(hit.groups.get("spec", ""))
     spans = [s for s in matrix.wheel_platforms if s.package == package and s.os == os_name]
     return spans[0] if spans and all(_lacks(span, upper, python) for span in spans) else None
@@ -210,7 +210,7 @@ def read_offer(
     first, last = min(versions), max(versions)
     if first <= pin <= last:
         return None
-    package = canonicalize_name(groups.get("package", ""))
+    package = canonical_name(groups.get("package", ""))
     span = _span_for(matrix.wheel_platforms, package, first, last, pin)
     if span is None and "+" in groups.get("version", ""):
         # A local build (+cu118) the list lacks: the index it lives on is the question

@@ -15,9 +15,8 @@ from html.parser import HTMLParser
 from typing import Any
 from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
 
-from packaging.utils import canonicalize_name
-
 from envcheck.bounded_input import loads_json
+from envcheck.distribution_names import canonical_name
 from envcheck.index.errors import IndexResponseError, NotFoundError, UnsafeFileNameError
 from envcheck.index.http import HttpClient, refused_access_message
 from envcheck.index.limits import MAX_LISTED_BYTES
@@ -67,7 +66,7 @@ class ProjectPage:
 
 def project_url(index_url: str, name: str) -> str:
     """PEP 503: the project's page is `<root>/<normalized name>/`."""
-    return f"{index_url.rstrip('/')}/{canonicalize_name(name)}/"
+    return f"{index_url.rstrip('/')}/{canonical_name(name)}/"
 
 
 def is_plain_file_name(name: str) -> bool:
@@ -181,7 +180,7 @@ def parse_json_page(body: bytes, page_url: str, project: str) -> ProjectPage:
             )
         except _UnusableError as exc:
             ignored.append((filename, str(exc)))
-    return ProjectPage(canonicalize_name(project), page_url, "json", tuple(files), tuple(ignored))
+    return ProjectPage(canonical_name(project), page_url, "json", tuple(files), tuple(ignored))
 
 
 class _AnchorParser(HTMLParser):
@@ -229,7 +228,7 @@ def parse_html_page(text: str, page_url: str, project: str) -> ProjectPage:
             )
         except _UnusableError as exc:
             ignored.append((filename, str(exc)))
-    return ProjectPage(canonicalize_name(project), page_url, "html", tuple(files), tuple(ignored))
+    return ProjectPage(canonical_name(project), page_url, "html", tuple(files), tuple(ignored))
 
 
 def media_type(content_type: str) -> tuple[str, str | None]:

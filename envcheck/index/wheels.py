@@ -15,9 +15,10 @@ import re
 from packaging.requirements import Requirement
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.tags import Tag, compatible_tags, cpython_tags, mac_platforms
-from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
+from packaging.utils import InvalidWheelFilename, parse_wheel_filename
 from packaging.version import InvalidVersion, Version
 
+from envcheck.distribution_names import canonical_name
 from envcheck.errors import InputError, quoted
 from envcheck.index.errors import NoMatchingWheelError
 from envcheck.index.simple_api import IndexFile, ProjectPage
@@ -183,7 +184,7 @@ def _requires_python_ok(file: IndexFile, python: PythonVersion) -> bool:
 def select_file(page: ProjectPage, requirement: Requirement, target: WheelTarget) -> Choice:
     """The wheel pip would pick for `requirement` on `target`; else NoMatchingWheelError."""
     ranks = {tag: rank for rank, tag in enumerate(target.tags)}
-    wanted = canonicalize_name(requirement.name)
+    wanted = canonical_name(requirement.name)
     best: tuple[tuple[Version, int, tuple[int | str, ...]], Choice] | None = None
     in_spec: dict[Version, set[str]] = {}
     other_versions: set[Version] = set()

@@ -12,8 +12,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from packaging.utils import canonicalize_name
-
+from envcheck.distribution_names import canonical_name
 from envcheck.matrix import rows as matrix_rows
 from envcheck.record import record
 
@@ -60,7 +59,7 @@ def load_wheel_libraries(directory: Path) -> tuple[WheelLibraries, ...]:
     seen: dict[str, str] = {}
     for row in matrix_rows.table_rows(data, FILE, "wheel", sources):
         distribution = row.string("distribution")
-        wanted = canonicalize_name(distribution)
+        wanted = canonical_name(distribution)
         if wanted != distribution:
             raise row.error("distribution", f"write it as the index compares names: {wanted!r}")
         if _SUFFIX.search(distribution):

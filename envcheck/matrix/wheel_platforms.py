@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
+from envcheck.distribution_names import canonical_name
 from envcheck.errors import InputError
 from envcheck.matrix import rows as matrix_rows
 from envcheck.matrix.records import PLATFORMS
@@ -36,7 +36,7 @@ class WheelSpan:
     """The releases of `package` with wheels for `platform`: from `first` on, up to `last`, or
     none at all (`never`: both None)."""
 
-    package: str  # as the index compares names (packaging.utils.canonicalize_name)
+    package: str  # as the index compares names (envcheck.distribution_names)
     key: str  # the platform (KEYS: tensorflow.toml's `platforms` and a few more)
     platform: str  # as a person calls it
     first: Version | None
@@ -102,7 +102,7 @@ def load_wheel_platforms(directory: Path) -> tuple[WheelSpan, ...]:
     spans = []
     for row in matrix_rows.table_rows(data, FILE, "span", sources):
         package = row.string("package")
-        wanted = canonicalize_name(package)
+        wanted = canonical_name(package)
         if wanted != package:
             raise row.error("package", f"write it as the index compares names: {wanted!r}")
         key = row.string("key")
