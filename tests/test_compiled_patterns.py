@@ -4,6 +4,8 @@ the next run, and compiled afresh wherever the kept code is wrong or cannot be k
 
 from __future__ import annotations
 
+import array
+import base64
 import re
 from pathlib import Path
 from typing import Any
@@ -48,15 +50,21 @@ def test_the_bundled_signatures_are_built_as_re_compiles_them_from_the_kept_code
             assert _same(regex, re.compile(regex.pattern))
 
 
+def kept(*words: int) -> str:
+    """Code words as an entry keeps them (native 32-bit words, base64)."""
+    return base64.b64encode(array.array("I", words).tobytes()).decode("ascii")
+
+
 @pytest.mark.parametrize(
     "entry",
     [
-        [32, "999999,1,2", 1, {}],  # code the engine will not run
-        [32, "1,x", 1, {}],  # not numbers
-        [32, "1", 0, {}],  # no group 0
-        ["32", "1", 1, {}],
-        [32, "1", 1, {"name": 5}],  # a group past the count
-        [32, "1"],
+        [32, kept(999999, 1, 2), 1, {}],  # code the engine will not run
+        [32, "1,x", 1, {}],  # not base64
+        [32, "AAA=", 1, {}],  # not whole words
+        [32, kept(1), 0, {}],  # no group 0
+        ["32", kept(1), 1, {}],
+        [32, kept(1), 1, {"name": 5}],  # a group past the count
+        [32, kept(1)],
     ],
 )
 def test_kept_code_that_is_wrong_is_compiled_afresh(
