@@ -323,7 +323,11 @@ def _texts(triggers: Iterable[Trigger]) -> list[bytes]:
 
 def _digit_texts(texts: Iterable[bytes | tuple[bytes, bytes, int]]) -> tuple[bytes, ...]:
     whole = {text[1] if isinstance(text, tuple) else text for text in texts}
-    return tuple(sorted(text for text in whole if any(0x30 <= byte <= 0x39 for byte in text)))
+    # (A text with a digit is changed by deleting the digits: one C call per text.)
+    return tuple(sorted(text for text in whole if text.translate(None, _DIGITS) != text))
+
+
+_DIGITS = b"0123456789"
 
 
 def folded_scan(triggers: Iterable[Trigger]) -> FoldedScan:
