@@ -11,6 +11,7 @@ real wheels' RECORDs list (tests/layouts/nvidia-wheel-libraries.json).
 from __future__ import annotations
 
 import json
+import shutil
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -192,3 +193,14 @@ def test_jax_without_its_cudnn_wheel_is_told_to_install_its_plugins_pin(
         'python -m pip install "nvidia-cudnn-cu12<10.0,>=9.8"'
     )
     assert fixed.evidence[-2].startswith("jax-cuda12-plugin 0.10.2 requires nvidia-cudnn-cu12")
+
+
+def test_a_matrix_folder_without_the_table_keeps_the_findings_fixes(
+    torch_facts: Facts, tmp_path: Path
+) -> None:
+    # An older --matrix folder (copied before wheel_libraries.toml existed) still diagnoses.
+    older = tmp_path / "matrix"
+    shutil.copytree(bundled_matrix_dir(), older)
+    (older / "wheel_libraries.toml").unlink()
+    found = import_failed(CUDNN_GONE)
+    assert with_wheel_fixes(found, Context(torch_facts, load_matrix(older), None)) == found

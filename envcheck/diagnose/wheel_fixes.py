@@ -22,6 +22,7 @@ from envcheck.diagnose.pins import Pin, installed_distributions, pin_on, require
 from envcheck.distribution_names import canonical_name
 from envcheck.findings import Finding
 from envcheck.framework_names import framework_of, label
+from envcheck.matrix.rows import MatrixDataError
 from envcheck.matrix.wheel_libraries import WheelLibraries, shipping
 from envcheck.probe.facts import FrameworkFacts
 
@@ -35,6 +36,12 @@ def with_wheel_fixes(findings: Sequence[Finding], context: Context) -> list[Find
     """`findings`, each library finding of a framework (data["framework"]) whose library a
     distribution it pins ships given that distribution's install as its fix."""
     if not any(f.code in LIBRARY_CODES for f in findings):
+        return list(findings)
+    try:
+        context.matrix.wheel_libraries  # noqa: B018 (read once here, where it may fail)
+    except MatrixDataError:
+        # A --matrix folder from before wheel_libraries.toml (or a broken copy, which
+        # `envcheck matrix validate` names): the findings keep their own fixes.
         return list(findings)
     return [_with_wheel_fix(f, context) for f in findings]
 

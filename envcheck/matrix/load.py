@@ -67,6 +67,7 @@ FILES = (
     "pytorch.toml",
     "jax.toml",
     "wheel_platforms.toml",
+    "wheel_libraries.toml",
 )
 
 
