@@ -1106,6 +1106,12 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         # opendatalab/MinerU#240 (Windows, a CPU-only torch)
         ">>> print(torch.version.cuda) ",
     ),
+    "torch-gpu-capability-amd-rocm-too-old": (
+        # follows torch-gpu-capability-amd-rocm: PyTorch 1.4 for ROCm on a Vega
+        # (ROCm/legacy-rocm-build#1113)
+        "    Found GPU0 Vega 10 XT [Radeon RX Vega 64] which is of cuda capability 3.0.\n"
+        "    PyTorch no longer supports this GPU because it is too old.",
+    ),
     "torch-version-cuda-none": (
         # follows torch-version-cuda-query: the call, then what it printed (opendatalab/MinerU#240)
         ">>> print(torch.cuda.device_count())\n0\n>>> print(torch.version.cuda) \nNone",
