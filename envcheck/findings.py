@@ -28,6 +28,14 @@ class Severity(str, Enum):
 
 # Every code a finding can carry, with its meaning: envcheck/finding_codes.py, the one registry.
 CODES = frozenset(entry.code for entry in CODE_TABLE)
+# The most severe level of each code (a program error is a note, however its line reads).
+MOST_SEVERE = {entry.code: Severity(entry.severity) for entry in CODE_TABLE}
+
+
+def at_most(severity: Severity, code: str) -> Severity:
+    """`severity`, or the code's most severe level where that is lower."""
+    ceiling = MOST_SEVERE.get(current_code(code))
+    return ceiling if ceiling is not None and ceiling.rank > severity.rank else severity
 
 
 # Codes renamed when the doctor learnt more frameworks than TensorFlow (issue 20): a facts file,

@@ -1112,6 +1112,13 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "    Found GPU0 Vega 10 XT [Radeon RX Vega 64] which is of cuda capability 3.0.\n"
         "    PyTorch no longer supports this GPU because it is too old.",
     ),
+    "pycuda-device-arch-unknown-to-nvcc": (
+        # follows pycuda-compiles-for-device-arch: PyCUDA's compile command, then nvcc's answer
+        # (inducer/pycuda#272, a compute capability 3.0 GPU with CUDA 11.2)
+        "[command: nvcc --cubin -arch sm_30 -I/home/vlad/.local/lib/python3.8/site-packages/"
+        "pycuda/cuda kernel.cu]\n[stderr:\n"
+        "nvcc fatal   : Value 'sm_30' is not defined for option 'gpu-architecture'",
+    ),
     "torch-version-cuda-none": (
         # follows torch-version-cuda-query: the call, then what it printed (opendatalab/MinerU#240)
         ">>> print(torch.cuda.device_count())\n0\n>>> print(torch.version.cuda) \nNone",

@@ -20,7 +20,7 @@ from typing import Any
 
 from envcheck.explain.digits import DigitReader, digit_blind, digit_places, masked
 from envcheck.explain.presence import Deferred, Presence, presence
-from envcheck.findings import Finding, Severity
+from envcheck.findings import Finding, Severity, at_most
 from envcheck.matrix import parsed_cache
 from envcheck.matrix.signatures import Signature, TemplateValues
 from envcheck.record import record
@@ -84,7 +84,9 @@ class LogHit:
 
     @property
     def severity(self) -> Severity:
-        return Severity.INFO if self.benign else self.signature.severity
+        # (A line routed to another code, code_on's program-error on macOS, takes that code's
+        # most severe level at most.)
+        return Severity.INFO if self.benign else at_most(self.signature.severity, self.code)
 
     @property
     def root_cause(self) -> bool:
