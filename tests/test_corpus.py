@@ -131,10 +131,6 @@ def test_every_table_lists_exactly_its_logs_and_known_fields() -> None:
 # threads. Each is an error-level finding on a log whose cause is not the environment; the list
 # is exact (a new false error fails, and so does one that is no longer false: remove it here).
 KNOWN_FALSE_ERRORS = {
-    # PyTorch 2.9's capability warning on a GB10 (12.1 against "(8.0) - (12.0)"), written over
-    # three lines: sm_120 kernels run on 12.1 (the row torch-gpu-capability-minor-past-newest),
-    # but the range is two lines below the GPU's, where no row reads both.
-    "train-zza/pytorch-gb10-sm121-false-capability-warning",
     # One line, "cuda runtime error (38) : no CUDA-capable device is detected": the script chose
     # GPU 1 on a one-GPU machine (the thread), indistinguishable from a machine with no GPU.
     "train-a/pytorch-mc-gan-script-cuda-id-1-on-one-gpu-machine",

@@ -303,3 +303,28 @@ def test_every_log_framework_has_an_install_route_citing_a_source() -> None:
     assert all(route.sources and route.cuda_build for route in routes.values())
     assert "PyTorch's CUDA 12.6 (cu126) wheel index" in routes["torch"].cuda_build
     assert not TENSORFLOW.search(routes["other"].cuda_build)
+
+
+def capability_warning(capability: str, oldest: str, newest: str) -> list[str]:
+    """PyTorch 2.9's capability warning as it prints it, over three lines."""
+    return [
+        "UserWarning:",
+        f"    Found GPU0 NVIDIA GB10 which is of cuda capability {capability}.",
+        "    Minimum and Maximum cuda capability supported by this version of PyTorch is",
+        f"    ({oldest}) - ({newest}) ",
+    ]
+
+
+def test_a_gpu_one_minor_past_the_builds_newest_is_harmless_over_three_lines() -> None:
+    # A DGX Spark (12.1) under a build up to 12.0 (pytorch/pytorch#172629): sm_120 kernels run
+    # there. The range two lines below the GPU reads the GPU's own line too (with_leader).
+    explanation = explain(capability_warning("12.1", "8.0", "12.0"))
+    assert [f.code for f in explanation.findings] == ["benign-warning"]
+    assert "runs kernels built for an earlier minor one" in explanation.findings[0].message
+
+
+def test_a_gpu_of_another_major_than_the_builds_range_is_still_unsupported() -> None:
+    explanation = explain(capability_warning("6.1", "7.0", "12.0"))
+    finding = only(explanation, "compute-capability-unsupported")
+    assert finding.severity is Severity.ERROR
+    assert "benign-warning" not in {f.code for f in explanation.findings}

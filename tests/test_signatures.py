@@ -1119,6 +1119,13 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "pycuda/cuda kernel.cu]\n[stderr:\n"
         "nvcc fatal   : Value 'sm_30' is not defined for option 'gpu-architecture'",
     ),
+    "torch-gpu-capability-range-minor-past-newest": (
+        # follows torch-gpu-capability-too-old, read with its line: PyTorch 2.9.1 on a DGX Spark
+        # (pytorch/pytorch#172629), the warning over three lines
+        "UserWarning:\n    Found GPU0 NVIDIA GB10 which is of cuda capability 12.1.\n"
+        "    Minimum and Maximum cuda capability supported by this version of PyTorch is\n"
+        "    (8.0) - (12.0) ",
+    ),
     "torch-version-cuda-none": (
         # follows torch-version-cuda-query: the call, then what it printed (opendatalab/MinerU#240)
         ">>> print(torch.cuda.device_count())\n0\n>>> print(torch.version.cuda) \nNone",
@@ -4108,6 +4115,11 @@ def test_a_copied_data_file_loads(data_copy: Path) -> None:
         ),
         ("schema = 1", "schema = 2", r"schema must be 1"),
         ("schema = 1\n", "schema = 1\nother = 1\n", r"unknown top-level key\(s\) other"),
+        (
+            'id = "dnn-library-not-found"\n',
+            'id = "dnn-library-not-found"\nwith_leader = true\n',
+            r"dnn-library-not-found: field 'with_leader': only a row that follows another",
+        ),
     ],
 )
 def test_bad_rows_are_refused_naming_the_signature(

@@ -65,8 +65,14 @@ def findings_from_log(
 
 def without_replaced(hits: Sequence[LogHit]) -> list[LogHit]:
     """The hits without those another hit on the same line reads differently
-    (Signature.replaces): a row that knows the line's context speaks for it alone."""
-    replaced = {(h.line, code) for h in hits for code in h.signature.replaces}
+    (Signature.replaces): a row that knows the line's context speaks for it alone. A hit of a
+    with_leader row reads its leader's line too (one message over several lines)."""
+    replaced = {
+        (line, code)
+        for h in hits
+        for code in h.signature.replaces
+        for line in ((h.line, h.leader_line) if h.leader_line else (h.line,))
+    }
     if not replaced:
         return list(hits)
     return [h for h in hits if (h.line, h.code) not in replaced]

@@ -15,7 +15,7 @@ import importlib
 import re
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import field
+from dataclasses import field, replace
 from typing import Any
 
 from envcheck.explain.digits import DigitReader, digit_blind, digit_places, masked
@@ -63,6 +63,9 @@ class LogHit:
     framework: str = ""
     places: frozenset[str] = frozenset()
     framework_values: tuple[tuple[str, str], ...] = ()
+    # For a hit of a with_leader row: the line of the leader's hit (what the row replaces, it
+    # reads there too); 0 otherwise.
+    leader_line: int = 0
 
     @property
     def message(self) -> str:
@@ -457,25 +460,42 @@ class Followers:
     def __init__(self, screen: Screen) -> None:
         self._screen = screen
         self.waiting: dict[int, int] = {}  # row index -> the last line number it may match
+        self._leaders: dict[int, tuple[int, str]] = {}  # row index -> the leader's line, text
         self.moves = 0  # windows opened and closed so far (explain's cycles compare it)
 
     def match(self, text: str, number: int) -> list[LogHit]:
         hits = []
         for index, last in list(self.waiting.items()):
             signature = self._screen.signatures[index]
-            found = signature.pattern.search(text) if number <= last else None
-            if found is not None:
-                hits.append(_hit(signature, found, number, text))
-            if found is not None or number >= last:
+            hit = self._tried(signature, index, text, number) if number <= last else None
+            if hit is not None:
+                hits.append(hit)
+            if hit is not None or number >= last:
                 del self.waiting[index]
+                self._leaders.pop(index, None)
                 self.moves += 1
         return hits
+
+    def _tried(self, signature: Signature, index: int, text: str, number: int) -> LogHit | None:
+        found = signature.pattern.search(text)
+        if found is not None:
+            return _hit(signature, found, number, text)
+        if not signature.with_leader or index not in self._leaders:
+            return None
+        leader_line, leader_text = self._leaders[index]
+        joined = f"{leader_text} {text}"
+        found = signature.pattern.search(joined)
+        if found is None:
+            return None
+        return replace(_hit(signature, found, number, joined), leader_line=leader_line)
 
     def opened_by(self, hits: Iterable[LogHit], number: int) -> None:
         """Open the window of every row that follows one of these hits (on line `number`)."""
         for hit in hits:
             for index in self._screen.followers.get(hit.signature.id, ()):
                 self.waiting[index] = number + FOLLOW_WINDOW
+                if self._screen.signatures[index].with_leader:
+                    self._leaders[index] = (number, hit.text)
                 self.moves += 1
 
 

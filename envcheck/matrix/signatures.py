@@ -61,6 +61,10 @@ class Signature:
     sources: tuple[str, ...] = ()
     note: str = ""
     follows: str = ""  # the id of the leader row; "" for a row tried on every line
+    # A follower of a message printed over several lines (PyTorch's capability warning: the GPU
+    # on one line, the build's range two lines below): also tried on its leader's line and this
+    # one joined by a space, and what it `replaces` it reads on the leader's line too.
+    with_leader: bool = False
     # (platform the log shows, code): the cause a line means there, e.g. no device inside a
     # container is a container started without GPU access. Platforms: LOG_PLATFORMS.
     # (platform, code, the codes it replaces: empty = any, the TensorFlow releases it holds
@@ -424,6 +428,7 @@ def _signature(row: Row) -> Signature:
         sources=row.sources(),
         note=row.text("note"),
         follows=row.text("follows"),
+        with_leader=row.optional_boolean("with_leader") or False,
         code_on=_code_on(row),
         framework=framework,
         fix_for=_fix_for(row, pattern, framework),
@@ -536,6 +541,11 @@ def _signatures(
             raise MatrixDataError(
                 f"{', '.join(FILES)}: [[signature]] {signature.id}: field 'follows': "
                 f"{signature.follows!r} is not the id of a row without 'follows' of its own"
+            )
+        if signature.with_leader and not signature.follows:
+            raise MatrixDataError(
+                f"{', '.join(FILES)}: [[signature]] {signature.id}: field 'with_leader': "
+                "only a row that follows another is tried with its leader's line"
             )
     return tuple(signatures)
 
