@@ -1126,6 +1126,13 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "    Minimum and Maximum cuda capability supported by this version of PyTorch is\n"
         "    (8.0) - (12.0) ",
     ),
+    "ort-provider-cuda-dependency-missing": (
+        # ONNX Runtime 1.17+ on Windows names the provider's missing dependency
+        # (deepbeepmeep/Wan2GP#1513: a CUDA 12 build where only CUDA 13 was installed)
+        # a CUDA 12 cuDNN guide's quote of the error (cudnn64_9.dll on no PATH)
+        'Error loading "onnxruntime_providers_cuda.dll" which depends on "cudnn64_9.dll" which is missing.',
+        '2026-02-10 00:58:04.5745265 [E:onnxruntime:Default, provider_bridge_ort.cc:2195 onnxruntime::TryGetProviderInfo_CUDA] D:\\a\\_work\\1\\s\\onnxruntime\\core\\session\\provider_bridge_ort.cc:1778 onnxruntime::ProviderLibrary::Get [ONNXRuntimeError] : 1 : FAIL : Error loading "C:\\Users\\me\\.conda\\envs\\wan2gp\\Lib\\site-packages\\onnxruntime\\capi\\onnxruntime_providers_cuda.dll" which depends on "cublasLt64_12.dll" which is missing. (Error 126: "The specified module could not be found.")',
+    ),
     "torch-version-cuda-none": (
         # follows torch-version-cuda-query: the call, then what it printed (opendatalab/MinerU#240)
         ">>> print(torch.cuda.device_count())\n0\n>>> print(torch.version.cuda) \nNone",
