@@ -119,10 +119,8 @@ def test_a_cpu_only_torch_on_linux_gets_pytorchs_cuda_wheels() -> None:
 def test_a_cpu_only_torch_on_macos_is_told_mps_or_the_cpu_not_a_cuda_build() -> None:
     explanation = explain(torch_not_compiled("/Users/me"))
     assert "macos" in explanation.facts.platforms
-    # No PyTorch for macOS has CUDA: the line is code that asks for it, a note on the program
-    # (upseem/comfyui_sunxAI_facetools#3), not a build to replace.
-    finding = only(explanation, "program-error")
-    assert finding.severity is Severity.INFO
+    finding = only(explanation, "framework-cpu-only")
+    assert finding.data == {"framework": "torch"}
     assert "no CUDA build for macOS" in finding.fix and "MPS" in finding.fix
     assert "wheel index" not in finding.fix and "cu126" not in finding.fix
     no_tensorflow(explanation)
