@@ -1133,6 +1133,26 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         'Error loading "onnxruntime_providers_cuda.dll" which depends on "cudnn64_9.dll" which is missing.',
         '2026-02-10 00:58:04.5745265 [E:onnxruntime:Default, provider_bridge_ort.cc:2195 onnxruntime::TryGetProviderInfo_CUDA] D:\\a\\_work\\1\\s\\onnxruntime\\core\\session\\provider_bridge_ort.cc:1778 onnxruntime::ProviderLibrary::Get [ONNXRuntimeError] : 1 : FAIL : Error loading "C:\\Users\\me\\.conda\\envs\\wan2gp\\Lib\\site-packages\\onnxruntime\\capi\\onnxruntime_providers_cuda.dll" which depends on "cublasLt64_12.dll" which is missing. (Error 126: "The specified module could not be found.")',
     ),
+    "paddle-device-count-error-35": (
+        # PaddlePaddle/Paddle#22576 (paddlepaddle-gpu 1.6.3.post107 on CUDA 9.2)
+        "Error: cudaGetDeviceCount failed in paddle::platform::GetCUDADeviceCountImpl, error code : 35, Please see detail in https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html#group__CUDART__TYPES_1g3f51e3575c2178246db0a94a430e0038 at (/paddle/paddle/fluid/platform/gpu_info.cc:67)",
+    ),
+    "caffe-out-of-memory-bytes": (
+        # NVIDIA/DIGITS#2015 (batch size too large)
+        "ERROR: Out of memory: failed to allocate 148684800 bytes on device 0",
+    ),
+    "ollama-cpu-without-avx": (
+        # ollama/ollama#7585 (a VM without AVX)
+        'time=2024-11-09T18:44:42.976+08:00 level=WARN source=gpu.go:252 msg="CPU does not have minimum vector extensions, GPU inference disabled. Required:avx Detected:no vector extensions"',
+    ),
+    "chainer-cupy-util-missing": (
+        # cupy/cupy#4696 (Chainer v7 under CuPy v8)
+        "(see https://github.com/chainer/chainer#installation).No module named 'cupy.util'",
+    ),
+    "torch-legacy-thnn-mixed-devices": (
+        # pytorch/pytorch#547 (the input left on the CPU)
+        "TypeError: FloatSpatialConvolutionMM_updateOutput received an invalid combination of arguments - got (int, torch.FloatTensor, torch.FloatTensor, torch.cuda.FloatTensor, torch.cuda.FloatTensor, torch.FloatTensor, torch.FloatTensor, int, int, int, int, int, int), but expected (int state, torch.FloatTensor input, torch.FloatTensor output, torch.FloatTensor weight, [torch.FloatTensor bias or None], torch.FloatTensor finput, torch.FloatTensor fgradInput, int kW, int kH, int dW, int dH, int padW, int padH)",
+    ),
     "torch-version-cuda-none": (
         # follows torch-version-cuda-query: the call, then what it printed (opendatalab/MinerU#240)
         ">>> print(torch.cuda.device_count())\n0\n>>> print(torch.version.cuda) \nNone",
