@@ -362,6 +362,8 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     # vllm-project/vllm#1063
     "ptxas-feature-requires-target": (
         "ptxas /tmp/tmpxft_0006e7c4_00000000-6_gemm_kernels.ptx, line 928; error   : Feature '.m16n8k16' requires .target sm_80 or higher",
+        # triton 3.4.0's PTX on a Pascal GPU (sasha0552/pascal-pkgs-ci#46)
+        "ptxas /tmp/tmpaj0u6ubt.ptx, line 57; error : Modifier '.evict_last' on 'ld' requires .target sm_70 or higher",
     ),
     # NVIDIA/DIGITS#1264, NVIDIA/DIGITS#1282
     "curand-launch-failure": (
@@ -667,6 +669,8 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library 'cudart64_110.dll'; dlerror: cudart64_110.dll not found",
         # TensorRT, §7 row 22 (TensorRT 7 for TF 2.4-2.12)
         "Could not load dynamic library 'libnvinfer.so.7'; dlerror: libnvinfer.so.7: cannot open shared object file: No such file or directory",
+        # TF 2.1's wording (deepfakes/faceswap#1004)
+        "tensorflow/stream_executor/platform/default/dso_loader.cc:53] Could not dlopen library 'libcudart.so.10.0'; dlerror: libcudart.so.10.0: cannot open shared object file: No such file or directory",
     ),
     "dlopen-failed-tf1": (
         # tensorflow/docs install errors page (Stack Overflow 41007279)
@@ -1152,6 +1156,14 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "torch-legacy-thnn-mixed-devices": (
         # pytorch/pytorch#547 (the input left on the CPU)
         "TypeError: FloatSpatialConvolutionMM_updateOutput received an invalid combination of arguments - got (int, torch.FloatTensor, torch.FloatTensor, torch.cuda.FloatTensor, torch.cuda.FloatTensor, torch.FloatTensor, torch.FloatTensor, int, int, int, int, int, int), but expected (int state, torch.FloatTensor input, torch.FloatTensor output, torch.FloatTensor weight, [torch.FloatTensor bias or None], torch.FloatTensor finput, torch.FloatTensor fgradInput, int kW, int kH, int dW, int dH, int padW, int padH)",
+    ),
+    "caffe-label-not-below-num-classes": (
+        # chuanqi305/MobileNet-SSD#65 (the class count did not match the data)
+        "F0125 16:57:07.136848 17168 bbox_util.cu:599] Check failed: label < num_classes (2 vs. 2)",
+    ),
+    "darknet-out-of-memory-hint": (
+        # AlexeyAB/darknet#5380 (out of memory partway through training)
+        " try to set subdivisions=64 in your cfg file",
     ),
     "torch-version-cuda-none": (
         # follows torch-version-cuda-query: the call, then what it printed (opendatalab/MinerU#240)
