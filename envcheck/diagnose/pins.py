@@ -8,7 +8,7 @@ installed or loaded: markers and requirements cost, and the co-residency rules a
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from envcheck.distribution_names import canonical_name
@@ -103,12 +103,12 @@ def _holds(marker: Marker | None, environment: Mapping[str, str], extras: Iterab
         return True
 
 
-def _parsed(text: str, installed: Mapping[str, WheelFacts]) -> Requirement | None:
-    """The requirement `text` when it names an installed distribution, else None: most of a
-    framework's requirements name something else, and a full parse (markers included) costs
-    far more than reading the name in front."""
+def _parsed(text: str, named: Callable[[str], bool]) -> Requirement | None:
+    """The requirement `text` when `named` says yes to the (canonical) name it names, else None:
+    most of a framework's requirements name something else, and a full parse (markers included)
+    costs far more than reading the name in front."""
     name = _NAME.match(text)
-    if name is None or str(canonical_name(name.group(1))) not in installed:
+    if name is None or not named(canonical_name(name.group(1))):
         return None
     return parse_requirement(text)
 
@@ -135,22 +135,8 @@ def pins(facts: Facts) -> dict[str, list[Pin]]:
     for framework in facts.frameworks:
         if framework_key(framework) is None:
             continue
-        for text in framework.requires:
-            requirement = _parsed(text, installed)
-            if requirement is None:
-                continue
-            name = str(canonical_name(requirement.name))
-            if not _holds(requirement.marker, environment, ["", *_EXTRA.findall(text)]):
-                continue
-            found.setdefault(name, []).append(Pin(framework, requirement))
-            through = requirement_text(requirement)
-            for inner_text in installed[name].requires:
-                inner = _parsed(inner_text, installed)
-                if inner is None:
-                    continue
-                inner_name = str(canonical_name(inner.name))
-                if _holds(inner.marker, environment, ["", *sorted(requirement.extras)]):
-                    found.setdefault(inner_name, []).append(Pin(framework, inner, through))
+        for pin in _pins_of(framework, installed.__contains__, environment, installed):
+            found.setdefault(canonical_name(pin.requirement.name), []).append(pin)
     # One pin said twice (cuda-toolkit's cublas and cusolver extras both name nvidia-cublas).
     return {name: list({p.text(): p for p in wanted}.values()) for name, wanted in found.items()}
 
@@ -160,26 +146,38 @@ def pin_on(facts: Facts, framework: FrameworkFacts, wanted: Callable[[str], bool
     to (a canonical name), installed or not: its own, or one through an installed distribution
     in between (torch 2.14's nvidia-cublas comes through cuda-toolkit[cublas]==13.0.3). What a
     framework pins is what to install when a library it loads is gone, whichever is there."""
-    environment = marker_environment(facts)
     installed = installed_distributions(facts)
+    pins_on = _pins_of(framework, wanted, marker_environment(facts), installed)
+    return next(pins_on, None)
+
+
+def _pins_of(
+    framework: FrameworkFacts,
+    named: Callable[[str], bool],
+    environment: Mapping[str, str],
+    installed: Mapping[str, WheelFacts],
+) -> Iterator[Pin]:
+    """`framework`'s requirements whose markers hold here on a distribution `named` says yes to
+    (a canonical name), in the order it lists them: its own, and after each installed
+    distribution it requires, that one's requirements the framework's extras select."""
     for text in framework.requires:
-        requirement = parse_requirement(text)
+        requirement = _parsed(text, lambda name: named(name) or name in installed)
         if requirement is None or not _holds(
             requirement.marker, environment, ["", *_EXTRA.findall(text)]
         ):
             continue
-        name = str(canonical_name(requirement.name))
-        if wanted(name):
-            return Pin(framework, requirement)
-        for inner_text in installed[name].requires if name in installed else ():
-            inner = parse_requirement(inner_text)
-            if (
-                inner is not None
-                and wanted(str(canonical_name(inner.name)))
-                and _holds(inner.marker, environment, ["", *sorted(requirement.extras)])
+        name = canonical_name(requirement.name)
+        if named(name):
+            yield Pin(framework, requirement)
+        if name not in installed:
+            continue
+        through = requirement_text(requirement)
+        for inner_text in installed[name].requires:
+            inner = _parsed(inner_text, named)
+            if inner is not None and _holds(
+                inner.marker, environment, ["", *sorted(requirement.extras)]
             ):
-                return Pin(framework, inner, requirement_text(requirement))
-    return None
+                yield Pin(framework, inner, through)
 
 
 def parse_requirement(text: str) -> Requirement | None:
