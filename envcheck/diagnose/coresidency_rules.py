@@ -81,7 +81,7 @@ def _changed(shared: SharedFileFacts) -> bool:
 def _clashes(facts: Facts) -> list[_Clash]:
     groups: dict[tuple[str, tuple[str, ...]], list[SharedFileFacts]] = {}
     for shared in facts.shared_files:
-        owners = tuple(sorted({str(canonical_name(o.distribution)) for o in shared.owners}))
+        owners = tuple(sorted({canonical_name(o.distribution) for o in shared.owners}))
         groups.setdefault((shared.location, owners), []).append(shared)
     clashes = [_Clash(loc, owners, tuple(files)) for (loc, owners), files in groups.items()]
     # A file whose bytes are every owner's (the same header in both wheels) is no problem.
@@ -94,7 +94,7 @@ def _library_name(path: str) -> str:
 
 
 def _owner_label(shared: SharedFileFacts, name: str) -> str:
-    owner = next(o for o in shared.owners if str(canonical_name(o.distribution)) == name)
+    owner = next(o for o in shared.owners if canonical_name(o.distribution) == name)
     return f"{owner.distribution} {owner.version}"
 
 
@@ -166,7 +166,7 @@ def overwritten_files(context: Context) -> list[Finding]:
     findings = []
     for clash in sorted(_clashes(context.facts), key=lambda c: (c.location, c.owners)):
         main = clash.main
-        winners = [str(canonical_name(o.distribution)) for o in main.owners if o.matches]
+        winners = [canonical_name(o.distribution) for o in main.owners if o.matches]
         losers = [n for n in clash.owners if n not in winners]
         need = {name: all_pins.get(name, []) for name in clash.owners}
         hurt = _labels([pin for name in losers for pin in need[name]])

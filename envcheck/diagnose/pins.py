@@ -117,7 +117,7 @@ def installed_distributions(facts: Facts) -> dict[str, WheelFacts]:
     """Canonical name -> the wheel, the first of each name in search order."""
     found: dict[str, WheelFacts] = {}
     for wheel in facts.wheels:
-        found.setdefault(str(canonical_name(wheel.name)), wheel)
+        found.setdefault(canonical_name(wheel.name), wheel)
     return found
 
 

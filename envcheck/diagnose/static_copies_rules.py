@@ -30,7 +30,7 @@ FOUND_BY = "static loader model"
 
 def _name(distribution: str) -> str:
     """'nvidia-cudnn-cu12 9.28.0.42' -> 'nvidia-cudnn-cu12' (canonical)."""
-    return str(canonical_name(distribution.split(" ", 1)[0]))
+    return canonical_name(distribution.split(" ", 1)[0])
 
 
 def static_copy_findings(context: Context) -> list[Finding]:

@@ -58,7 +58,7 @@ def _with_wheel_fix(finding: Finding, context: Context) -> Finding:
     file_name, pin = found
     framework = pin.framework
     name = str(pin.requirement.name)
-    installed = installed_distributions(context.facts).get(str(canonical_name(name)))
+    installed = installed_distributions(context.facts).get(canonical_name(name))
     pinned = requirement_text(pin.requirement)
     owner = f"{label(key)} {framework.version}"
     if installed is not None and _satisfies(pin, installed.version):

@@ -87,8 +87,8 @@ class LogHit:
 
     @property
     def severity(self) -> Severity:
-        # (A line routed to another code, code_on's program-error on macOS, takes that code's
-        # most severe level at most.)
+        # (A line routed to another code by code_when or code_on takes that code's most severe
+        # level at most: a program error is a note, however its row reads.)
         return Severity.INFO if self.benign else at_most(self.signature.severity, self.code)
 
     @property
