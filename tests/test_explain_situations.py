@@ -780,3 +780,64 @@ def test_which_ptxas_refused_the_ptx_decides_the_cause(line: str, code: str) -> 
     explanation = explain([line])
     assert only(explanation, code)
     assert not {"driver-too-old", "xla-toolchain-missing"} - {code} & codes(explanation)
+
+
+# --- the same message under an old driver and under none: both stay open ----------------------
+# The CUDA runtime answers cudaErrorInsufficientDriver with no driver library at all, as with an
+# old one (measured, tests/test_real_installs.py): a log that shows no driver release cannot tell
+# them apart, so the missing driver and the container without GPU access are warnings beside the
+# old driver (Signature.if_unknown).
+INSUFFICIENT = "RuntimeError: CUDA failed with error CUDA driver version is insufficient for CUDA runtime version"  # fmt: skip
+
+
+def severities(explanation: Explanation) -> dict[str, Severity]:
+    return {f.code: f.severity for f in explanation.findings}
+
+
+def test_insufficient_driver_without_a_driver_release_keeps_the_missing_driver_open() -> None:
+    explanation = explain([INSUFFICIENT])
+    assert severities(explanation) == {
+        "driver-too-old": Severity.ERROR,
+        "driver-missing": Severity.WARNING,
+        "container-gpu-unavailable": Severity.WARNING,
+    }
+    assert explanation.findings[0].code == "driver-too-old"  # the row's own reading leads
+    assert "no driver library" in only(explanation, "driver-missing").message
+    assert "--gpus all" in only(explanation, "container-gpu-unavailable").fix
+
+
+@pytest.mark.parametrize(
+    "driver_line",
+    [
+        "| NVIDIA-SMI 390.87                 Driver Version: 390.87                    |",
+        "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:186] libcuda reported version is: 384.69.0",
+    ],
+)
+def test_a_driver_release_in_the_log_closes_the_other_readings(driver_line: str) -> None:
+    explanation = explain([driver_line, INSUFFICIENT])
+    assert "driver-too-old" in codes(explanation)
+    assert not codes(explanation) & {"driver-missing", "container-gpu-unavailable"}
+
+
+def test_on_windows_the_container_reading_stays_closed() -> None:
+    path = (
+        '  File "C:\\Users\\me\\AppData\\Local\\Programs\\Python\\Python310\\lib\\site.py", line 1'
+    )
+    explanation = explain([path, INSUFFICIENT])
+    assert "windows" in explanation.facts.platforms
+    assert severities(explanation) == {
+        "driver-too-old": Severity.ERROR,
+        "driver-missing": Severity.WARNING,
+    }
+
+
+def test_every_fact_a_reading_may_wait_on_is_one_a_log_can_show() -> None:
+    from envcheck.explain.log_facts import LogFacts  # noqa: PLC0415
+    from envcheck.matrix.signatures import UNKNOWN_FACTS  # noqa: PLC0415
+
+    empty, full = LogFacts(), LogFacts(driver="535.104.05", gpus={"Tesla T4": "7.5"}, python="3.11")
+    for fact in UNKNOWN_FACTS:
+        assert not empty.shows(fact)
+        assert full.shows(fact)
+    with pytest.raises(ValueError, match="not a fact"):
+        empty.shows("kernel")

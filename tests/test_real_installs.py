@@ -56,6 +56,7 @@ INSTALLS = {
     # nvidia/cudnn/lib and nvidia/nccl/lib (tests/layouts/tf-2.21.0-and-cuda-torch-2.14.1-records.json).
     "tf-torch": [["tensorflow[and-cuda]==2.21.0", "torch==2.14.1"]],
     "tf-jax": [["tensorflow[and-cuda]==2.21.0", "jax[cuda12]==0.10.2"]],
+    "cuda-runtime-12": [["--no-deps", "nvidia-cuda-runtime-cu12==12.9.79"]],
 }  # fmt: skip
 # TensorFlow's DSO loader function -> the probe's role for the library it opens.
 LOADED_BY_TENSORFLOW = {"CudaRuntime": "cudart", "Cublas": "cublas", "CublasLt": "cublasLt",
@@ -432,3 +433,52 @@ def test_the_loader_names_looked_up_are_the_ones_a_scan_of_the_real_binary_finds
     scanned = tensorflow_loader_names(framework)
     assert scanned is not None and {"Cublas", "Cudnn", "CudaRuntime"} <= scanned
     assert tensorflow_loader_names(framework, matrix) == scanned & known
+
+
+# The CUDA runtime asked for its devices on a machine where no driver library loads: what it
+# answers, as (number, name, description), from a child of the environment's own Python.
+ASK_FOR_DEVICES = """
+import ctypes, glob, json, sys
+try:
+    ctypes.CDLL("libcuda.so.1")
+    print(json.dumps(None)); sys.exit()
+except OSError:
+    pass
+cudart = ctypes.CDLL(glob.glob(sys.prefix + "/lib/python3*/site-packages/nvidia/cuda_runtime/lib/libcudart.so.12")[0])
+cudart.cudaGetErrorName.restype = cudart.cudaGetErrorString.restype = ctypes.c_char_p
+count = ctypes.c_int(-1)
+result = cudart.cudaGetDeviceCount(ctypes.byref(count))
+print(json.dumps([result, cudart.cudaGetErrorName(result).decode(), cudart.cudaGetErrorString(result).decode()]))
+"""
+
+
+def test_without_a_driver_the_runtime_says_insufficient_driver_and_explain_keeps_both_open(
+    tmp_path: Path,
+) -> None:
+    """The measurement behind the if_unknown readings of driver-insufficient-for-runtime
+    (matrix/log_signatures.toml, source s41-no-libcuda-35): with no libcuda at all, the real
+    runtime gives cudaErrorInsufficientDriver, the old-driver error; so explain, on a log that
+    shows no driver release, names the missing driver and the container without GPU access
+    beside the old driver."""
+    venv = environment("cuda-runtime-12")
+    done = subprocess.run(
+        [str(venv / "bin/python"), "-c", ASK_FOR_DEVICES],
+        capture_output=True, text=True, env=clean_env(), timeout=120, check=True,
+    )  # fmt: skip
+    answer = json.loads(done.stdout)
+    if answer is None:
+        pytest.skip("this machine has a driver library (libcuda.so.1 loads)")
+    number, name, description = answer
+    assert (number, name) == (35, "cudaErrorInsufficientDriver")
+    log = tmp_path / "run.log"
+    log.write_text(f"RuntimeError: CUDA failed with error {description}\n")
+    shown = subprocess.run(
+        [sys.executable, "-m", "envcheck", "explain", "--json", str(log)],
+        capture_output=True, text=True, env=clean_env(), timeout=120, check=False,
+    )  # fmt: skip
+    findings = {f["code"]: f["severity"] for f in json.loads(shown.stdout)["findings"]}
+    assert findings == {
+        "driver-too-old": "error",
+        "driver-missing": "warning",
+        "container-gpu-unavailable": "warning",
+    }

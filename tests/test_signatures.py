@@ -4159,6 +4159,21 @@ def test_a_copied_data_file_loads(data_copy: Path) -> None:
             'id = "dnn-library-not-found"\nwith_leader = true\n',
             r"dnn-library-not-found: field 'with_leader': only a row that follows another",
         ),
+        (
+            '  [[signature.if_unknown]]\n  facts = ["driver"]\n  code = "driver-missing"',
+            '  [[signature.if_unknown]]\n  facts = ["kernel"]\n  code = "driver-missing"',
+            r"driver-insufficient-for-runtime\) if_unknown #1.*'facts'.*'kernel' is not one of",
+        ),
+        (
+            '  not_on = ["windows", "macos", "wsl", "colab"]',
+            '  not_on = ["windows", "solaris"]',
+            r"driver-insufficient-for-runtime\) if_unknown #2.*'not_on'.*'solaris' is not one of",
+        ),
+        (
+            '  [[signature.if_unknown]]\n  facts = ["driver"]\n  code = "driver-missing"',
+            '  [[signature.if_unknown]]\n  facts = ["driver"]\n  code = "driver-gone"',
+            r"driver-insufficient-for-runtime\) if_unknown #1.*unknown finding code 'driver-gone'",
+        ),
     ],
 )
 def test_bad_rows_are_refused_naming_the_signature(

@@ -360,6 +360,33 @@ def _in_place(hit: LogHit, facts: LogFacts, matrix: Matrix) -> LogHit | None:
     return hit if code is None else replace(hit, code=code)
 
 
+def _open_readings(hit: LogHit, facts: LogFacts) -> list[LogHit]:
+    """The hit's other readings (Signature.if_unknown) that the log leaves open: it shows none
+    of the facts that would tell them from the row's own, nor a place they cannot hold in.
+    Each is a warning beside the row's reading, a root cause of its own."""
+    return [
+        replace(
+            hit,
+            code=reading.code,
+            signature=replace(
+                hit.signature,
+                code=reading.code,
+                severity=Severity.WARNING,
+                message=reading.message,
+                fix=reading.fix,
+                fix_for=(),
+                code_when=(),
+                code_on=(),
+                replaces=frozenset(),
+                if_unknown=(),
+            ),
+        )
+        for reading in hit.signature.if_unknown
+        if not any(facts.shows(fact) for fact in reading.facts)
+        and not reading.not_on & facts.platforms
+    ]
+
+
 def _by_toolkit(hit: LogHit, facts: LogFacts, matrix: Matrix) -> LogHit | None:
     """A hit read by its row's Signature.by_toolkit where the log shows nvcc's release: the
     architecture asked for against what that release can target (None: not decided so)."""
@@ -688,6 +715,7 @@ class _Reading:
             for hit in placed
             for other in platform_alternatives(hit, matrix, facts.platforms, facts.python)
         ]
+        offers += [other for hit in placed for other in _open_readings(hit, facts)]
         hits = [_read_as(hit, facts, matrix) for hit in offers if hit is not None]
         unkept = {
             signature: seen - HITS_KEPT_PER_SIGNATURE

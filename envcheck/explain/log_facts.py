@@ -568,6 +568,17 @@ class LogFacts:
     # line that first gave its value, or changed it. The evidence of the rules' findings.
     sources: dict[str, tuple[int, str]] = field(default_factory=dict)
 
+    def shows(self, fact: str) -> bool:
+        """Whether the log shows `fact` (signatures.UNKNOWN_FACTS): what an if_unknown reading
+        waits on."""
+        if fact == "driver":
+            return any(v is not None for v in (self.driver, self.driver_cuda, self.kernel_module))
+        if fact == "gpu":
+            return bool(self.gpus)
+        if fact == "python":
+            return self.python is not None
+        raise ValueError(f"not a fact a log may leave open: {fact!r}")
+
     @property
     def framework(self) -> str:
         """The framework the log is read as: the one most lines show (the first seen of a tie;

@@ -45,6 +45,25 @@ class TemplateValues(dict[str, str]):
         return _MISSING
 
 
+# The facts a log may leave open that an if_unknown reading waits on (LogFacts.shows):
+# "driver" (a driver release, the CUDA it supports or the kernel module's release), "gpu"
+# (a GPU's name or compute capability), "python" (the interpreter's version).
+UNKNOWN_FACTS = frozenset({"driver", "gpu", "python"})
+
+
+@record
+class IfUnknown:
+    """Another reading of a row's hit, given as a warning where the log shows none of
+    `facts` (UNKNOWN_FACTS) and none of the places `not_on` (LOG_PLATFORMS): the log cannot
+    tell the two apart, the person can."""
+
+    facts: frozenset[str]
+    not_on: frozenset[str]
+    code: str
+    message: str
+    fix: str
+
+
 @record
 class Signature:
     """One known message: how to recognise it and what it means."""
@@ -113,6 +132,11 @@ class Signature:
     # `newer` for one above (the toolkit predates the GPU). The messages may name
     # {log_toolkit} and {targets}. Elsewhere the row's own code and code_when hold.
     by_toolkit: tuple[str, tuple[str, str], tuple[str, str]] | tuple[()] = ()
+    # Other causes of the same line where the log leaves open the fact that would tell them
+    # apart (IfUnknown): the CUDA runtime says "driver version is insufficient" both under an
+    # old driver and with no driver library at all, so where the log shows no driver release
+    # the second is a warning beside the row's reading (explain/explanation.py).
+    if_unknown: tuple[IfUnknown, ...] = ()
 
     def fix_template(self, framework: str, places: Collection[str] = ()) -> str:
         """The fix for a hit read as `framework` ("" unknown) in a log that ran in `places`
@@ -326,6 +350,28 @@ def _if_platform_span(
     return code, message, fix, replaces
 
 
+def _if_unknown(row: Row, pattern: re.Pattern[str]) -> tuple[IfUnknown, ...]:
+    readings = []
+    for index, table in enumerate(row.optional_table_list("if_unknown"), start=1):
+        entry = row.nested(table, f"{row.where} if_unknown #{index}")
+        facts = entry.string_list("facts")
+        for fact in facts:
+            if fact not in UNKNOWN_FACTS:
+                raise entry.error(
+                    "facts", f"{fact!r} is not one of {', '.join(sorted(UNKNOWN_FACTS))}"
+                )
+        not_on = entry.string_list("not_on", required=False)
+        for platform in not_on:
+            if platform not in LOG_PLATFORMS:
+                raise entry.error(
+                    "not_on", f"{platform!r} is not one of {', '.join(sorted(LOG_PLATFORMS))}"
+                )
+        code, message, fix = _reading(entry, pattern, frozenset())
+        readings.append(IfUnknown(frozenset(facts), frozenset(not_on), code, message, fix))
+        entry.done()
+    return tuple(readings)
+
+
 # The fields an if_platform_lacks template may name: the platform, where its wheels lie
 # (WheelSpan.edge) and the advice of its row.
 PLATFORM_FIELDS = frozenset({"platform", "span", "advice"})
@@ -441,6 +487,7 @@ def _signature(row: Row) -> Signature:
         by_toolkit=_by_toolkit(row, pattern),
         if_platform_lacks=_if_platform(row, pattern, "if_platform_lacks"),
         if_platform_unshown=_if_platform(row, pattern, "if_platform_unshown"),
+        if_unknown=_if_unknown(row, pattern),
     )
     if code in signature.replaces:
         raise row.error("replaces", f"names the row's own code {code!r}")
