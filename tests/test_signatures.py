@@ -2574,6 +2574,11 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "WARNING: Detected NVIDIA NVIDIA GeForce RTX 4090 GPU, which is not yet supported in this version of the container",
         "triton-1         | WARNING: Detected NVIDIA NVIDIA GeForce RTX 4060 GPU, which is not yet supported in this version of the container",
     ),
+    # NVIDIA/caffe#525 (issue description); fauxpilot/fauxpilot#69 (issue title)
+    "ngc-gpu-not-supported": (
+        "ERROR: Detected NVIDIA Tesla K80 GPU, which is not supported by this container",
+        "ERROR: Detected NVIDIA Tesla K40m GPU, which is not supported by this container",
+    ),
     # NVIDIA/nvidia-container-toolkit#106 (issue description); NVIDIA/nvidia-container-toolkit#1487 (issue description)
     "container-cli-rootless-cgroup-bpf": (
         "nvidia-container-cli: mount error: failed to add device rules: unable to find any existing device filters attached to the cgroup: bpf_prog_query(BPF_CGROUP_DEVICE) failed: operation not permitted: unknown.",
