@@ -3031,6 +3031,8 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "Error: invalid device function 8",
         # smallcorgi/Faster-RCNN_TF#15 (the roi_pooling op's check macro)
         "cudaCheckError() failed : invalid device function",
+        # akrizhevsky/cuda-convnet2#15 (helper_cuda.h's getLastCudaError, wrapped before "execution")
+        "execution failed : (8) invalid device function .",
     ),
     # UCI-CARL/CARLsim6#15 (issue description); lumark/PWP3D#4 (issue description, the program's output)
     "cuda-invalid-device-symbol": (
