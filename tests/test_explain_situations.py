@@ -841,3 +841,22 @@ def test_every_fact_a_reading_may_wait_on_is_one_a_log_can_show() -> None:
         assert full.shows(fact)
     with pytest.raises(ValueError, match="not a fact"):
         empty.shows("kernel")
+
+
+# huan/docker-wechat#173: the toolkit loads the host driver's NVML, so a host without a driver
+# fails as a broken toolkit does; nvidia-smi's table (the host's, pasted before) closes it.
+CONTAINER_CLI_NO_NVML = (
+    "nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: cannot "
+    "open shared object file: no such file or directory: unknown."
+)
+
+
+def test_the_toolkit_without_the_host_drivers_library_keeps_the_missing_driver_open() -> None:
+    assert severities(explain([CONTAINER_CLI_NO_NVML])) == {
+        "container-gpu-unavailable": Severity.ERROR,
+        "driver-missing": Severity.WARNING,
+    }
+    shown = explain(
+        ["| NVIDIA-SMI 535.104.05   Driver Version: 535.104.05   CUDA Version: 12.2 |", CONTAINER_CLI_NO_NVML]
+    )  # fmt: skip
+    assert severities(shown) == {"container-gpu-unavailable": Severity.ERROR}

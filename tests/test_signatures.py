@@ -4167,7 +4167,9 @@ def test_a_copied_data_file_loads(data_copy: Path) -> None:
             r"dnn-library-not-found: field 'with_leader': only a row that follows another",
         ),
         (
+            "  # where the log shows no driver release these two stay open beside the old driver.\n"
             '  [[signature.if_unknown]]\n  facts = ["driver"]\n  code = "driver-missing"',
+            "  # where the log shows no driver release these two stay open beside the old driver.\n"
             '  [[signature.if_unknown]]\n  facts = ["kernel"]\n  code = "driver-missing"',
             r"driver-insufficient-for-runtime\) if_unknown #1.*'facts'.*'kernel' is not one of",
         ),
@@ -4177,7 +4179,9 @@ def test_a_copied_data_file_loads(data_copy: Path) -> None:
             r"driver-insufficient-for-runtime\) if_unknown #2.*'not_on'.*'solaris' is not one of",
         ),
         (
+            "  # where the log shows no driver release these two stay open beside the old driver.\n"
             '  [[signature.if_unknown]]\n  facts = ["driver"]\n  code = "driver-missing"',
+            "  # where the log shows no driver release these two stay open beside the old driver.\n"
             '  [[signature.if_unknown]]\n  facts = ["driver"]\n  code = "driver-gone"',
             r"driver-insufficient-for-runtime\) if_unknown #1.*unknown finding code 'driver-gone'",
         ),
