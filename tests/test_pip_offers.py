@@ -274,6 +274,25 @@ def test_an_empty_list_that_shows_no_platform_gives_the_platforms_lacking_as_war
     assert ("platform-unsupported", "If this ran on macOS: onnx") in codes
 
 
+# bytedance/LatentSync#55 (Windows, Python 3.10): triton has Linux wheels only.
+TRITON_NONE = "ERROR: Could not find a version that satisfies the requirement triton (from versions: none)"  # fmt: skip
+
+
+def test_platforms_lacking_alike_are_one_warning_naming_each() -> None:
+    # Windows and macOS both have no triton at all: one warning names both (two warnings of
+    # one code would be one finding, and the second platform lost), each advice by its place.
+    findings = [f for f in _findings(TRITON_NONE) if f.code == "platform-unsupported"]
+    assert len(findings) == 1 and findings[0].severity.value == "warning"
+    message, fix = findings[0].message, findings[0].fix
+    assert "native Windows" in message and "macOS" in message and "do not exist" in message
+    assert "triton-windows" in fix and "(on native Windows)" in fix
+    assert "a Linux machine" in fix and "(on macOS" in fix
+    # A log that shows Windows reads the platform as the error, with Windows' advice alone.
+    shown = _one(WIN32_BANNER_310, TRITON_NONE)
+    assert shown.code == "platform-unsupported" and shown.severity.value == "error"
+    assert "triton-windows" in shown.fix and "a Linux machine" not in shown.fix
+
+
 @pytest.mark.parametrize(
     "lines",
     [

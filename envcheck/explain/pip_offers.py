@@ -180,12 +180,29 @@ def platform_alternatives(
     reading = hit.signature.if_platform_unshown
     if not reading or platforms or python or "offered" in hit.groups:
         return []
-    alternatives = []
+    lacking: dict[str, list[WheelSpan]] = {}
     for os_name in sorted({span.os for span in matrix.wheel_platforms}):
         span = _lacking(hit, matrix, os_name, None)
         if span is not None:
-            alternatives.append(_as_reading(hit, reading, span, "", severity=Severity.WARNING))
-    return alternatives
+            lacking.setdefault(span.edge, []).append(span)
+    # One warning per edge, naming every platform it holds for: warnings of one code are one
+    # finding, so a second would not be seen (triton on Windows and on macOS).
+    return [
+        _as_reading(hit, reading, _together(spans), "", severity=Severity.WARNING)
+        for spans in lacking.values()
+    ]
+
+
+def _together(spans: list[WheelSpan]) -> WheelSpan:
+    """Spans with the same edge as one: their platforms and their advice, each advice named by
+    its platform."""
+    if len(spans) == 1:
+        return spans[0]
+    return replace(
+        spans[0],
+        platform=" or ".join(span.platform for span in spans),
+        advice=", or ".join(f"{span.advice} (on {span.platform})" for span in spans),
+    )
 
 
 def read_offer(
