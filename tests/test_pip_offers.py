@@ -156,7 +156,11 @@ def test_project_names_compare_as_the_index_compares_them() -> None:
         ('first = "0.4.13"', 'first = "0.4.13"\nlast = "0.4.20"', "give first, last or never"),
         ('last = "2.2.2"\n', "", "give first, last or never"),
         ('first = "0.4.13"', 'first = "0.4.13"\nnever = true', "give first, last or never"),
-        ('package = "jaxlib"', 'package = "JAXlib"', "as the index compares names: 'jaxlib'"),
+        (
+            'package = "jaxlib"\nkey = "windows-x86_64"',
+            'package = "JAXlib"\nkey = "windows-x86_64"',
+            "as the index compares names: 'jaxlib'",
+        ),
         (
             'package = "torch"\nkey = "macos-x86_64"',
             'package = "torch"\nkey = "mac"',
