@@ -1165,6 +1165,21 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         # AlexeyAB/darknet#5380 (out of memory partway through training)
         " try to set subdivisions=64 in your cfg file",
     ),
+    # colmap/colmap#1797 (the loader's dialog text)
+    "windows-dll-not-found-dialog": (
+        "The code execution cannot proceed because cudart64_110.dll was not found. Reinstalling the program may fix this problem",
+    ),
+    # jcuda/jcuda-samples#9 (issue description)
+    "jcuda-natives-not-loaded": (
+        'Exception in thread "main" java.lang.UnsatisfiedLinkError: Error while loading native library "JCurand-10.2.0-windows-x86_64"',
+    ),
+    # trexminer/T-Rex#108 (issue description)
+    "miner-nvml-monitoring-disabled": (
+        "20201211 21:00:17 WARN: NVML is disabled. You won't see GPUs stats.",
+        "20201211 21:00:17 WARN: Can't initialize NVML. GPU monitoring will be disabled.",
+    ),
+    # JuliaAttic/CUDArt.jl#24 (issue description)
+    "julia-deprecation-warning": ("WARNING: uint32(x) is deprecated, use UInt32(x) instead.",),
     "torch-version-cuda-none": (
         # follows torch-version-cuda-query: the call, then what it printed (opendatalab/MinerU#240)
         ">>> print(torch.cuda.device_count())\n0\n>>> print(torch.version.cuda) \nNone",
@@ -3033,6 +3048,8 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "cudaCheckError() failed : invalid device function",
         # akrizhevsky/cuda-convnet2#15 (helper_cuda.h's getLastCudaError, wrapped before "execution")
         "execution failed : (8) invalid device function .",
+        # GOMC-WSU/GOMC#168 (the GPUassert macro, the file after the message)
+        "GPUassert: invalid device function /home4/jpotoff/GOMC/GOMC/src/GPU/CalculateEwaldCUDAKernel.cu 80",
     ),
     # UCI-CARL/CARLsim6#15 (issue description); lumark/PWP3D#4 (issue description, the program's output)
     "cuda-invalid-device-symbol": (
@@ -3616,6 +3633,33 @@ ROUTES: list[tuple[str, str, str]] = [
         "nvcc fatal unsupported gpu architecture 'compute_86'",
         "nvcc-unsupported-gpu-architecture",
         "compute-capability-unsupported",
+    ),
+    (
+        # pjreddie/darknet#2360, as the thread has it
+        "nvcc fatal : Unsupported GPU architecture 'compute_30'",
+        "nvcc-unsupported-gpu-architecture",
+        "cuda-version-mismatch",
+    ),
+    # colmap/colmap#1797 (Windows' loader dialog), and the other DLLs it routes by name
+    (
+        "The code execution cannot proceed because cudart64_110.dll was not found. Reinstalling the program may fix this problem",
+        "windows-dll-not-found-dialog",
+        "cuda-library-missing",
+    ),
+    (
+        "The program can't start because cudnn64_8.dll is missing from your computer. Try reinstalling the program to fix this problem.",
+        "windows-dll-not-found-dialog",
+        "cudnn-missing",
+    ),
+    (
+        "The code execution cannot proceed because nvcuda.dll was not found. Reinstalling the program may fix this problem.",
+        "windows-dll-not-found-dialog",
+        "driver-missing",
+    ),
+    (
+        "The code execution cannot proceed because VCRUNTIME140_1.dll was not found. Reinstalling the program may fix this problem.",
+        "windows-dll-not-found-dialog",
+        "library-dependency-missing",
     ),
     (
         "nvcc fatal   : Value 'sm_120' is not defined for option 'gpu-architecture'",
