@@ -52,7 +52,10 @@ from envcheck.errors import EnvcheckError
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = ROOT / "matrix" / "error_codes.toml"
 FAMILIES = ("cuda_driver", "cuda_runtime", "cudnn_status", "nccl_result", "cublas_status")
-CURATED = ("code", "cause", "alternative", "fix", "in_container", "in_wsl")
+CURATED = (
+    "code", "cause", "alternative", "fix", "in_container", "in_wsl",
+    "unknown", "unknown_code", "unknown_cause", "unknown_fix",
+)  # fmt: skip
 COMMAND = "python scripts/error_tables.py --wheels DIR --cudnn7-header cudnn7.h --write"
 
 
@@ -501,8 +504,9 @@ HEADER = f"""\
 # scripts/error_tables.py (see its docstring for the download commands). Regenerate with
 #   {COMMAND}
 # The script rewrites name, number, alias_of, majors, since, meaning, description and the
-# artefact source ids; it keeps code, cause, alternative, fix, in_container, in_wsl and the other
-# source ids of each row, and the [sources] entries it does not generate. Edit only those.
+# artefact source ids; it keeps code, cause, alternative, fix, in_container, in_wsl, the
+# unknown fields and the other source ids of each row, and the [sources] entries it does not
+# generate. Edit only those.
 #
 # Fields: name, number (as the library returns it), alias_of (another name with the same
 # number), majors (cuDNN majors that have this name with this number), since (cuDNN 9
@@ -511,6 +515,8 @@ HEADER = f"""\
 # rows that name a cause in the environment or the program), cause, alternative, fix,
 # in_container (the code inside a container, where the value most often means no GPU access),
 # in_wsl (the code under WSL 2, where it most often means the wrong libcuda),
+# unknown, unknown_code, unknown_cause, unknown_fix (together: where the log shows no `unknown`
+# fact, driver, gpu or python, unknown_code is a warning beside code, with its own cause and fix),
 # source (ids into [sources]).
 schema = 1
 """

@@ -249,6 +249,24 @@ source = "a"
 """
 
 
+UNKNOWN = """unknown = "gpu"
+unknown_code = "driver-missing"
+unknown_cause = "Or no driver."
+unknown_fix = "Install one."
+"""
+
+
+def test_an_unknown_reading_is_a_warning_beside_the_rows_own(tmp_path: Path) -> None:
+    row = _load(tmp_path, GOOD.replace("number = 100\n", "number = 100\n" + UNKNOWN)).rows[0]
+    assert row.unknown is not None and row.unknown.facts == frozenset({"gpu"})
+    signature = error_signatures(ErrorCodes((row,), {}))[0]
+    assert signature.if_unknown == (row.unknown,)
+    assert (signature.if_unknown[0].code, signature.if_unknown[0].message) == (
+        "driver-missing",
+        "Or no driver.",
+    )
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
@@ -287,6 +305,22 @@ source = "a"
         (
             lambda t: t.replace("number = 100\n", 'number = 100\nin_wsl = "no-such-code"\n'),
             "'no-such-code' needs a 'code' and must be a finding code",
+        ),
+        (
+            lambda t: t.replace("number = 100\n", 'number = 100\nunknown = "gpu"\n'),
+            "unknown, unknown_code, unknown_cause, unknown_fix go together",
+        ),
+        (
+            lambda t: t.replace(
+                "number = 100\n", "number = 100\n" + UNKNOWN.replace('"gpu"', '"os"')
+            ),
+            "'os' is not one of driver, gpu, python",
+        ),
+        (
+            lambda t: t.replace(
+                "number = 100\n", "number = 100\n" + UNKNOWN.replace("driver-missing", "no-gpu")
+            ),
+            "'no-gpu' is not a finding code other than 'code'",
         ),
     ],
 )

@@ -1180,6 +1180,12 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     ),
     # JuliaAttic/CUDArt.jl#24 (issue description)
     "julia-deprecation-warning": ("WARNING: uint32(x) is deprecated, use UInt32(x) instead.",),
+    # chainer/chainer#3266 (issue description); mil-tokyo/webdnn#488 (issue description)
+    "chainer-numpy-and-cupy-mixed": ("ValueError: numpy and cupy must not be used together",),
+    # Theano/Theano#5972 (issue description)
+    "theano-old-cuda-backend-deprecated": (
+        "WARNING (theano.sandbox.cuda): The cuda backend is deprecated and will be removed in the next release (v0.10).  Please switch to the gpuarray backend. You can get more information about how to switch at this URL:",
+    ),
     "torch-version-cuda-none": (
         # follows torch-version-cuda-query: the call, then what it printed (opendatalab/MinerU#240)
         ">>> print(torch.cuda.device_count())\n0\n>>> print(torch.version.cuda) \nNone",
