@@ -52,10 +52,9 @@ from envcheck.errors import EnvcheckError
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = ROOT / "matrix" / "error_codes.toml"
 FAMILIES = ("cuda_driver", "cuda_runtime", "cudnn_status", "nccl_result", "cublas_status")
-CURATED = (
-    "code", "cause", "alternative", "fix", "in_container", "in_wsl",
-    "unknown", "unknown_code", "unknown_cause", "unknown_fix",
-)  # fmt: skip
+CURATED = ("code", "cause", "alternative", "fix", "in_container", "in_wsl")
+# The curated tables of a row, written after its source ids as [[FAMILY.KEY]] tables.
+CURATED_TABLES = ("if_unknown",)
 COMMAND = "python scripts/error_tables.py --wheels DIR --cudnn7-header cudnn7.h --write"
 
 
@@ -505,7 +504,7 @@ HEADER = f"""\
 #   {COMMAND}
 # The script rewrites name, number, alias_of, majors, since, meaning, description and the
 # artefact source ids; it keeps code, cause, alternative, fix, in_container, in_wsl, the
-# unknown fields and the other source ids of each row, and the [sources] entries it does not
+# if_unknown tables and the other source ids of each row, and the [sources] entries it does not
 # generate. Edit only those.
 #
 # Fields: name, number (as the library returns it), alias_of (another name with the same
@@ -515,9 +514,9 @@ HEADER = f"""\
 # rows that name a cause in the environment or the program), cause, alternative, fix,
 # in_container (the code inside a container, where the value most often means no GPU access),
 # in_wsl (the code under WSL 2, where it most often means the wrong libcuda),
-# unknown, unknown_code, unknown_cause, unknown_fix (together: where the log shows no `unknown`
-# fact, driver, gpu or python, unknown_code is a warning beside code, with its own cause and fix),
-# source (ids into [sources]).
+# source (ids into [sources]), and [[FAMILY.if_unknown]] tables (facts, not_on, code, message,
+# fix: another cause of the same value, a warning beside code until the log shows the facts,
+# as a log signature's if_unknown).
 schema = 1
 """
 
@@ -543,7 +542,20 @@ def _row_lines(
     extra = [old_sources] if isinstance(old_sources, str) else list(old_sources)  # type: ignore[call-overload]
     ids = value.sources + [str(s) for s in extra if s not in citations]
     lines.append(f"source = [{', '.join(_string(s) for s in ids)}]")
+    for key in CURATED_TABLES:
+        tables = old.get(key, [])
+        assert isinstance(tables, list)
+        for table in tables:
+            lines += ["", f"  [[{family}.{key}]]"]
+            lines += [f"  {name} = {_value(value)}" for name, value in table.items()]
     return lines
+
+
+def _value(value: object) -> str:
+    """A curated table's value (a string or a list of strings) as TOML."""
+    if isinstance(value, list):
+        return f"[{', '.join(_string(str(item)) for item in value)}]"
+    return _string(str(value))
 
 
 def render(

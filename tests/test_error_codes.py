@@ -18,6 +18,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+import tomllib
 
 from envcheck.findings import CODES
 from envcheck.matrix.error_codes import (
@@ -249,22 +250,34 @@ source = "a"
 """
 
 
-UNKNOWN = """unknown = "gpu"
-unknown_code = "driver-missing"
-unknown_cause = "Or no driver."
-unknown_fix = "Install one."
+UNKNOWN = """
+  [[cuda_runtime.if_unknown]]
+  facts = ["gpu"]
+  code = "driver-missing"
+  message = "Or no {driver}."
+  fix = "Install one."
 """
 
 
+def _with_reading(text: str, reading: str = UNKNOWN) -> str:
+    return text.replace('source = ["a", "b"]\n', 'source = ["a", "b"]\n' + reading)
+
+
 def test_an_unknown_reading_is_a_warning_beside_the_rows_own(tmp_path: Path) -> None:
-    row = _load(tmp_path, GOOD.replace("number = 100\n", "number = 100\n" + UNKNOWN)).rows[0]
-    assert row.unknown is not None and row.unknown.facts == frozenset({"gpu"})
+    row = _load(tmp_path, _with_reading(GOOD)).rows[0]
+    assert [(r.facts, r.code) for r in row.if_unknown] == [(frozenset({"gpu"}), "driver-missing")]
     signature = error_signatures(ErrorCodes((row,), {}))[0]
-    assert signature.if_unknown == (row.unknown,)
-    assert (signature.if_unknown[0].code, signature.if_unknown[0].message) == (
-        "driver-missing",
-        "Or no driver.",
-    )
+    assert signature.if_unknown == row.if_unknown
+    # The table's texts are plain: braces stay braces when the message is formatted.
+    assert signature.if_unknown[0].message.format() == "Or no {driver}."
+
+
+def test_the_generator_keeps_the_if_unknown_tables() -> None:
+    script = _script()
+    existing = tomllib.loads(_with_reading(GOOD))["cuda_runtime"][0]
+    value = script.Value(name="cudaErrorNoDevice", number=100, description=existing["description"])
+    text = "\n".join(script._row_lines("cuda_runtime", value, existing, {}))
+    assert tomllib.loads(text)["cuda_runtime"][0]["if_unknown"] == existing["if_unknown"]
 
 
 @pytest.mark.parametrize(
@@ -307,20 +320,16 @@ def test_an_unknown_reading_is_a_warning_beside_the_rows_own(tmp_path: Path) -> 
             "'no-such-code' needs a 'code' and must be a finding code",
         ),
         (
-            lambda t: t.replace("number = 100\n", 'number = 100\nunknown = "gpu"\n'),
-            "unknown, unknown_code, unknown_cause, unknown_fix go together",
+            lambda t: _with_reading(t, UNKNOWN.replace('"gpu"', '"os"')),
+            "'os' is not one of build-cuda, driver, gpu, python",
         ),
         (
-            lambda t: t.replace(
-                "number = 100\n", "number = 100\n" + UNKNOWN.replace('"gpu"', '"os"')
-            ),
-            "'os' is not one of driver, gpu, python",
+            lambda t: _with_reading(t, UNKNOWN.replace("driver-missing", "no-gpu")),
+            "'no-gpu' is the row's own code",
         ),
         (
-            lambda t: t.replace(
-                "number = 100\n", "number = 100\n" + UNKNOWN.replace("driver-missing", "no-gpu")
-            ),
-            "'no-gpu' is not a finding code other than 'code'",
+            lambda t: _with_reading(t, UNKNOWN.replace('["gpu"]', "[]")),
+            "name at least one fact",
         ),
     ],
 )

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from envcheck.diagnose.log_diagnosis import merge_findings, reason_over_log
 from envcheck.explain.explanation import Explanation, explain_lines, python_tag_fits
 from envcheck.explain.matcher import clean_line
 from envcheck.findings import Finding, Severity
@@ -835,7 +836,8 @@ def test_every_fact_a_reading_may_wait_on_is_one_a_log_can_show() -> None:
     from envcheck.explain.log_facts import LogFacts  # noqa: PLC0415
     from envcheck.matrix.signatures import UNKNOWN_FACTS  # noqa: PLC0415
 
-    empty, full = LogFacts(), LogFacts(driver="535.104.05", gpus={"Tesla T4": "7.5"}, python="3.11")
+    empty = LogFacts(kernel_module="384.111")  # (the module alone is not the driver shown)
+    full = LogFacts(driver="535.104.05", gpus={"Tesla T4": "7.5"}, python="3.11", cuda="12.1")
     for fact in UNKNOWN_FACTS:
         assert not empty.shows(fact)
         assert full.shows(fact)
@@ -860,3 +862,61 @@ def test_the_toolkit_without_the_host_drivers_library_keeps_the_missing_driver_o
         ["| NVIDIA-SMI 535.104.05   Driver Version: 535.104.05   CUDA Version: 12.2 |", CONTAINER_CLI_NO_NVML]
     )  # fmt: skip
     assert severities(shown) == {"container-gpu-unavailable": Severity.ERROR}
+
+
+def test_a_cause_the_log_names_outright_is_not_said_again_as_another_reading() -> None:
+    # The missing libcuda is the log's own line: its finding keeps its own words, at error.
+    libcuda = "ImportError: libcuda.so.1: cannot open shared object file: No such file or directory"
+    explanation = explain([INSUFFICIENT, libcuda])
+    missing = only(explanation, "driver-missing")
+    assert missing.severity is Severity.ERROR and not missing.message.startswith("Or ")
+    assert severities(explanation)["container-gpu-unavailable"] is Severity.WARNING
+
+
+def test_the_readings_of_a_replaced_hit_go_with_it() -> None:
+    # triton-inference-server/server#7022: Triton's own row reads the line (a warning); the
+    # runtime's old-driver reading it replaces brings no "Or no driver" of its own.
+    line = (
+        "W1208 10:00:00.000000 1 pinned_memory_manager.cc:236] Unable to allocate pinned system "
+        "memory, pinned memory pool will not be available: CUDA driver version is insufficient "
+        "for CUDA runtime version"
+    )
+    assert severities(explain([line])) == {"container-gpu-unavailable": Severity.WARNING}
+
+
+def test_under_wsl_the_toolkit_row_does_not_send_the_person_to_install_a_linux_driver() -> None:
+    wsl = '  File "/mnt/c/Users/me/train.py", line 1, in <module>'
+    assert severities(explain([wsl, CONTAINER_CLI_NO_NVML])) == {
+        "container-gpu-unavailable": Severity.ERROR
+    }
+
+
+# zzhang1987/Factor-Graph-Neural-Network#4: cuDNN's execution failure, whose other cause is a
+# build older than the GPU; the GPU alone cannot tell, the GPU and the build's CUDA can.
+EXECUTION_FAILED = "RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED"
+RTX_3080 = "GPU 0: NVIDIA GeForce RTX 3080"
+
+
+def test_cudnns_execution_failure_keeps_the_build_older_than_the_gpu_open() -> None:
+    for lines in ([EXECUTION_FAILED], [RTX_3080, EXECUTION_FAILED]):
+        assert severities(explain(lines)) == {
+            "gpu-out-of-memory": Severity.ERROR,
+            "compute-capability-unsupported": Severity.WARNING,
+        }
+    assert only(explain([EXECUTION_FAILED]), "compute-capability-unsupported").data == {
+        "reading": "open"
+    }
+    # With the build's CUDA too, the doctor's own rule decides: CUDA 10.2 has no kernels for 8.6.
+    shown = explain(["PyTorch version: 1.9.0+cu102", RTX_3080, EXECUTION_FAILED])
+    assert "compute-capability-unsupported" not in codes(shown)  # closed
+    decided = reason_over_log(shown, MATRIX)
+    assert severities(decided)["compute-capability-unsupported"] is Severity.ERROR
+
+
+def test_a_rule_that_decides_an_open_reading_speaks_for_it() -> None:
+    # The open reading says "Or ..."; where the doctor's rule finds the same cause from the
+    # facts, the rule's finding is the one kept, not the open reading's words at error.
+    rule = Finding("compute-capability-unsupported", Severity.ERROR, "The GPU is newer.", ("GPU",))
+    shown = explain([EXECUTION_FAILED])
+    merged = {f.code: f for f in merge_findings(shown.findings, [rule])}
+    assert merged["compute-capability-unsupported"] == rule

@@ -4217,23 +4217,29 @@ def test_a_copied_data_file_loads(data_copy: Path) -> None:
             r"dnn-library-not-found: field 'with_leader': only a row that follows another",
         ),
         (
-            "  # where the log shows no driver release these two stay open beside the old driver.\n"
-            '  [[signature.if_unknown]]\n  facts = ["driver"]\n  code = "driver-missing"',
-            "  # where the log shows no driver release these two stay open beside the old driver.\n"
-            '  [[signature.if_unknown]]\n  facts = ["kernel"]\n  code = "driver-missing"',
-            r"driver-insufficient-for-runtime\) if_unknown #1.*'facts'.*'kernel' is not one of",
+            '  # under WSL 2 the driver is Windows\', never one to install in Linux.\n  [[signature.if_unknown]]\n  facts = ["driver"]',
+            '  # under WSL 2 the driver is Windows\', never one to install in Linux.\n  [[signature.if_unknown]]\n  facts = ["kernel"]',
+            r"container-cli-driver-library-not-found\) if_unknown #1.*'facts'.*'kernel' is not one of",
         ),
         (
-            '  not_on = ["windows", "macos", "wsl", "colab"]',
-            '  not_on = ["windows", "solaris"]',
-            r"driver-insufficient-for-runtime\) if_unknown #2.*'not_on'.*'solaris' is not one of",
+            '  # under WSL 2 the driver is Windows\', never one to install in Linux.\n  [[signature.if_unknown]]\n  facts = ["driver"]',
+            "  # under WSL 2 the driver is Windows', never one to install in Linux.\n  [[signature.if_unknown]]\n  facts = []",
+            r"container-cli-driver-library-not-found\) if_unknown #1.*'facts'.*name at least one fact",
         ),
         (
-            "  # where the log shows no driver release these two stay open beside the old driver.\n"
-            '  [[signature.if_unknown]]\n  facts = ["driver"]\n  code = "driver-missing"',
-            "  # where the log shows no driver release these two stay open beside the old driver.\n"
-            '  [[signature.if_unknown]]\n  facts = ["driver"]\n  code = "driver-gone"',
-            r"driver-insufficient-for-runtime\) if_unknown #1.*unknown finding code 'driver-gone'",
+            '  # under WSL 2 the driver is Windows\', never one to install in Linux.\n  [[signature.if_unknown]]\n  facts = ["driver"]\n  not_on = ["wsl"]',
+            '  # under WSL 2 the driver is Windows\', never one to install in Linux.\n  [[signature.if_unknown]]\n  facts = ["driver"]\n  not_on = ["solaris"]',
+            r"container-cli-driver-library-not-found\) if_unknown #1.*'not_on'.*'solaris' is not one of",
+        ),
+        (
+            '  # under WSL 2 the driver is Windows\', never one to install in Linux.\n  [[signature.if_unknown]]\n  facts = ["driver"]\n  not_on = ["wsl"]\n  code = "driver-missing"',
+            '  # under WSL 2 the driver is Windows\', never one to install in Linux.\n  [[signature.if_unknown]]\n  facts = ["driver"]\n  not_on = ["wsl"]\n  code = "driver-gone"',
+            r"container-cli-driver-library-not-found\) if_unknown #1.*unknown finding code 'driver-gone'",
+        ),
+        (
+            '  # under WSL 2 the driver is Windows\', never one to install in Linux.\n  [[signature.if_unknown]]\n  facts = ["driver"]\n  not_on = ["wsl"]\n  code = "driver-missing"',
+            '  # under WSL 2 the driver is Windows\', never one to install in Linux.\n  [[signature.if_unknown]]\n  facts = ["driver"]\n  not_on = ["wsl"]\n  code = "container-gpu-unavailable"',
+            r"container-cli-driver-library-not-found\) if_unknown #1.*'container-gpu-unavailable' is the row's own code",
         ),
     ],
 )

@@ -327,6 +327,9 @@ def _merged(signature: Finding, rule: Finding) -> Finding:
     """One finding for one cause: the log's words (the signature's message), both fixes (the
     signature's, written for the message, then the rule's, which names the versions and the
     platform the log shows), both evidences, the graver severity."""
+    if signature.data.get("reading") == "open":
+        # The facts decide what the log only left open: the rule's finding is the cause.
+        return rule
     severity = min((signature.severity, rule.severity), key=lambda s: s.rank)
     evidence = tuple(dict.fromkeys((*signature.evidence, *rule.evidence)))[:MAX_EVIDENCE]
     lines = tuple(sorted({*signature.lines, *rule.lines}))

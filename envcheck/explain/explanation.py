@@ -21,7 +21,7 @@ from envcheck.errors import InputError
 from envcheck.explain.cycles import Cycles
 from envcheck.explain.digits import masked
 from envcheck.explain.log_facts import FACT_GATES, LineFacts, LogFactCollector, LogFacts
-from envcheck.explain.log_findings import MAX_EVIDENCE, findings_from_log
+from envcheck.explain.log_findings import MAX_EVIDENCE, findings_from_log, without_replaced
 from envcheck.explain.matcher import (
     Followers,
     Found,
@@ -360,29 +360,40 @@ def _in_place(hit: LogHit, facts: LogFacts, matrix: Matrix) -> LogHit | None:
     return hit if code is None else replace(hit, code=code)
 
 
+def _beside(read: list[LogHit], facts: LogFacts, matrix: Matrix) -> list[LogHit]:
+    """The other readings the log leaves open (platforms without wheels, Signature.if_unknown)
+    of the hits that stand (a replaced hit's readings go with it), save those of a cause the
+    log names outright: a finding is grouped by code, and "Or ..." must not speak for it."""
+    standing = without_replaced(read)
+    named = {hit.code for hit in standing}
+    return [
+        replace(other, open_reading=True)
+        for hit in standing
+        for other in (
+            *platform_alternatives(hit, matrix, facts.platforms, facts.python),
+            *_open_readings(hit, facts),
+        )
+        if other.code not in named
+    ]
+
+
 def _open_readings(hit: LogHit, facts: LogFacts) -> list[LogHit]:
-    """The hit's other readings (Signature.if_unknown) that the log leaves open: it shows none
-    of the facts that would tell them from the row's own, nor a place they cannot hold in.
+    """The hit's other readings (Signature.if_unknown) that the log leaves open: it does not
+    show all the facts that would tell them from the row's own, nor a place they cannot hold in.
     Each is a warning beside the row's reading, a root cause of its own."""
     return [
-        replace(
-            hit,
-            code=reading.code,
-            signature=replace(
-                hit.signature,
-                code=reading.code,
-                severity=Severity.WARNING,
-                message=reading.message,
-                fix=reading.fix,
-                fix_for=(),
-                code_when=(),
-                code_on=(),
-                replaces=frozenset(),
-                if_unknown=(),
-            ),
+        hit.read_as(
+            reading.code,
+            reading.message,
+            reading.fix,
+            severity=Severity.WARNING,
+            code_when=(),
+            code_on=(),
+            replaces=frozenset(),
+            if_unknown=(),
         )
         for reading in hit.signature.if_unknown
-        if not any(facts.shows(fact) for fact in reading.facts)
+        if not all(facts.shows(fact) for fact in reading.facts)
         and not reading.not_on & facts.platforms
     ]
 
@@ -710,13 +721,8 @@ class _Reading:
             hit for hit in (_in_place(hit, facts, matrix) for hit in self.hits) if hit is not None
         ]
         offers = [read_offer(hit, matrix, facts.platforms, facts.python) for hit in placed]
-        offers += [
-            other
-            for hit in placed
-            for other in platform_alternatives(hit, matrix, facts.platforms, facts.python)
-        ]
-        offers += [other for hit in placed for other in _open_readings(hit, facts)]
-        hits = [_read_as(hit, facts, matrix) for hit in offers if hit is not None]
+        read = [hit for hit in offers if hit is not None]
+        hits = [_read_as(hit, facts, matrix) for hit in (*read, *_beside(read, facts, matrix))]
         unkept = {
             signature: seen - HITS_KEPT_PER_SIGNATURE
             for signature, seen in self._per_signature.items()

@@ -572,9 +572,21 @@ class LogFacts:
         """Whether the log shows `fact` (signatures.UNKNOWN_FACTS): what an if_unknown reading
         waits on."""
         if fact == "driver":
-            return any(v is not None for v in (self.driver, self.driver_cuda, self.kernel_module))
+            # (Not the kernel module's release: TensorFlow reports it where libcuda itself could
+            # not be found, the very case the readings keep open.)
+            return self.driver is not None or self.driver_cuda is not None
         if fact == "gpu":
             return bool(self.gpus)
+        if fact == "build-cuda":
+            # A TensorFlow wheel is built for one CUDA; a torch version says it in its local
+            # tag (+cu118); the environment's own CUDA, a build's printed cuda_version.
+            return (
+                self.cuda is not None
+                or self.tensorflow is not None
+                or "cuda_version" in self.tensorflow_build
+                or "+cu" in (self.torch or "")
+                or self.jax_plugin is not None
+            )
         if fact == "python":
             return self.python is not None
         raise ValueError(f"not a fact a log may leave open: {fact!r}")

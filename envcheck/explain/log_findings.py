@@ -54,13 +54,23 @@ def findings_from_log(
                 first.fix,
                 tuple(sorted({h.line for h in group})),
                 _total(group, unkept or {}),
-                # Which framework cannot use CUDA, for a program reading the JSON.
-                {"framework": first.framework}
-                if first.code == "framework-cpu-only" and first.framework
-                else {},
+                _data(group),
             )
         )
     return findings
+
+
+def _data(group: Sequence[LogHit]) -> dict[str, str]:
+    """What a program reading the JSON is told besides the text: which framework cannot use
+    CUDA, and that a finding is a cause the log leaves open ("reading": "open") rather than
+    one a line names."""
+    first = group[0]
+    data = {}
+    if first.code == "framework-cpu-only" and first.framework:
+        data["framework"] = first.framework
+    if all(hit.open_reading for hit in group):
+        data["reading"] = "open"
+    return data
 
 
 def without_replaced(hits: Sequence[LogHit]) -> list[LogHit]:

@@ -66,10 +66,32 @@ class LogHit:
     # For a hit of a with_leader row: the line of the leader's hit (what the row replaces, it
     # reads there too); 0 otherwise.
     leader_line: int = 0
+    # Whether this is a cause the log leaves open beside the line's own reading (a platform
+    # without wheels, Signature.if_unknown): its finding says so (Finding.data "reading").
+    open_reading: bool = False
 
     @property
     def message(self) -> str:
         return self.signature.message.format_map(TemplateValues(self.groups))
+
+    def read_as(
+        self,
+        code: str,
+        message: str,
+        fix: str,
+        groups: dict[str, str] | None = None,
+        **changes: Any,
+    ) -> LogHit:
+        """This hit read as `code` with its own message and fix (none of the row's framework
+        variants), `groups` added, the signature's other fields changed by `changes`."""
+        return replace(
+            self,
+            code=code,
+            signature=replace(
+                self.signature, code=code, message=message, fix=fix, fix_for=(), **changes
+            ),
+            groups={**self.groups, **(groups or {})},
+        )
 
     @property
     def fix(self) -> str:

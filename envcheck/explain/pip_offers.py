@@ -134,23 +134,25 @@ def _lacking(
 
 
 def _as_reading(
-    hit: LogHit, reading: tuple[str, str, str], span: WheelSpan, shown: str, **changes: Any
+    hit: LogHit,
+    reading: tuple[str, str, str],
+    place: tuple[str, str, str, str],
+    shown: str,
+    **changes: Any,
 ) -> LogHit:
-    """The hit read as `reading` of `span` (`shown`: the platform the log showed, "" none)."""
+    """The hit read as `reading` of `place` (_place: platform, where its wheels lie, advice,
+    advice by platform;
+    `shown`: the platform the log showed, "" none)."""
     code, message, fix = reading
-    return replace(
-        hit,
-        code=code,
-        signature=replace(
-            hit.signature, code=code, message=message, fix=fix, fix_for=(), **changes
-        ),
-        groups={
-            **hit.groups,
-            "platform": span.platform,
-            "span": span.edge,
-            "advice": span.advice,
-            **({LOG_PLATFORM: shown} if shown else {}),
-        },
+    platform, edge, advice, by_platform = place
+    groups = {
+        "platform": platform,
+        "span": edge,
+        "advice": advice,
+        "advice_by_platform": by_platform,
+    }
+    return hit.read_as(
+        code, message, fix, {**groups, **({LOG_PLATFORM: shown} if shown else {})}, **changes
     )
 
 
@@ -166,7 +168,7 @@ def _read_empty(
     for os_name in sorted(set(platforms)):
         span = _lacking(hit, matrix, os_name, python)
         if span is not None:
-            return _as_reading(hit, hit.signature.if_platform_lacks, span, os_name)
+            return _as_reading(hit, hit.signature.if_platform_lacks, _place([span]), os_name)
     return hit
 
 
@@ -180,28 +182,36 @@ def platform_alternatives(
     reading = hit.signature.if_platform_unshown
     if not reading or platforms or python or "offered" in hit.groups:
         return []
-    lacking: dict[str, list[WheelSpan]] = {}
-    for os_name in sorted({span.os for span in matrix.wheel_platforms}):
-        span = _lacking(hit, matrix, os_name, None)
-        if span is not None:
-            lacking.setdefault(span.edge, []).append(span)
-    # One warning per edge, naming every platform it holds for: warnings of one code are one
-    # finding, so a second would not be seen (triton on Windows and on macOS).
-    return [
-        _as_reading(hit, reading, _together(spans), "", severity=Severity.WARNING)
-        for spans in lacking.values()
+    lacking = [
+        span
+        for span in (
+            _lacking(hit, matrix, os_name, None)
+            for os_name in sorted({span.os for span in matrix.wheel_platforms})
+        )
+        if span is not None
     ]
+    if not lacking:
+        return []
+    # One warning naming every platform: warnings of one code are one finding, so a second
+    # would not be seen (triton on Windows and on macOS).
+    return [_as_reading(hit, reading, _place(lacking), "", severity=Severity.WARNING)]
 
 
-def _together(spans: list[WheelSpan]) -> WheelSpan:
-    """Spans with the same edge as one: their platforms and their advice, each advice named by
-    its platform."""
+def _place(spans: list[WheelSpan]) -> tuple[str, str, str, str]:
+    """The platform, where its wheels lie (WheelSpan.edge), the advice of one span, and the
+    advice by platform; of several spans as one, each edge named by its platform where they
+    differ."""
+    by_platform = " ".join(f"On {span.platform}, use {span.advice}." for span in spans)
     if len(spans) == 1:
-        return spans[0]
-    return replace(
-        spans[0],
-        platform=" or ".join(span.platform for span in spans),
-        advice=", or ".join(f"{span.advice} (on {span.platform})" for span in spans),
+        return spans[0].platform, spans[0].edge, spans[0].advice, by_platform
+    edges = {span.edge for span in spans}
+    return (
+        " or ".join(span.platform for span in spans),
+        edges.pop()
+        if len(edges) == 1
+        else " and ".join(f"{span.edge} on {span.platform}" for span in spans),
+        spans[0].advice,
+        by_platform,
     )
 
 
@@ -243,23 +253,16 @@ def read_offer(
         return replace(hit, groups={**groups, **values, "python_hint": hint})
     code, message, fix, replaces = signature.if_platform_span
     edge = f"begin (from {span.first} on)" if span.first is not None else f"end (up to {span.last})"
-    return replace(
-        hit,
-        code=code,
-        signature=replace(
-            signature,
-            code=code,
-            message=message,
-            fix=fix,
-            fix_for=(),
-            replaces=signature.replaces | replaces,
-        ),
-        groups={
-            **groups,
+    return hit.read_as(
+        code,
+        message,
+        fix,
+        {
             **values,
             "python_hint": "",  # the platform, not the Python, is the reading
             "platform": span.platform,
             "span": edge,
             "advice": span.advice,
         },
+        replaces=signature.replaces | replaces,
     )

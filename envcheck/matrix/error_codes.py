@@ -26,7 +26,7 @@ from envcheck.matrix.rows import (
     read_sources,
     read_toml,
 )
-from envcheck.matrix.signatures import UNKNOWN_FACTS, IfUnknown, Signature
+from envcheck.matrix.signatures import IfUnknown, Signature, if_unknown_readings
 from envcheck.record import record
 
 FILE = "error_codes.toml"
@@ -66,9 +66,9 @@ class ErrorCode:
     # The code under WSL 2, where this value most often means a Linux driver's libcuda loaded
     # in place of the one WSL provides (/usr/lib/wsl/lib): Signature.code_on.
     in_wsl: str | None = None
-    # Another cause of the same value where the log leaves a fact open (unknown, unknown_code,
-    # unknown_cause, unknown_fix): Signature.if_unknown, a warning beside `code`.
-    unknown: IfUnknown | None = None
+    # Other causes of the same value while the log leaves a fact open ([[FAMILY.if_unknown]],
+    # as a signature's): Signature.if_unknown, warnings beside `code`.
+    if_unknown: tuple[IfUnknown, ...] = ()
 
 
 @record
@@ -130,7 +130,7 @@ def _error_code(row: _ErrorRow, family: Family) -> ErrorCode:
     if code is None and (cause or alternative or fix):
         raise MatrixDataError(f"{row.where}: 'cause', 'alternative' and 'fix' need a 'code'")
     in_container, in_wsl = (_platform_code(row, code, key) for key in ("in_container", "in_wsl"))
-    unknown = _unknown(row, code)
+    if_unknown = if_unknown_readings(row, frozenset({code})) if code else ()
     majors = row.integer_list("majors")
     if (family in _WITH_MAJORS) != bool(majors):
         raise MatrixDataError(
@@ -154,29 +154,10 @@ def _error_code(row: _ErrorRow, family: Family) -> ErrorCode:
         since=row.text("since"),
         in_container=in_container,
         in_wsl=in_wsl,
-        unknown=unknown,
+        if_unknown=if_unknown,
     )
     row.done()
     return entry
-
-
-_UNKNOWN_FIELDS = ("unknown", "unknown_code", "unknown_cause", "unknown_fix")
-
-
-def _unknown(row: _ErrorRow, code: str | None) -> IfUnknown | None:
-    """The other reading a row's value has where the log shows no `unknown` fact."""
-    fact, other, cause, fix = (row.text(key) for key in _UNKNOWN_FIELDS)
-    if not (fact or other or cause or fix):
-        return None
-    if not (fact and other and cause and fix and code):
-        raise MatrixDataError(
-            f"{row.where}: {', '.join(_UNKNOWN_FIELDS)} go together, on a row with 'code'"
-        )
-    if fact not in UNKNOWN_FACTS:
-        raise row.error("unknown", f"{fact!r} is not one of {', '.join(sorted(UNKNOWN_FACTS))}")
-    if other not in CODES or other == code:
-        raise row.error("unknown_code", f"{other!r} is not a finding code other than 'code'")
-    return IfUnknown(frozenset({fact}), frozenset(), other, _escaped(cause), _escaped(fix))
 
 
 def _platform_code(row: _ErrorRow, code: str | None, key: str) -> str | None:
@@ -335,7 +316,7 @@ def _signature_of(row: ErrorCode, pattern: str) -> Signature:
             for platform, code in (("container", row.in_container), ("wsl", row.in_wsl))
             if code
         ),
-        if_unknown=(row.unknown,) if row.unknown else (),
+        if_unknown=row.if_unknown,
     )
 
 

@@ -46,16 +46,17 @@ class TemplateValues(dict[str, str]):
 
 
 # The facts a log may leave open that an if_unknown reading waits on (LogFacts.shows):
-# "driver" (a driver release, the CUDA it supports or the kernel module's release), "gpu"
-# (a GPU's name or compute capability), "python" (the interpreter's version).
-UNKNOWN_FACTS = frozenset({"driver", "gpu", "python"})
+# "driver" (the user-space driver's release or the CUDA it supports), "gpu" (a GPU's name or
+# compute capability), "build-cuda" (the CUDA a framework build is for), "python" (the
+# interpreter's version).
+UNKNOWN_FACTS = frozenset({"driver", "gpu", "build-cuda", "python"})
 
 
 @record
 class IfUnknown:
-    """Another reading of a row's hit, given as a warning where the log shows none of
-    `facts` (UNKNOWN_FACTS) and none of the places `not_on` (LOG_PLATFORMS): the log cannot
-    tell the two apart, the person can."""
+    """Another reading of a row's hit, given as a warning until the log shows every one of
+    `facts` (UNKNOWN_FACTS: what tells the two readings apart), and never where it shows one of
+    the places `not_on` (LOG_PLATFORMS): the log cannot tell them apart, the person can."""
 
     facts: frozenset[str]
     not_on: frozenset[str]
@@ -350,11 +351,19 @@ def _if_platform_span(
     return code, message, fix, replaces
 
 
-def _if_unknown(row: Row, pattern: re.Pattern[str]) -> tuple[IfUnknown, ...]:
+def if_unknown_readings(
+    row: Row, refused: frozenset[str], pattern: re.Pattern[str] | None = None
+) -> tuple[IfUnknown, ...]:
+    """A row's [[...if_unknown]] readings (the keys facts, not_on, code, message, fix). Their
+    codes must differ from `refused` (the row's own code and those it replaces: a reading of
+    either would be no other cause, or would be dropped). Without `pattern` (error_codes.toml,
+    whose texts are plain) the texts are taken as they are, braces and all."""
     readings = []
     for index, table in enumerate(row.optional_table_list("if_unknown"), start=1):
         entry = row.nested(table, f"{row.where} if_unknown #{index}")
         facts = entry.string_list("facts")
+        if not facts:
+            raise entry.error("facts", "name at least one fact (else the reading never closes)")
         for fact in facts:
             if fact not in UNKNOWN_FACTS:
                 raise entry.error(
@@ -366,15 +375,27 @@ def _if_unknown(row: Row, pattern: re.Pattern[str]) -> tuple[IfUnknown, ...]:
                 raise entry.error(
                     "not_on", f"{platform!r} is not one of {', '.join(sorted(LOG_PLATFORMS))}"
                 )
-        code, message, fix = _reading(entry, pattern, frozenset())
+        if pattern is None:
+            code = _code(entry, "code", entry.string("code"))
+            message, fix = (_literal(entry.string(key)) for key in ("message", "fix"))
+        else:
+            code, message, fix = _reading(entry, pattern, frozenset())
+        if code in refused:
+            raise entry.error("code", f"{code!r} is the row's own code or one it replaces")
         readings.append(IfUnknown(frozenset(facts), frozenset(not_on), code, message, fix))
         entry.done()
     return tuple(readings)
 
 
+def _literal(text: str) -> str:
+    """Plain text as a str.format template that gives it back."""
+    return text.replace("{", "{{").replace("}", "}}")
+
+
 # The fields an if_platform_lacks template may name: the platform, where its wheels lie
-# (WheelSpan.edge) and the advice of its row.
-PLATFORM_FIELDS = frozenset({"platform", "span", "advice"})
+# (WheelSpan.edge) and the advice of its row; and "On <platform>, use <advice>." for each
+# platform an if_platform_unshown reading names.
+PLATFORM_FIELDS = frozenset({"platform", "span", "advice", "advice_by_platform"})
 
 
 def _if_platform(row: Row, pattern: re.Pattern[str], key: str) -> tuple[str, str, str] | tuple[()]:
@@ -461,6 +482,9 @@ def _signature(row: Row) -> Signature:
     if benign and root_cause:
         raise row.error("root_cause", "a benign line is not a root cause")
     framework = _framework(row)
+    replaced = frozenset(
+        _code(row, "replaces", code) for code in row.string_list("replaces", required=False)
+    )
     signature = Signature(
         id=identifier,
         pattern=pattern,
@@ -478,16 +502,14 @@ def _signature(row: Row) -> Signature:
         code_on=_code_on(row),
         framework=framework,
         fix_for=_fix_for(row, pattern, framework),
-        replaces=frozenset(
-            _code(row, "replaces", code) for code in row.string_list("replaces", required=False)
-        ),
+        replaces=replaced,
         only_on=row.text("only_on"),
         if_python_fits=_if_python_fits(row, pattern),
         if_platform_span=_if_platform_span(row, pattern),
         by_toolkit=_by_toolkit(row, pattern),
         if_platform_lacks=_if_platform(row, pattern, "if_platform_lacks"),
         if_platform_unshown=_if_platform(row, pattern, "if_platform_unshown"),
-        if_unknown=_if_unknown(row, pattern),
+        if_unknown=if_unknown_readings(row, frozenset({code, *replaced}), pattern),
     )
     if code in signature.replaces:
         raise row.error("replaces", f"names the row's own code {code!r}")
