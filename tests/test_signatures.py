@@ -1186,6 +1186,14 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "theano-old-cuda-backend-deprecated": (
         "WARNING (theano.sandbox.cuda): The cuda backend is deprecated and will be removed in the next release (v0.10).  Please switch to the gpuarray backend. You can get more information about how to switch at this URL:",
     ),
+    # pytorch/pytorch#665 (CMake's output, the architecture autodetected)
+    "cmake-unknown-cuda-architecture": (
+        "  Unknown CUDA Architecture Name 2.1(2.0) in CUDA_SELECT_NVCC_ARCH_FLAGS",
+    ),
+    # circleLZY/JL1-CD#5 (mim install mmcv's build output)
+    "torch-detected-cuda-mismatch-unformatted": (
+        "      RuntimeError: ('The detected CUDA version (%s) mismatches the version that was used to compilePyTorch (%s). Please make sure to use the same CUDA versions.', '11.3', '12.8')",
+    ),
     "torch-version-cuda-none": (
         # follows torch-version-cuda-query: the call, then what it printed (opendatalab/MinerU#240)
         ">>> print(torch.cuda.device_count())\n0\n>>> print(torch.version.cuda) \nNone",
