@@ -1194,6 +1194,14 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "torch-detected-cuda-mismatch-unformatted": (
         "      RuntimeError: ('The detected CUDA version (%s) mismatches the version that was used to compilePyTorch (%s). Please make sure to use the same CUDA versions.', '11.3', '12.8')",
     ),
+    # NVIDIA/nvidia-docker#1535 (issue description)
+    "container-hook-crashed": (
+        "docker: Error response from daemon: OCI runtime create failed: container_linux.go:380: starting container process caused: process_linux.go:545: container init caused: Running hook #0:: error running hook: signal: segmentation fault, stdout: , stderr:: unknown.",
+    ),
+    # roboflow/roboflow-100-benchmark#51 (YOLOv7's loss on Colab)
+    "torch-tensors-on-different-devices": (
+        "RuntimeError: indices should be either on cpu or on the same device as the indexed tensor (cpu)",
+    ),
     "torch-version-cuda-none": (
         # follows torch-version-cuda-query: the call, then what it printed (opendatalab/MinerU#240)
         ">>> print(torch.cuda.device_count())\n0\n>>> print(torch.version.cuda) \nNone",
