@@ -1202,6 +1202,16 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "torch-tensors-on-different-devices": (
         "RuntimeError: indices should be either on cpu or on the same device as the indexed tensor (cpu)",
     ),
+    # PaddlePaddle/PARL#179 (the error summary)
+    "paddle-device-count-error": (
+        "PaddleCheckError: cudaGetDeviceCount failed in paddle::platform::GetCUDADeviceCountImpl, error code : 30, Please see detail in https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html#group__CUDART__TYPES_1g3f51e3575c2178246db0a94a430e0038: unknown error at [/paddle/paddle/fluid/platform/gpu_info.cc:67]",
+    ),
+    # voicepaw/so-vits-svc-fork#330 (rich's wrapped warning)
+    "torch-typed-storage-deprecated": (
+        "                    TypedStorage is deprecated. It will be removed in the future and UntypedStorage will",
+    ),
+    # NVIDIA/cudf#8414 (conda's channel list; the host name replaced)
+    "conda-32-bit-channels": ("  - https://package-index.invalid/rapidsai/linux-32",),
     "torch-version-cuda-none": (
         # follows torch-version-cuda-query: the call, then what it printed (opendatalab/MinerU#240)
         ">>> print(torch.cuda.device_count())\n0\n>>> print(torch.version.cuda) \nNone",
@@ -3638,6 +3648,12 @@ ROUTES: list[tuple[str, str, str]] = [
         'OSError: [WinError 182] The operating system cannot run %1. Error loading "C:\\tools\\plugin\\engine.dll" or one of its dependencies.',
         "windows-invalid-ordinal",
         "library-shadowed",
+    ),
+    # PaddlePaddle/PARL#179's form with 38, cudaErrorNoDevice before CUDA 10.1 (a no-device run)
+    (
+        "PaddleCheckError: cudaGetDeviceCount failed in paddle::platform::GetCUDADeviceCountImpl, error code : 38, Please see detail in https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html: no CUDA-capable device is detected at [/paddle/paddle/fluid/platform/gpu_info.cc:67]",
+        "paddle-device-count-error",
+        "no-gpu",
     ),
     # measured: nvcc's own words for a target the toolkit does not know (matrix nvcc-arch rows)
     (
