@@ -1212,6 +1212,14 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     ),
     # NVIDIA/cudf#8414 (conda's channel list; the host name replaced)
     "conda-32-bit-channels": ("  - https://package-index.invalid/rapidsai/linux-32",),
+    # deepspeedai/DeepSpeedExamples#370 (the traceback's last source line)
+    "deepspeed-cuda-mismatch-raised": (
+        '    raise Exception(f">- DeepSpeed Op Builder: Installed CUDA version {sys_cuda_version} does not match the "',
+    ),
+    # run-llama/llama_index#13019 (issue description)
+    "python-shutdown-import": (
+        "ImportError: sys.meta_path is None, Python is likely shutting down",
+    ),
     "torch-version-cuda-none": (
         # follows torch-version-cuda-query: the call, then what it printed (opendatalab/MinerU#240)
         ">>> print(torch.cuda.device_count())\n0\n>>> print(torch.version.cuda) \nNone",
