@@ -1220,6 +1220,16 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "python-shutdown-import": (
         "ImportError: sys.meta_path is None, Python is likely shutting down",
     ),
+    # PaddlePaddle/PaddleFormers#1166 (the traceback's last line)
+    "paddle-not-compiled-with-cuda": ("AssertionError: Not compiled with CUDA",),
+    # Theano/Theano#4508 (issue description)
+    "theano-cnmem-out-of-memory": (
+        "initCnmem: cnmemInit call failed! Reason=CNMEM_STATUS_OUT_OF_MEMORY. numdev=1",
+    ),
+    # src-d/kmcuda#13 (issue description)
+    "kmcuda-compute-capability-mismatch": (
+        "compute capability mismatch for device 0: wanted 6.1, have 3.7",
+    ),
     "torch-version-cuda-none": (
         # follows torch-version-cuda-query: the call, then what it printed (opendatalab/MinerU#240)
         ">>> print(torch.cuda.device_count())\n0\n>>> print(torch.version.cuda) \nNone",
@@ -1299,6 +1309,8 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "oom-allocating-tensor": (
         # public TF 1.x traceback
         "ResourceExhaustedError: OOM when allocating tensor with shape[200,75,75,64] and type float on /job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc",
+        # tensorflow/tensorflow#136 (TensorFlow 0.5's form of the shape)
+        "ResourceExhaustedError: OOM when allocating tensor with shapedim { size: 10000 } dim { size: 18 } dim { size: 18 } dim { size: 32 }",
     ),
     "allocator-out-of-memory": (
         # public TF 1.x log (bfc_allocator.cc)
