@@ -1148,6 +1148,8 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "ollama-cpu-without-avx": (
         # ollama/ollama#7585 (a VM without AVX)
         'time=2024-11-09T18:44:42.976+08:00 level=WARN source=gpu.go:252 msg="CPU does not have minimum vector extensions, GPU inference disabled. Required:avx Detected:no vector extensions"',
+        # ollama/ollama#6827 (the structured form)
+        'WARN source=gpu.go:222 msg="CPU does not have minimum vector extensions, GPU inference disabled" required=avx detected="no vector extensions"',
     ),
     "chainer-cupy-util-missing": (
         # cupy/cupy#4696 (Chainer v7 under CuPy v8)
@@ -1229,6 +1231,14 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     # src-d/kmcuda#13 (issue description)
     "kmcuda-compute-capability-mismatch": (
         "compute capability mismatch for device 0: wanted 6.1, have 3.7",
+    ),
+    # YueLiao/PPDM#27 (issue description)
+    "cuda-register-fatbinary-end-undefined": (
+        "ImportError: /home/<user>/PPDM/src/lib/models/networks/DCNv2/_ext/dcn_v2/_dcn_v2.so: undefined symbol: __cudaRegisterFatBinaryEnd",
+    ),
+    # piwheels/packages#230 (the quotes around the version lost in the issue's Markdown)
+    "glibc-too-old": (
+        "ImportError: /lib/arm-linux-gnueabihf/libm.so.6: version GLIBC_2.29 not found (required by /home/pi/.local/lib/python3.9/site-packages/numpy/core/_multiarray_umath.cpython-39-arm-linux-gnueabihf.so)",
     ),
     "torch-version-cuda-none": (
         # follows torch-version-cuda-query: the call, then what it printed (opendatalab/MinerU#240)
