@@ -4410,3 +4410,13 @@ def test_framework_rows_cite_from_the_same_shared_table(data_copy: Path) -> None
         "install-tensorflow",
         "macos-no-cuda",
     )
+
+
+def test_every_row_tried_on_every_line_has_a_trigger() -> None:
+    # A row without a literal that every line it matches must contain (a word of four letters
+    # or more) makes explain read every line of every log closely: the trigger scan and the
+    # passing over of repeated runs are then off (envcheck.explain.explanation.scan_triggers).
+    from envcheck.explain.triggers import signature_triggers  # noqa: PLC0415
+
+    untriggered = [s.id for s in SIGNATURES if not s.follows and signature_triggers(s) is None]
+    assert not untriggered, untriggered
