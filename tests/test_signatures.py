@@ -1240,6 +1240,10 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "glibc-too-old": (
         "ImportError: /lib/arm-linux-gnueabihf/libm.so.6: version GLIBC_2.29 not found (required by /home/pi/.local/lib/python3.9/site-packages/numpy/core/_multiarray_umath.cpython-39-arm-linux-gnueabihf.so)",
     ),
+    # cupy/cupy#2763 (the SyntaxError's place: no ", in FUNCTION" after the line number)
+    "python-package-syntax-newer-than-interpreter": (
+        '  File "/usr/local/lib/python2.7/dist-packages/cupyx/_ufunc_config.py", line 17',
+    ),
     "torch-version-cuda-none": (
         # follows torch-version-cuda-query: the call, then what it printed (opendatalab/MinerU#240)
         ">>> print(torch.cuda.device_count())\n0\n>>> print(torch.version.cuda) \nNone",
@@ -4420,3 +4424,13 @@ def test_every_row_tried_on_every_line_has_a_trigger() -> None:
 
     untriggered = [s.id for s in SIGNATURES if not s.follows and signature_triggers(s) is None]
     assert not untriggered, untriggered
+
+
+def test_a_package_frame_of_a_run_time_error_is_not_a_syntax_error() -> None:
+    # Every frame of a run-time traceback names its function; only a SyntaxError's place is a
+    # bare "line N".
+    pattern = BY_ID["python-package-syntax-newer-than-interpreter"].pattern
+    frame = '  File "/usr/local/lib/python2.7/dist-packages/cupy/__init__.py", line 47, in <module>'
+    assert not pattern.search(frame)
+    own = '  File "/home/me/project/train.py", line 12'
+    assert not pattern.search(own)  # the program's own code: its own syntax, not a package's
