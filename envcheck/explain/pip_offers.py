@@ -141,8 +141,7 @@ def _as_reading(
     **changes: Any,
 ) -> LogHit:
     """The hit read as `reading` of `place` (_place: platform, where its wheels lie, advice,
-    advice by platform;
-    `shown`: the platform the log showed, "" none)."""
+    advice by platform; `shown`: the platform the log showed, "" none)."""
     code, message, fix = reading
     platform, edge, advice, by_platform = place
     groups = {

@@ -26,7 +26,12 @@ from envcheck.matrix.rows import (
     read_sources,
     read_toml,
 )
-from envcheck.matrix.signatures import IfUnknown, Signature, if_unknown_readings
+from envcheck.matrix.signatures import (
+    IfUnknown,
+    Signature,
+    if_unknown_readings,
+    literal_template,
+)
 from envcheck.record import record
 
 FILE = "error_codes.toml"
@@ -271,10 +276,6 @@ _STRING_FORMS = (
 )
 
 
-def _escaped(text: str) -> str:
-    return text.replace("{", "{{").replace("}", "}}")
-
-
 def _camel(name: str) -> str:
     """A cuDNN status as wrappers name its exception class: CUDNN_STATUS_ARCH_MISMATCH ->
     cudnnStatusArchMismatch (hannes-brt/cudnn-python-wrappers' libcudnn.py raises those)."""
@@ -306,8 +307,8 @@ def _signature_of(row: ErrorCode, pattern: str) -> Signature:
         pattern=compiled(pattern),
         code=code,
         severity=Severity.INFO if code == "program-error" else Severity.ERROR,
-        message=_escaped(message),
-        fix=_escaped(row.fix),
+        message=literal_template(message),
+        fix=literal_template(row.fix),
         root_cause=code != "program-error",
         sources=row.sources,
         note="generated from matrix/error_codes.toml",

@@ -262,11 +262,7 @@ def _code_on(row: Row) -> tuple[tuple[str, str, frozenset[str], str], ...]:
     routes = []
     for index, table in enumerate(row.optional_table_list("code_on"), start=1):
         entry = row.nested(table, f"{row.where} code_on #{index}")
-        platform = entry.string("platform")
-        if platform not in LOG_PLATFORMS:
-            raise entry.error(
-                "platform", f"{platform!r} is not one of {', '.join(sorted(LOG_PLATFORMS))}"
-            )
+        platform = _one_of(entry, "platform", entry.string("platform"), LOG_PLATFORMS)
         routed = _code(entry, "code", entry.string("code"))
         instead_of = entry.string_list("instead_of", required=False)
         for code in instead_of:
@@ -365,19 +361,13 @@ def if_unknown_readings(
         if not facts:
             raise entry.error("facts", "name at least one fact (else the reading never closes)")
         for fact in facts:
-            if fact not in UNKNOWN_FACTS:
-                raise entry.error(
-                    "facts", f"{fact!r} is not one of {', '.join(sorted(UNKNOWN_FACTS))}"
-                )
+            _one_of(entry, "facts", fact, UNKNOWN_FACTS)
         not_on = entry.string_list("not_on", required=False)
         for platform in not_on:
-            if platform not in LOG_PLATFORMS:
-                raise entry.error(
-                    "not_on", f"{platform!r} is not one of {', '.join(sorted(LOG_PLATFORMS))}"
-                )
+            _one_of(entry, "not_on", platform, LOG_PLATFORMS)
         if pattern is None:
             code = _code(entry, "code", entry.string("code"))
-            message, fix = (_literal(entry.string(key)) for key in ("message", "fix"))
+            message, fix = (literal_template(entry.string(key)) for key in ("message", "fix"))
         else:
             code, message, fix = _reading(entry, pattern, frozenset())
         if code in refused:
@@ -387,8 +377,8 @@ def if_unknown_readings(
     return tuple(readings)
 
 
-def _literal(text: str) -> str:
-    """Plain text as a str.format template that gives it back."""
+def literal_template(text: str) -> str:
+    """Plain text as a str.format template that gives it back (error_codes.toml's texts too)."""
     return text.replace("{", "{{").replace("}", "}}")
 
 
@@ -431,9 +421,14 @@ def _by_toolkit(
 
 def _framework(row: Row) -> str:
     name = row.text("framework")
-    if name and name not in LOG_FRAMEWORKS:
-        raise row.error("framework", f"{name!r} is not one of {', '.join(sorted(LOG_FRAMEWORKS))}")
-    return name
+    return _one_of(row, "framework", name, LOG_FRAMEWORKS) if name else name
+
+
+def _one_of(row: Row, key: str, value: str, allowed: Collection[str]) -> str:
+    """`value` of field `key`, refused unless it is one of `allowed`."""
+    if value not in allowed:
+        raise row.error(key, f"{value!r} is not one of {', '.join(sorted(allowed))}")
+    return value
 
 
 def _fix_for(row: Row, pattern: re.Pattern[str], framework: str) -> tuple[tuple[str, str], ...]:
@@ -513,10 +508,8 @@ def _signature(row: Row) -> Signature:
     )
     if code in signature.replaces:
         raise row.error("replaces", f"names the row's own code {code!r}")
-    if signature.only_on and signature.only_on not in LOG_PLATFORMS:
-        raise row.error(
-            "only_on", f"{signature.only_on!r} is not one of {', '.join(sorted(LOG_PLATFORMS))}"
-        )
+    if signature.only_on:
+        _one_of(row, "only_on", signature.only_on, LOG_PLATFORMS)
     row.done()
     return signature
 
