@@ -59,6 +59,22 @@ def test_a_message_broken_at_a_space_is_still_read() -> None:
     assert finding.lines == (1,)  # the message starts on line 1
 
 
+def test_a_line_that_opens_a_record_of_its_own_is_not_read_as_the_tail_of_the_last() -> None:
+    # A timestamped logging line, absl's "I0301 ..." header or a traceback's frame begins a
+    # record: the line before does not go on there. Read joined, a `docker run` without
+    # --gpus and the next record's "cuda" made a container without GPU access.
+    command = "$ docker run --rm -it myimage python train.py"
+    code = "container-gpu-unavailable"
+    assert code in codes(explain(["$ docker run --rm -it", "nvidia/cuda:12.2.0-base nvidia-smi"]))
+    for record in (
+        "2021-03-01 10:00:00.123456: I tensorflow/stream_executor/cuda/cuda_gpu_executor.cc:941]"
+        " successful NUMA node read from SysFS had negative value (-1)",
+        "I0301 10:00:00.123456  1234 cuda_executor.cc:1015] successful NUMA node read",
+        '  File "/usr/local/lib/python3.8/dist-packages/cupy/__init__.py", line 3, in <module>',
+    ):
+        assert code not in codes(explain([command, record])), record
+
+
 def test_a_message_wrapped_inside_its_trigger_is_still_read() -> None:
     # Dao-AILab/flash-attention#950 as pasted: the wrap falls at the first space of "undefined
     # symbol: ", so neither line holds that trigger; the scan finds its rest on the second.

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from packaging.specifiers import SpecifierSet
 
@@ -771,7 +771,7 @@ class _GateScreen:
             return None
         return cls(finder, [tuple(owned) for owned in owners.values()])
 
-    def live(self, mask: bytes) -> set[tuple[str, ...]] | None:
+    def live(self, mask: bytes) -> frozenset[tuple[str, ...]] | None:
         """The groups of gates `mask` holds a gate of; None: every group is to be tested."""
         held = self._held(mask)
         if held is None:
@@ -779,21 +779,62 @@ class _GateScreen:
         live: set[tuple[str, ...]] = set()
         for entry in held:
             live.update(self._groups[entry])
-        return live
+        return frozenset(live)
 
 
 _LIVE_GATES: Deferred[_GateScreen] = Deferred(LIVE_GATES_AFTER, _GateScreen.of)
 
 
-def live_gates(mask: bytes) -> set[tuple[str, ...]] | None:
+def live_gates(mask: bytes) -> frozenset[tuple[str, ...]] | None:
     """The groups of gates a line of `mask` holds a gate of (None: test every group)."""
     screen = _LIVE_GATES.get()
     return None if screen is None else screen.live(mask)
 
 
-def _open(live: set[tuple[str, ...]] | None, gates: tuple[str, ...]) -> bool:
-    """Whether the group `gates` is to be tested on a line whose live groups are `live`."""
-    return live is None or gates in live
+T = TypeVar("T", bound=tuple[Any, ...])
+
+
+def _live_entries(table: tuple[T, ...], at: int, live: frozenset[tuple[str, ...]]) -> tuple[T, ...]:
+    """The entries of `table` (whose gates are entry[at]) whose group is live, in order."""
+    return tuple(entry for entry in table if entry[at] in live)
+
+
+@record
+class _Plan:
+    """What judge() tests on a line whose live groups of gates are known: a line holds the
+    gates of a few groups, and asking each of some 35 entries whether its group was one cost
+    a tenth of judging a line, so the entries are picked once per set of live groups."""
+
+    platforms: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...]
+    frameworks: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...]
+    gpus: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]
+    values: tuple[tuple[str, re.Pattern[str], tuple[str, ...], bool], ...]
+    libraries: bool
+    build: bool
+
+    @classmethod
+    def of(cls, live: frozenset[tuple[str, ...]] | None) -> _Plan:
+        if live is None:
+            return _EVERY_GROUP
+        plan = _PLANS.get(live)
+        if plan is None:
+            if len(_PLANS) >= PLANS_KEPT:
+                _PLANS.clear()
+            plan = _PLANS[live] = cls(
+                _live_entries(_PLATFORM_MARKERS, 1, live),
+                _live_entries(_FRAMEWORK_MARKERS, 1, live),
+                _live_entries(_GPU_PATTERNS, 1, live),
+                _live_entries(_VALUES, 2, live),
+                _LIBRARY_GATES in live,
+                _TF_BUILD_GATES in live,
+            )
+        return plan
+
+
+# (Sets of live groups seen in one log are few; the bound keeps a hostile log's memory flat.)
+PLANS_KEPT = 1024
+_PLANS: dict[frozenset[tuple[str, ...]], _Plan] = {}
+_EVERY_GROUP = _Plan(_PLATFORM_MARKERS, _FRAMEWORK_MARKERS, _GPU_PATTERNS, _VALUES, True, True)
 
 
 class _Readers(dict[int, DigitReader]):
@@ -815,13 +856,10 @@ def _markers(
     mask: bytes,
     markers: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...],
     pins: list[int],
-    live: set[tuple[str, ...]] | None,
 ) -> tuple[str, ...]:
     """The names of the markers `text` shows; the digits that decided it go to `pins`."""
     shown = []
     for pattern, gates, name in markers:
-        if not _open(live, gates):
-            continue
         pins += _digit_gate_places(text, mask, gates)
         if _gate(text, gates):
             pins += _READERS[id(pattern)].pins(text)
@@ -831,14 +869,12 @@ def _markers(
 
 
 def _values(
-    text: str, mask: bytes, live: set[tuple[str, ...]] | None
+    text: str, mask: bytes, entries: tuple[tuple[str, re.Pattern[str], tuple[str, ...], bool], ...]
 ) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, tuple[int, ...]], ...]]:
     """The one-value facts `text` shows, and by value the digits that decided it."""
     values = []
     value_pins = []
-    for attribute, pattern, value_gates, _ in _VALUES:
-        if not _open(live, value_gates):
-            continue
+    for attribute, pattern, value_gates, _ in entries:
         # ("Python 3." is a gate: whether it passes hangs on the digits where it is.)
         own = _digit_gate_places(text, mask, value_gates)
         if _gate(text, value_gates):
@@ -908,13 +944,13 @@ class LogFactCollector:
         known. Every pattern is searched whatever the log showed before, so the result holds
         for any log."""
         mask = masked(text) if mask is None else mask
-        live = live_gates(mask)
+        plan = _Plan.of(live_gates(mask))
         pins: list[int] = []
-        platforms = _markers(text, mask, _PLATFORM_MARKERS, pins, live)
-        frameworks = _markers(text, mask, _FRAMEWORK_MARKERS, pins, live)
+        platforms = _markers(text, mask, plan.platforms, pins)
+        frameworks = _markers(text, mask, plan.frameworks, pins)
         gpu = None
-        for pattern, gates in _GPU_PATTERNS:
-            if not (_open(live, gates) and _gate(text, gates)):
+        for pattern, gates in plan.gpus:
+            if not _gate(text, gates):
                 continue
             pins += _READERS[id(pattern)].pins(text)
             found = pattern.search(text)
@@ -924,9 +960,9 @@ class LogFactCollector:
                     if value is not None:
                         pins += digit_places(text, *found.span(group))
                 break
-        values, value_pins = _values(text, mask, live)
+        values, value_pins = _values(text, mask, plan.values)
         libraries = []
-        if _open(live, _LIBRARY_GATES) and _gate(text, _LIBRARY_GATES):
+        if plan.libraries and _gate(text, _LIBRARY_GATES):
             for found in _LIBRARY.finditer(text):
                 name = found.group()
                 if masked(name.lower()) in self._masked_libraries:
@@ -937,7 +973,7 @@ class LogFactCollector:
                 if cuda:
                     libraries.append((name, cuda))
         build = []
-        if _open(live, _TF_BUILD_GATES) and _gate(text, _TF_BUILD_GATES):
+        if plan.build and _gate(text, _TF_BUILD_GATES):
             pins += _READERS[id(_TF_BUILD)].pins(text)
             for found in _TF_BUILD.finditer(text):
                 key = found.lastgroup or ""
