@@ -148,6 +148,27 @@ def test_cudnn_status_is_read_as_bindings_spell_it(line: str, code: str) -> None
     assert [s.code for s in found] == [code], [s.id for s in found]
 
 
+@pytest.mark.parametrize(
+    ("line", "row"),
+    [
+        # ageitgey/face_recognition#930 and davisking/dlib#499: dlib's CHECK_CUDA names the
+        # value by the runtime's string after its number (38 was CUDA 9's for no device).
+        (
+            "...\\dlib\\cuda\\gpu_data.cpp:201. code: 999, reason: unknown error",
+            "cuda-runtime-999-cuda-error-unknown",
+        ),
+        (
+            "Error while calling cudaGetDevice(&dev) in file /home/r/dlib/dlib/dnn/cuda_dlib.cu:26. "
+            "code: 38, reason: no CUDA-capable device is detected",
+            "cuda-runtime-100-cuda-error-no-device",
+        ),
+    ],
+)
+def test_dlibs_check_is_read_by_its_string(line: str, row: str) -> None:
+    assert [s.id for s in error_signatures(TABLE) if s.pattern.search(line)] == [row]
+    assert not [s for s in error_signatures(TABLE) if s.pattern.search("code: 999, reason: x")]
+
+
 def test_no_device_reads_by_where_it_ran() -> None:
     # In a container the usual cause is no GPU access; under WSL 2 a Linux driver's libcuda
     # loaded in place of WSL's own (NVIDIA/cuml#6218).

@@ -126,6 +126,19 @@ def test_not_initialized_in_a_forked_worker_is_a_pitfall_wherever_the_worker_sho
     assert "forked-worker" in explanation.facts.platforms
 
 
+def test_dlibs_initialization_error_raised_from_a_pool_worker_is_a_pitfall() -> None:
+    # davisking/dlib#617: a Pool's worker (forked) raised it; pool.py re-raises it in the parent.
+    dlib = (
+        "RuntimeError: Error while calling cudaGetDevice(&the_device_id) in file "
+        "/home/u/src/dlib-19.4/dlib/dnn/gpu_data.cpp:178. code: 3, reason: initialization error"
+    )
+    pool = '  File "/usr/lib/python3.5/multiprocessing/pool.py", line 695, in next'
+    assert codes(explain([dlib])) == {"driver-missing"}
+    explanation = explain([pool, dlib])
+    assert codes(explanation) == {"usage-pitfall"}
+    no_errors(explanation)
+
+
 @pytest.mark.parametrize(
     "line",
     [
@@ -920,3 +933,28 @@ def test_a_rule_that_decides_an_open_reading_speaks_for_it() -> None:
     shown = explain([EXECUTION_FAILED])
     merged = {f.code: f for f in merge_findings(shown.findings, [rule])}
     assert merged["compute-capability-unsupported"] == rule
+
+
+# pytorch/pytorch#631, ageitgey/face_recognition#930: the runtime's unknown error at the first
+# call is also a driver that is not installed or did not load; davisking/dlib#499: "no
+# CUDA-capable device" is also a GPU too old for the driver this CUDA needs. Each stays open
+# until the log shows the deciding fact.
+UNKNOWN_ERROR = "RuntimeError: CUDA error: unknown error"
+NO_DEVICE = "RuntimeError: CUDA error: no CUDA-capable device is detected"
+
+
+def test_an_unknown_error_keeps_the_missing_driver_open_until_a_driver_is_shown() -> None:
+    assert severities(explain([UNKNOWN_ERROR])) == {
+        "gpu-unusable": Severity.ERROR,
+        "driver-missing": Severity.WARNING,
+    }
+    smi = "| NVIDIA-SMI 535.104.05   Driver Version: 535.104.05   CUDA Version: 12.2 |"
+    assert severities(explain([smi, UNKNOWN_ERROR])) == {"gpu-unusable": Severity.ERROR}
+
+
+def test_no_device_keeps_a_gpu_too_old_open_until_the_gpu_is_shown() -> None:
+    assert severities(explain([NO_DEVICE])) == {
+        "no-gpu": Severity.ERROR,
+        "compute-capability-unsupported": Severity.WARNING,
+    }
+    assert severities(explain([RTX_3080, NO_DEVICE])) == {"no-gpu": Severity.ERROR}

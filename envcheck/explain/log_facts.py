@@ -24,8 +24,21 @@ from envcheck.record import record
 # both see the same lines.
 _PLATFORM_MARKERS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
     (
-        re.compile(r"[A-Za-z]:\\\\?(?:Users|Program Files|Windows|ProgramData)", re.IGNORECASE),
-        ("\\Users", "\\users", "\\Program Files", "\\Windows", "\\windows", "\\ProgramData"),
+        # (A user profile's AppData folder: a path cut before its drive still shows it.)
+        re.compile(
+            r"[A-Za-z]:\\\\?(?:Users|Program Files|Windows|ProgramData)"
+            r"|\\AppData\\(?:Local|Roaming)\\",
+            re.IGNORECASE,
+        ),
+        (
+            "\\Users",
+            "\\users",
+            "\\Program Files",
+            "\\Windows",
+            "\\windows",
+            "\\ProgramData",
+            "\\AppData\\",
+        ),
         "windows",
     ),
     (re.compile(r"\.dll\b", re.IGNORECASE), (".dll", ".DLL"), "windows"),
@@ -90,13 +103,21 @@ _PLATFORM_MARKERS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
         "container",
     ),
     # A process forked from a Python program: PyTorch's DataLoader workers, multiprocessing's
-    # fork start method (popen_fork, its process.py), PyTorch's own refusal.
+    # fork start method (popen_fork, its process.py; a Pool's pool.py, which raises a worker's
+    # exception in the parent), PyTorch's own refusal.
     (
         re.compile(
             r"\b_worker_loop\b|DataLoader worker process|popen_fork\.py|forked subprocess"
-            r"|multiprocessing[/\\]process\.py"
+            r"|multiprocessing[/\\](?:process|pool)\.py"
         ),
-        ("_worker_loop", "DataLoader worker", "popen_fork", "forked subprocess", "process.py"),
+        (
+            "_worker_loop",
+            "DataLoader worker",
+            "popen_fork",
+            "forked subprocess",
+            "process.py",
+            "pool.py",
+        ),
         "forked-worker",
     ),
     # PTX compiled by the driver itself (its JIT linker, as numba calls it), not by a ptxas:

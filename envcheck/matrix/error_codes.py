@@ -272,7 +272,10 @@ _STRING_FORMS = (
     r"|\bafter cuda[A-Z]\w{{0,40}}) ?: "
     # Caffe's CUDA_CHECK: "Check failed: error == cudaSuccess (2 vs. 0)  out of memory";
     # PaddlePaddle's enforce: "cuda error(2).out of memory."
-    r"|\berror == cudaSuccess \(\d{{1,4}} vs\. \d\) {{1,2}}|\bcuda error\(\d{{1,4}}\)\. ?){text}\b"
+    r"|\berror == cudaSuccess \(\d{{1,4}} vs\. \d\) {{1,2}}|\bcuda error\(\d{{1,4}}\)\. ?"
+    # dlib's CHECK_CUDA (dlib/cuda/cuda_utils.h): "Error while calling cudaGetDevice(&dev) in
+    # file .../gpu_data.cpp:201. code: 999, reason: unknown error".
+    r"|:\d{{1,6}}\. code: \d{{1,4}}, reason: ){text}\b"
 )
 
 
