@@ -958,3 +958,24 @@ def test_no_device_keeps_a_gpu_too_old_open_until_the_gpu_is_shown() -> None:
         "compute-capability-unsupported": Severity.WARNING,
     }
     assert severities(explain([RTX_3080, NO_DEVICE])) == {"no-gpu": Severity.ERROR}
+
+
+# Lilypad-Tech/lilypad#548: the loader's missing libcuda.so.1 is no driver on a host, and a
+# container started without GPU access inside one.
+NO_LIBCUDA = "/usr/local/bin/app: error while loading shared libraries: libcuda.so.1: cannot open shared object file"  # fmt: skip
+
+
+def test_the_loaders_missing_libcuda_keeps_the_container_open_until_the_place_is_shown() -> None:
+    alone = explain([NO_LIBCUDA])
+    assert severities(alone) == {
+        "driver-missing": Severity.ERROR,
+        "container-gpu-unavailable": Severity.WARNING,
+    }
+    assert "install the NVIDIA driver" in only(alone, "driver-missing").fix
+    assert "package" not in only(alone, "driver-missing").fix  # not a CUDA library to install
+    compose = "Creating app_worker_1 ... done"
+    assert severities(explain([compose, NO_LIBCUDA])) == {
+        "container-gpu-unavailable": Severity.ERROR
+    }
+    windows = '  File "C:\\Users\\me\\app.py", line 1'
+    assert severities(explain([windows, NO_LIBCUDA])) == {"driver-missing": Severity.ERROR}

@@ -532,12 +532,17 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "fauxpilot-triton-1         |        version  was detected and compatibility mode is UNAVAILABLE.",
     ),
     # triton-inference-server/server#3030 (issue description)
+    # Lilypad-Tech/lilypad#548 (a Compose service without a GPU reservation)
+    "loader-libcuda-not-found": (
+        "/usr/local/bin/lilypad: error while loading shared libraries: libcuda.so.1: cannot open shared object file",
+        "./main: error while loading shared libraries: libcuda.so: cannot open shared object file: No such file or directory",
+    ),
     "loader-library-not-found": (
         "error while loading shared libraries: libnvinfer.so.7: cannot open shared object file: No such file or directory",
         "/usr/bin/app: error while loading shared libraries: libcudart.so.11.0: cannot open shared object file: No such file or directory",
         "./main: error while loading shared libraries: libcudnn_cnn_infer.so.8: cannot open shared object file: No such file or directory",
         "./main: error while loading shared libraries: libcudnn.so.8: cannot open shared object file: No such file or directory",
-        "./main: error while loading shared libraries: libcuda.so.1: cannot open shared object file: No such file or directory",
+        "nvtop: error while loading shared libraries: libnvidia-ml.so.1: cannot open shared object file: No such file or directory",
         "python: error while loading shared libraries: libpython3.8.so.1.0: cannot open shared object file: No such file or directory",
     ),
     # arch4edu/arch4edu#24 (issue description, ldd's output)
