@@ -1249,6 +1249,8 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "python-package-syntax-newer-than-interpreter": (
         '  File "/usr/local/lib/python2.7/dist-packages/cupyx/_ufunc_config.py", line 17',
     ),
+    # ggml-org/llama.cpp#6184
+    "ggml-cublas-no-devices": ("ggml_init_cublas: no CUDA devices found, CUDA will be disabled",),
     "torch-version-cuda-none": (
         # follows torch-version-cuda-query: the call, then what it printed (opendatalab/MinerU#240)
         ">>> print(torch.cuda.device_count())\n0\n>>> print(torch.version.cuda) \nNone",
