@@ -162,11 +162,15 @@ def test_cudnn_status_is_read_as_bindings_spell_it(line: str, code: str) -> None
             "code: 38, reason: no CUDA-capable device is detected",
             "cuda-runtime-100-cuda-error-no-device",
         ),
+        # amazon-archives/amazon-dsstne#36: the program names the call it checked.
+        ("cudaGetDeviceCount failed unknown error", "cuda-runtime-999-cuda-error-unknown"),
+        ("cudaSetDevice() failed: unknown error", "cuda-runtime-999-cuda-error-unknown"),
     ],
 )
-def test_dlibs_check_is_read_by_its_string(line: str, row: str) -> None:
+def test_a_programs_own_check_is_read_by_its_string(line: str, row: str) -> None:
     assert [s.id for s in error_signatures(TABLE) if s.pattern.search(line)] == [row]
-    assert not [s for s in error_signatures(TABLE) if s.pattern.search("code: 999, reason: x")]
+    for other in ("code: 999, reason: x", "cudaGetDeviceCount failed", "unknown error"):
+        assert not [s for s in error_signatures(TABLE) if s.pattern.search(other)], other
 
 
 def test_no_device_reads_by_where_it_ran() -> None:

@@ -979,3 +979,16 @@ def test_the_loaders_missing_libcuda_keeps_the_container_open_until_the_place_is
     }
     windows = '  File "C:\\Users\\me\\app.py", line 1'
     assert severities(explain([windows, NO_LIBCUDA])) == {"driver-missing": Severity.ERROR}
+
+
+def test_an_unknown_error_where_modprobe_finds_no_modules_is_a_container_without_the_gpu() -> None:
+    # amazon-archives/amazon-dsstne#36: modprobe in an image has no /lib/modules of the host's
+    # kernel; the CUDA runtime's unknown error there is the container's missing GPU access.
+    moddep = (
+        "modprobe: ERROR: ../libkmod/libkmod.c:556 kmod_search_moddep() could not open moddep "
+        "file '/lib/modules/3.13.0-83-generic/modules.dep.bin'"
+    )
+    explanation = explain([moddep, "cudaGetDeviceCount failed unknown error"])
+    assert "container" in explanation.facts.platforms
+    assert severities(explanation)["container-gpu-unavailable"] is Severity.ERROR
+    assert "gpu-unusable" not in codes(explanation)

@@ -83,7 +83,10 @@ _PLATFORM_MARKERS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
             # GPU request
             r"|\broot@[0-9a-f]{12}:|\bnvidia\.com/gpu\b"
             # Slurm's pyxis plugin running a job in an enroot container
-            r"|--container-image[= ]",
+            r"|--container-image[= ]"
+            # modprobe where the running kernel's modules are not on disk, as in an image
+            # (amazon-archives/amazon-dsstne#36: CUDA tried to load nvidia in a container)
+            r"|\bcould not open moddep file '/lib/modules/",
             re.IGNORECASE,
         ),
         (
@@ -99,6 +102,7 @@ _PLATFORM_MARKERS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
             "root@",
             "nvidia.com/gpu",
             "--container-image",
+            "moddep",
         ),
         "container",
     ),

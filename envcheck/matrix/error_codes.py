@@ -275,7 +275,10 @@ _STRING_FORMS = (
     r"|\berror == cudaSuccess \(\d{{1,4}} vs\. \d\) {{1,2}}|\bcuda error\(\d{{1,4}}\)\. ?"
     # dlib's CHECK_CUDA (dlib/cuda/cuda_utils.h): "Error while calling cudaGetDevice(&dev) in
     # file .../gpu_data.cpp:201. code: 999, reason: unknown error".
-    r"|:\d{{1,6}}\. code: \d{{1,4}}, reason: ){text}\b"
+    r"|:\d{{1,6}}\. code: \d{{1,4}}, reason: "
+    # A program's own check of a runtime call, the call named before the string:
+    # amazon-dsstne's "cudaGetDeviceCount failed unknown error", "cudaMalloc failed: ...".
+    r"|\bcuda[A-Z]\w{{1,40}}(?:\(\))? failed:? ){text}\b"
 )
 
 
