@@ -1251,6 +1251,17 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     ),
     # ggml-org/llama.cpp#6184
     "ggml-cublas-no-devices": ("ggml_init_cublas: no CUDA devices found, CUDA will be disabled",),
+    # Theano/libgpuarray#560
+    "libgpuarray-cublas-not-initialized": (
+        "ERROR 11: cublasCreate: (cublas) Library not initialized.",
+        "GpuArrayException: ('cublasCreate: (cublas) Library not initialized.', 11)",
+    ),
+    # horovod/horovod#666, NVIDIA/nccl-tests#15, NVIDIA/nccl#1486
+    "nccl-peer-closed-connection": (
+        "seyun:17283:17549 [3] include/socket.h:371 WARN Connection closed by remote peer",
+        "server1:6601:6625 [0] include/socket.h:385 NCCL WARN Net : Connection closed by remote peer",
+        "gpu004:2200689:2200706 [3] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by remote peer gpu004.abc.com<55693>",
+    ),
     "torch-version-cuda-none": (
         # follows torch-version-cuda-query: the call, then what it printed (opendatalab/MinerU#240)
         ">>> print(torch.cuda.device_count())\n0\n>>> print(torch.version.cuda) \nNone",
