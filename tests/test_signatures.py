@@ -1262,6 +1262,11 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "server1:6601:6625 [0] include/socket.h:385 NCCL WARN Net : Connection closed by remote peer",
         "gpu004:2200689:2200706 [3] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by remote peer gpu004.abc.com<55693>",
     ),
+    # graphdeco-inria/gaussian-splatting#748, Mukosame/Zooming-Slow-Mo-CVPR-2020#48
+    "torch-extension-no-cuda-runtime": (
+        "No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'",
+        "    No CUDA runtime is found, using CUDA_HOME='C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.8'",
+    ),
     "torch-version-cuda-none": (
         # follows torch-version-cuda-query: the call, then what it printed (opendatalab/MinerU#240)
         ">>> print(torch.cuda.device_count())\n0\n>>> print(torch.version.cuda) \nNone",
