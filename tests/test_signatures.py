@@ -1267,6 +1267,11 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'",
         "    No CUDA runtime is found, using CUDA_HOME='C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.8'",
     ),
+    # numba/numba#3963
+    "numba-driver-missing-cuinit": ("CudaDriverError: driver missing function: cuInit.",),
+    "numba-driver-missing-function": (
+        "numba.cuda.cudadrv.error.CudaDriverError: driver missing function: cuMemGetInfo_v2.",
+    ),
     "torch-version-cuda-none": (
         # follows torch-version-cuda-query: the call, then what it printed (opendatalab/MinerU#240)
         ">>> print(torch.cuda.device_count())\n0\n>>> print(torch.version.cuda) \nNone",
