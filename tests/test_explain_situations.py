@@ -992,3 +992,22 @@ def test_an_unknown_error_where_modprobe_finds_no_modules_is_a_container_without
     assert "container" in explanation.facts.platforms
     assert severities(explanation)["container-gpu-unavailable"] is Severity.ERROR
     assert "gpu-unusable" not in codes(explanation)
+
+
+# invoke-ai/InvokeAI#25: cuDNN's handle fails under a driver older than the build's CUDA too; the
+# driver and the CUDA the build loads, both in the log, let the doctor's rule decide.
+NO_HANDLE = "E tensorflow/stream_executor/cuda/cuda_dnn.cc:329] Could not create cudnn handle: CUDNN_STATUS_NOT_INITIALIZED"  # fmt: skip
+
+
+def test_cudnns_handle_keeps_an_old_driver_open_until_the_driver_and_the_cuda_are_shown() -> None:
+    assert severities(explain([NO_HANDLE]))["driver-too-old"] is Severity.WARNING
+    driver = "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:186] libcuda reported version is: 384.69.0"  # fmt: skip
+    cudart = "I tensorflow/stream_executor/dso_loader.cc:139] successfully opened CUDA library libcudart.so.9.0 locally"  # fmt: skip
+    shown = explain([driver, cudart, NO_HANDLE])
+    assert "driver-too-old" not in codes(shown)  # closed: the facts decide
+    decided = reason_over_log(shown, MATRIX)
+    assert severities(decided)["driver-too-old"] is Severity.ERROR  # 384.69 < CUDA 9.0's 384.81
+    new_enough = driver.replace("384.69.0", "390.48.0")
+    assert "driver-too-old" not in codes(
+        reason_over_log(explain([new_enough, cudart, NO_HANDLE]), MATRIX)
+    )

@@ -604,9 +604,11 @@ class LogFacts:
             return bool(self.gpus)
         if fact == "build-cuda":
             # A TensorFlow wheel is built for one CUDA; a torch version says it in its local
-            # tag (+cu118); the environment's own CUDA, a build's printed cuda_version.
+            # tag (+cu118); the environment's own CUDA, a build's printed cuda_version; the
+            # CUDA libraries it asks for by name (libcudart.so.9.0), as the rules read them.
             return (
                 self.cuda is not None
+                or bool(self.libraries)
                 or self.tensorflow is not None
                 or "cuda_version" in self.tensorflow_build
                 or "+cu" in (self.torch or "")
