@@ -1062,6 +1062,7 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "WARNING! Kernel exec timeout is not disabled.",
     ),
     "chainer-type-check-dtype": (
+        "Invalid operation is performed in: Convolution2DFunction (Forward)",
         # yusuketomoto/chainer-char-rnn#2
         "chainer.utils.type_check.InvalidType: Expect: in_types[0].dtype == <type 'numpy.int32'>",
     ),
@@ -1230,9 +1231,6 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     # PaddlePaddle/PaddleFormers#1166 (the traceback's last line)
     "paddle-not-compiled-with-cuda": ("AssertionError: Not compiled with CUDA",),
     # Theano/Theano#4508 (issue description)
-    "theano-cnmem-out-of-memory": (
-        "initCnmem: cnmemInit call failed! Reason=CNMEM_STATUS_OUT_OF_MEMORY. numdev=1",
-    ),
     # src-d/kmcuda#13 (issue description)
     "kmcuda-compute-capability-mismatch": (
         "compute capability mismatch for device 0: wanted 6.1, have 3.7",
@@ -1271,6 +1269,21 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "numba-driver-missing-cuinit": ("CudaDriverError: driver missing function: cuInit.",),
     "numba-driver-missing-function": (
         "numba.cuda.cudadrv.error.CudaDriverError: driver missing function: cuMemGetInfo_v2.",
+    ),
+    # Theano/libgpuarray#213, gempy-project/gempy#698, chainer/chainer#3398
+    "theano-gpuarray-api-version": (
+        "RuntimeError: ('Wrong major API version for gpuarray:', -9998, 'Make sure Theano and libgpuarray/pygpu are in sync.')",
+    ),
+    "theano-numpy-blas-notice": (
+        "WARNING (theano.tensor.blas): Using NumPy C-API based implementation for BLAS functions.",
+    ),
+    "chainer-grad-type-check": (
+        "ValueError: Function `<property object at 0x2b30178b8050>` (_ * _) has a bug.",
+    ),
+    # heterodb/pg-strom#241
+    "pgstrom-gpu-not-supported": (
+        "LOG:  GPU0 Quadro K4200 (7 SMs, 784MHz), L2 512KB, RAM 4033MB (256bits, 2700MHz), capability 3.0, NOT SUPPORTED",
+        "FATAL:  No supported CUDA devices, PG-Strom was disabled",
     ),
     "torch-version-cuda-none": (
         # follows torch-version-cuda-query: the call, then what it printed (opendatalab/MinerU#240)
