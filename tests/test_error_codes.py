@@ -165,6 +165,15 @@ def test_cudnn_status_is_read_as_bindings_spell_it(line: str, code: str) -> None
         # amazon-archives/amazon-dsstne#36: the program names the call it checked.
         ("cudaGetDeviceCount failed unknown error", "cuda-runtime-999-cuda-error-unknown"),
         ("cudaSetDevice() failed: unknown error", "cuda-runtime-999-cuda-error-unknown"),
+        # NVIDIA/pyxis#81: nccl-tests' CUDACHECK; NCCL's own warning names the string alone.
+        (
+            "node-1: Test CUDA failure common.cu:1045 'unknown error'",
+            "cuda-runtime-999-cuda-error-unknown",
+        ),
+        (
+            "transport.cc:154 NCCL WARN Cuda failure 'invalid argument'",
+            "cuda-runtime-1-cuda-error-invalid-value",
+        ),
     ],
 )
 def test_a_programs_own_check_is_read_by_its_string(line: str, row: str) -> None:

@@ -1011,3 +1011,18 @@ def test_cudnns_handle_keeps_an_old_driver_open_until_the_driver_and_the_cuda_ar
     assert "driver-too-old" not in codes(
         reason_over_log(explain([new_enough, cudart, NO_HANDLE]), MATRIX)
     )
+
+
+def test_a_compose_services_output_shows_a_container() -> None:
+    # weaviate/weaviate#1736: Compose prefixes each line of a service's output with its name.
+    line = "qna-transformers_1  | RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx"  # fmt: skip
+    explanation = explain([line])
+    assert "container" in explanation.facts.platforms
+    assert severities(explanation) == {"container-gpu-unavailable": Severity.ERROR}
+    bare = line.split("| ", 1)[1]
+    assert severities(explain([bare])) == {
+        "driver-missing": Severity.ERROR,
+        "container-gpu-unavailable": Severity.WARNING,
+    }
+    for not_compose in ("| 0  Tesla T4  On | 00000000:00:04.0 Off |", "loss_1 = 0.25 | acc 0.9"):
+        assert "container" not in explain([not_compose]).facts.platforms, not_compose

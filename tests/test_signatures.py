@@ -1285,6 +1285,16 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "LOG:  GPU0 Quadro K4200 (7 SMs, 784MHz), L2 512KB, RAM 4033MB (256bits, 2700MHz), capability 3.0, NOT SUPPORTED",
         "FATAL:  No supported CUDA devices, PG-Strom was disabled",
     ),
+    # sylabs/singularity#776
+    "singularity-nv-no-driver-libraries": (
+        "WARNING: Could not find any NVIDIA libraries on this host!",
+        "INFO:    Could not find any NVIDIA binaries on this host!",
+    ),
+    # Lumi-supercomputer/LUMI-AI-Guide#3, pytorch/pytorch#114335
+    "torchrun-notices": (
+        "Setting OMP_NUM_THREADS environment variable for each process to be 1 in default, to avoid your system being overloaded, please further tune the variable for optimal performance in your application as needed.",
+        "master_addr is only used for static rdzv_backend and when rdzv_endpoint is not specified.",
+    ),
     "torch-version-cuda-none": (
         # follows torch-version-cuda-query: the call, then what it printed (opendatalab/MinerU#240)
         ">>> print(torch.cuda.device_count())\n0\n>>> print(torch.version.cuda) \nNone",

@@ -86,7 +86,9 @@ _PLATFORM_MARKERS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
             r"|--container-image[= ]"
             # modprobe where the running kernel's modules are not on disk, as in an image
             # (amazon-archives/amazon-dsstne#36: CUDA tried to load nvidia in a container)
-            r"|\bcould not open moddep file '/lib/modules/",
+            r"|\bcould not open moddep file '/lib/modules/"
+            # Docker Compose's prefix of a service's output: "web_1  | " (v1), "web-1  | " (v2)
+            r"|^[a-z0-9][\w.-]{0,60}[_-]\d{1,3} {1,40}\| ",
             re.IGNORECASE,
         ),
         (
@@ -103,6 +105,7 @@ _PLATFORM_MARKERS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
             "nvidia.com/gpu",
             "--container-image",
             "moddep",
+            " | ",
         ),
         "container",
     ),

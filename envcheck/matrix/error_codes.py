@@ -278,7 +278,10 @@ _STRING_FORMS = (
     r"|:\d{{1,6}}\. code: \d{{1,4}}, reason: "
     # A program's own check of a runtime call, the call named before the string:
     # amazon-dsstne's "cudaGetDeviceCount failed unknown error", "cudaMalloc failed: ...".
-    r"|\bcuda[A-Z]\w{{1,40}}(?:\(\))? failed:? ){text}\b"
+    r"|\bcuda[A-Z]\w{{1,40}}(?:\(\))? failed:? "
+    # nccl-tests' CUDACHECK "Test CUDA failure common.cu:1045 'unknown error'", NCCL's own
+    # "NCCL WARN Cuda failure 'invalid argument'".
+    r"|\b(?:Test CUDA|Cuda) failure (?:[\w.-]{{1,80}}:\d{{1,6}} )?'){text}\b"
 )
 
 
