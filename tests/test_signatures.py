@@ -1295,6 +1295,17 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "Setting OMP_NUM_THREADS environment variable for each process to be 1 in default, to avoid your system being overloaded, please further tune the variable for optimal performance in your application as needed.",
         "master_addr is only used for static rdzv_backend and when rdzv_endpoint is not specified.",
     ),
+    # microsoft/onnxruntime#980, cassiebreviu/StableDiffusion#31, opencv/opencv#24064
+    "ort-windows-loadlibrary-not-found": (
+        "  Message=[ErrorCode:NoSuchFile] kernel32.LoadLibrary():'cublas64_91.dll' not found. CUDA is required for GPU execution. . Verify it is available in the system directory=C:\\Windows\\system32. Else copy it to the output folder.",
+        "[ErrorCode:NoSuchFile] kernel32.LoadLibrary():'cudnn64_7.dll' not found. CUDA is required for GPU execution.",
+    ),
+    "ort-input-element-type": (
+        "Microsoft.ML.OnnxRuntime.OnnxRuntimeException:[ErrorCode:InvalidArgument] Tensor element data type discovered: Int64 metadata expected: Float",
+    ),
+    "opencv-dnn-cuda-layer-fallback": (
+        '[ INFO:0@1.338] global op_cuda.cpp:80 cv::dnn::dnn4_v20230620::Net::Impl::initCUDABackend CUDA backend will fallback to the CPU implementation for the layer "onnx_node!Sub_421" of type NaryEltwise',
+    ),
     "torch-version-cuda-none": (
         # follows torch-version-cuda-query: the call, then what it printed (opendatalab/MinerU#240)
         ">>> print(torch.cuda.device_count())\n0\n>>> print(torch.version.cuda) \nNone",
