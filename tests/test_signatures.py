@@ -1306,6 +1306,15 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "opencv-dnn-cuda-layer-fallback": (
         '[ INFO:0@1.338] global op_cuda.cpp:80 cv::dnn::dnn4_v20230620::Net::Impl::initCUDABackend CUDA backend will fallback to the CPU implementation for the layer "onnx_node!Sub_421" of type NaryEltwise',
     ),
+    # pytorch/pytorch#52662
+    "torch-windows-cpu-wheel-download": (
+        "  Downloading torch-1.7.1-cp38-cp38-win_amd64.whl (184.0 MB)",
+    ),
+    # intel/ipex-llm#10262, desResLab/LINFA#1
+    "torch-harmless-userwarnings": (
+        "C:\\ProgramData\\anaconda3\\envs\\env\\lib\\site-packages\\torchvision\\io\\image.py:13: UserWarning: Failed to load image Python extension: ''If you don't plan on using image functionality from `torchvision.io`, you can ignore this warning.",
+        "/usr/lib/python3.8/site-packages/torch/functional.py:504: UserWarning: torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument. (Triggered internally at ../aten/src/ATen/native/TensorShape.cpp:3483.)",
+    ),
     "torch-version-cuda-none": (
         # follows torch-version-cuda-query: the call, then what it printed (opendatalab/MinerU#240)
         ">>> print(torch.cuda.device_count())\n0\n>>> print(torch.version.cuda) \nNone",
