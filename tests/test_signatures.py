@@ -974,6 +974,8 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "NVRM: GPU0 _kgspFwContainerVerifyVersion: GSP firmware image version mismatch:",
     ),
     "dkms-nvidia-build-failed-xbps": (
+        # void-linux/void-packages#16778 (older xbps: no quotes)
+        "Building DKMS module: nvidia-390.132... FAILED!",
         # void-linux/void-packages#61087
         "Building DKMS module 'nvidia-580.142' for kernel-7.1.0_1... FAILED!",
         "DKMS module 'nvidia-580.142' failed to build, please check /var/lib/dkms",
@@ -1315,6 +1317,13 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "C:\\ProgramData\\anaconda3\\envs\\env\\lib\\site-packages\\torchvision\\io\\image.py:13: UserWarning: Failed to load image Python extension: ''If you don't plan on using image functionality from `torchvision.io`, you can ignore this warning.",
         "/usr/lib/python3.8/site-packages/torch/functional.py:504: UserWarning: torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument. (Triggered internally at ../aten/src/ATen/native/TensorShape.cpp:3483.)",
     ),
+    # NVIDIA/open-gpu-kernel-modules#501, void-linux/void-packages#53759
+    "dkms-nvidia-make-failed": (
+        "make[2]: *** [scripts/Makefile.build:252: /var/lib/dkms/nvidia/530.41.03/build/nvidia-drm/nvidia-drm-drv.o] Error 1",
+        "make[2]: *** [/usr/src/kernel-headers-6.12.7_1/Makefile:1937: /var/lib/dkms/nvidia/470.239.06/build] Chyba 2",
+    ),
+    # negativo17/nvidia-driver#73
+    "nouveau-bound-to-gpu": ("[    5.436312] nouveau 0000:01:00.0: NVIDIA GM204 (124020a1)",),
     "torch-version-cuda-none": (
         # follows torch-version-cuda-query: the call, then what it printed (opendatalab/MinerU#240)
         ">>> print(torch.cuda.device_count())\n0\n>>> print(torch.version.cuda) \nNone",
