@@ -721,6 +721,8 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         "bot_1  | ImportError: libgthread-2.0.so.0: cannot open shared object file: No such file or directory",
         # abetlen/llama-cpp-python#1822 (its loader's RuntimeError)
         "RuntimeError: Failed to load shared library '.../libllama.so': libcudart.so.12: cannot open shared object file: No such file or directory",
+        # facebookarchive/caffe2#1115
+        "CRITICAL:root:Cannot load caffe2.python. Error: libcudart.so.8.0: cannot open shared object file: No such file or directory",
     ),
     "msvc-runtime-missing": (
         # §7 row 27 / §6.3 (self_check.py, TF 2.3-2.10 on Windows)
@@ -1324,6 +1326,10 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     ),
     # negativo17/nvidia-driver#73
     "nouveau-bound-to-gpu": ("[    5.436312] nouveau 0000:01:00.0: NVIDIA GM204 (124020a1)",),
+    # jwyang/faster-rcnn.pytorch#465, yuweihao/KERN#17
+    "cuda-launch-abi-newer-nvcc": (
+        "ImportError: /home/KERN/lib/fpn/nms/_ext/nms/_nms.so: undefined symbol: __cudaPopCallConfiguration",
+    ),
     "torch-version-cuda-none": (
         # follows torch-version-cuda-query: the call, then what it printed (opendatalab/MinerU#240)
         ">>> print(torch.cuda.device_count())\n0\n>>> print(torch.version.cuda) \nNone",
