@@ -75,6 +75,18 @@ def test_a_line_that_opens_a_record_of_its_own_is_not_read_as_the_tail_of_the_la
         assert code not in codes(explain([command, record])), record
 
 
+def test_an_indented_continuation_is_joined_without_its_indent() -> None:
+    # uv (and pip) indent the rest of a message they wrap; read at a space, the indent goes.
+    lines = [
+        "  ╰─▶ Because mlx==0.19.3 has no wheels with a matching Python ",
+        "      ABI tag and mlx>=0.11.1,<=0.19.0 has no",
+    ]
+    explanation = explain(lines)
+    assert "python-unsupported" in codes(explanation)
+    (finding,) = [f for f in explanation.findings if f.code == "python-unsupported"]
+    assert finding.lines == (1,)
+
+
 def test_a_message_wrapped_inside_its_trigger_is_still_read() -> None:
     # Dao-AILab/flash-attention#950 as pasted: the wrap falls at the first space of "undefined
     # symbol: ", so neither line holds that trigger; the scan finds its rest on the second.

@@ -1330,6 +1330,20 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "cuda-launch-abi-newer-nvcc": (
         "ImportError: /home/KERN/lib/fpn/nms/_ext/nms/_nms.so: undefined symbol: __cudaPopCallConfiguration",
     ),
+    # NVIDIA/nccl#258
+    "cuda-gdb-api-error-notice": (
+        "warning: Cuda API error detected: cudaDeviceEnablePeerAccess returned (0x2c0)",
+    ),
+    # ollama/ollama#4008
+    "ollama-gpu-too-old-capability": (
+        "CUDA GPU is too old. Compute Capability detected: 1.0",
+        "CUDA GPU is too old. Compute Capability detected: 3.0",
+    ),
+    # mudler/LocalAI#4511 (no driver name quoted)
+    "docker-no-gpu-device-driver": (
+        'docker: Error response from daemon: could not select device driver "" with capabilities: [[gpu]].',
+        "could not select device driver with capabilities: [[gpu]]",
+    ),
     "torch-version-cuda-none": (
         # follows torch-version-cuda-query: the call, then what it printed (opendatalab/MinerU#240)
         ">>> print(torch.cuda.device_count())\n0\n>>> print(torch.version.cuda) \nNone",

@@ -705,7 +705,7 @@ class _Reading:
         self.pins_here = sorted({*self.pins_here, *(p - split for p in places if p >= split)})
         variant, found = judged
         if found:
-            joined = both if variant == 0 else f"{first} {text}"
+            joined = both if variant == 0 else f"{first} {text.lstrip()}"
             self._keep(self.screen.hits(found, joined, number), number)
 
     def _judge_join(self, first: str, text: str) -> tuple[tuple[int, tuple[Found, ...]], list[int]]:
@@ -713,10 +713,15 @@ class _Reading:
         first + text of the digits that decided it."""
         pins: list[int] = []
         split = len(first)
-        for variant, joined in enumerate((first + text, f"{first} {text}")):
+        # (The join at a space drops the continuation's indent: uv and pip indent the rest of a
+        # message they wrap, "... has no wheels with a matching" / "      Python ABI tag".)
+        rest = text.lstrip()
+        shift = len(text) - len(rest) - 1
+        for variant, joined in enumerate((first + text, f"{first} {rest}")):
             found, places = self.screen.judge(joined)
-            # (In the join at a space, the places after the space are one further on.)
-            pins += places if variant == 0 else [p if p < split else p - 1 for p in places]
+            # (In the join at a space, a place after the space is `shift` further on in
+            # first + text.)
+            pins += places if variant == 0 else [p if p < split else p + shift for p in places]
             if found:
                 return (variant, found), pins
         return _NO_JOIN, pins
