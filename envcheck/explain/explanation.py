@@ -550,6 +550,13 @@ class _Memo(Generic[V]):
         return shape.pins
 
 
+def _joins(first: str, text: str) -> tuple[str, str]:
+    """The two readings of a message split over two lines, by variant: a hard wrap joined as
+    is, and a break at a space, where the continuation's indent goes (uv and pip indent the
+    rest of a message they wrap: "... has no wheels with a matching Python" / "      ABI tag")."""
+    return first + text, f"{first} {text.lstrip()}"
+
+
 _NO_JOIN: tuple[int, tuple[Found, ...]] = (0, ())
 TEXTS = ("texts", "")  # the step counted for every line with text
 
@@ -705,22 +712,18 @@ class _Reading:
         self.pins_here = sorted({*self.pins_here, *(p - split for p in places if p >= split)})
         variant, found = judged
         if found:
-            joined = both if variant == 0 else f"{first} {text.lstrip()}"
-            self._keep(self.screen.hits(found, joined, number), number)
+            self._keep(self.screen.hits(found, _joins(first, text)[variant], number), number)
 
     def _judge_join(self, first: str, text: str) -> tuple[tuple[int, tuple[Found, ...]], list[int]]:
         """Which of the two joins matches (0: as is, 1: at a space) and how, and the places in
         first + text of the digits that decided it."""
         pins: list[int] = []
         split = len(first)
-        # (The join at a space drops the continuation's indent: uv and pip indent the rest of a
-        # message they wrap, "... has no wheels with a matching" / "      Python ABI tag".)
-        rest = text.lstrip()
-        shift = len(text) - len(rest) - 1
-        for variant, joined in enumerate((first + text, f"{first} {rest}")):
+        # (In the join at a space, a place after the space is `shift` further on in first +
+        # text: the space is added, the continuation's indent dropped.)
+        shift = len(text) - len(text.lstrip()) - 1
+        for variant, joined in enumerate(_joins(first, text)):
             found, places = self.screen.judge(joined)
-            # (In the join at a space, a place after the space is `shift` further on in
-            # first + text.)
             pins += places if variant == 0 else [p if p < split else p + shift for p in places]
             if found:
                 return (variant, found), pins
